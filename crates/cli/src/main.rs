@@ -1,0 +1,90 @@
+//! `skillscope`: the headless face of the core, for CI gates and scripts.
+//! Exit 0 on success; on failure one line `skillscope: <code>: <message>` on stderr and exit 1.
+
+mod library_cmds;
+
+use clap::{Parser, Subcommand};
+use skillscope_core::{workspace, AppError, Workspace};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "skillscope", version, about = "Does this skill help this agent, at what cost, and is it safe?")]
+struct Cli {
+    /// Workspace directory (default: $SKILLSCOPE_HOME, else the XDG data directory).
+    #[arg(long, global = true)]
+    home: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Import skills from a folder, a .zip/.skill archive, or a git repository (URL or path).
+    Import {
+        source: String,
+        /// Branch, tag or commit (git sources; a local folder with --ref is read through git).
+        #[arg(long = "ref")]
+        git_ref: Option<String>,
+        /// Folder inside the source to import from.
+        #[arg(long)]
+        subpath: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the library.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one skill (by id, or by name when the name is unique).
+    Show {
+        skill: String,
+        /// Version number (default: latest).
+        #[arg(long)]
+        version: Option<u32>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what changed between two versions of a skill.
+    Diff {
+        skill: String,
+        from: u32,
+        to: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import the sample skills shipped with Skillscope.
+    Samples {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn run(cli: Cli) -> Result<(), AppError> {
+    let home = match cli.home {
+        Some(h) => h,
+        None => workspace::default_home()?,
+    };
+    let ws = Workspace::open(home)?;
+    match cli.command {
+        Command::Import { source, git_ref, subpath, json } => {
+            library_cmds::import(&ws, skillscope_core::model::ImportRequest { source, git_ref, subpath }, json)
+        }
+        Command::List { json } => library_cmds::list(&ws, json),
+        Command::Show { skill, version, json } => library_cmds::show(&ws, &skill, version, json),
+        Command::Diff { skill, from, to, json } => library_cmds::diff(&ws, &skill, from, to, json),
+        Command::Samples { json } => library_cmds::samples(&ws, json),
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = serde_json::to_value(e.code).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+            eprintln!("skillscope: {code}: {}", e.message.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Workspace settings read from `<home>/config.toml`; every field has a safe default.
+
+use crate::error::{AppError, ErrorCode, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub import: ImportLimits,
+}
+
+/// Bounds on what an import may read, so hostile packages fail fast instead of filling the disk.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ImportLimits {
+    /// Largest single file, in bytes.
+    pub max_file_bytes: u64,
+    /// Largest total of all files in one import, in bytes (uncompressed).
+    pub max_total_bytes: u64,
+    /// Most files in one import.
+    pub max_files: usize,
+    /// Highest uncompressed/compressed ratio of an archive entry larger than `ratio_floor_bytes`.
+    pub max_compression_ratio: u64,
+    /// Entries smaller than this are exempt from the ratio check (tiny text compresses well).
+    pub ratio_floor_bytes: u64,
+}
+
+impl Default for ImportLimits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 10 * 1024 * 1024,
+            max_total_bytes: 100 * 1024 * 1024,
+            max_files: 10_000,
+            max_compression_ratio: 100,
+            ratio_floor_bytes: 64 * 1024,
+        }
+    }
+}
+
+impl Config {
+    pub fn load(path: &Path) -> Result<Self> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => toml::from_str(&text).map_err(|e| {
+                AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display()))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(AppError::io(path.display(), e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_overrides_and_rejects_typos() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("config.toml");
+        std::fs::write(&p, "[import]\nmax_file_bytes = 42\n").unwrap();
+        let c = Config::load(&p).unwrap();
+        assert_eq!(c.import.max_file_bytes, 42);
+        assert_eq!(c.import.max_files, ImportLimits::default().max_files);
+        std::fs::write(&p, "[import]\nmax_file_byte = 42\n").unwrap();
+        assert!(Config::load(&p).unwrap_err().message.contains("max_file_byte"));
+    }
+}

@@ -1,0 +1,149 @@
+//! SQLite connection set-up and the schema's migrations (versioned by `PRAGMA user_version`).
+
+use crate::error::Result;
+use rusqlite::Connection;
+use rusqlite_migration::{Migrations, M};
+use std::path::Path;
+
+/// Append-only: never edit a released migration, add a new one.
+const MIGRATIONS: &[&str] = &[
+    // 1: skill library and jobs.
+    r#"
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE skills (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        -- kind|location|subpath: two skills of one name from different sources stay apart.
+        source_key TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX skills_name ON skills(name);
+    CREATE TABLE skill_versions (
+        id INTEGER PRIMARY KEY,
+        skill_id INTEGER NOT NULL REFERENCES skills(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        dir_name TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        license TEXT,
+        frontmatter_json TEXT NOT NULL,
+        source_json TEXT NOT NULL,
+        body TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        UNIQUE (skill_id, version)
+    );
+    CREATE TABLE version_files (
+        version_id INTEGER NOT NULL REFERENCES skill_versions(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        blob TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        binary INTEGER NOT NULL,
+        PRIMARY KEY (version_id, path)
+    );
+    CREATE TABLE findings (
+        id INTEGER PRIMARY KEY,
+        version_id INTEGER NOT NULL REFERENCES skill_versions(id) ON DELETE CASCADE,
+        code TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT NOT NULL,
+        file TEXT,
+        line INTEGER
+    );
+    CREATE INDEX findings_version ON findings(version_id);
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        state TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        message TEXT NOT NULL DEFAULT '',
+        request_json TEXT NOT NULL,
+        error_json TEXT,
+        outcome_json TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    "#,
+];
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
+}
+
+/// Number of the newest migration this build knows.
+pub fn latest_schema_version() -> u32 {
+    MIGRATIONS.len() as u32
+}
+
+/// Opens a connection with the pragmas every caller relies on.
+pub fn connect(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    Ok(conn)
+}
+
+/// Brings the schema to the latest version; refuses a database written by a newer build.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let current: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if current > latest_schema_version() {
+        return Err(crate::error::AppError::new(
+            crate::error::ErrorCode::Database,
+            format!(
+                "this workspace has schema version {current}, newer than this build's {}; update Skillscope",
+                latest_schema_version()
+            ),
+        ));
+    }
+    migrations().to_latest(conn)?;
+    Ok(())
+}
+
+pub fn schema_version(conn: &Connection) -> Result<u32> {
+    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
+pub fn get_meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [key, value],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid_and_set_version() {
+        migrations().validate().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = connect(&dir.path().join("t.db")).unwrap();
+        migrate(&mut c).unwrap();
+        assert_eq!(schema_version(&c).unwrap(), latest_schema_version());
+        let fk: i64 = c.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+        assert_eq!(fk, 1);
+        let mode: String = c.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn refuses_newer_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = connect(&dir.path().join("t.db")).unwrap();
+        c.pragma_update(None, "user_version", 999).unwrap();
+        let e = migrate(&mut c).unwrap_err();
+        assert!(e.message.contains("newer"), "{e}");
+    }
+}

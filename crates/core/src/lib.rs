@@ -1,0 +1,27 @@
+//! Skillscope's GUI-free core: the workspace (SQLite + content-addressed files), the skill
+//! library and its importers, and persisted jobs. The app and the `skillscope` CLI both call it.
+
+pub mod blobs;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod import;
+pub mod jobs;
+pub mod library;
+pub mod model;
+pub mod package;
+pub mod render;
+pub mod skill_md;
+pub mod sources;
+pub mod validate;
+pub mod workspace;
+
+pub use error::{AppError, ErrorCode, Result};
+pub use workspace::Workspace;
+
+/// Current UTC time in RFC 3339, the one timestamp format of the database.
+pub(crate) fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("RFC 3339 formats any UTC time")
+}

@@ -1,0 +1,69 @@
+//! IPC commands: argument plumbing only; every decision lives in skillscope-core.
+//! `async` makes Tauri run them off the UI thread. Errors reach the UI as `{code, message}`.
+
+use crate::AppState;
+use skillscope_core::jobs::{self, JobEvent};
+use skillscope_core::model::*;
+use skillscope_core::workspace::WorkspaceInfo;
+use skillscope_core::{library, AppError, Workspace};
+use tauri::{AppHandle, Emitter, State};
+
+type Res<T> = Result<T, AppError>;
+
+/// Event carrying every `JobEvent`.
+pub const JOB_EVENT: &str = "job-progress";
+
+fn ws<'a>(state: &'a State<AppState>) -> Res<&'a Workspace> {
+    state.0.as_ref().map_err(Clone::clone)
+}
+
+#[tauri::command(async)]
+pub fn workspace_info(state: State<AppState>) -> Res<WorkspaceInfo> {
+    ws(&state)?.info()
+}
+
+#[tauri::command(async)]
+pub fn list_skills(state: State<AppState>) -> Res<Vec<SkillSummary>> {
+    library::list_skills(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn get_skill(state: State<AppState>, id: i64) -> Res<SkillDetail> {
+    library::get_skill(ws(&state)?, id)
+}
+
+#[tauri::command(async)]
+pub fn get_version(state: State<AppState>, version_id: i64) -> Res<VersionDetail> {
+    library::get_version(ws(&state)?, version_id)
+}
+
+#[tauri::command(async)]
+pub fn read_file(state: State<AppState>, version_id: i64, path: String) -> Res<FileContent> {
+    library::read_file(ws(&state)?, version_id, &path)
+}
+
+#[tauri::command(async)]
+pub fn diff_versions(state: State<AppState>, from_version_id: i64, to_version_id: i64) -> Res<VersionDiff> {
+    library::diff_versions(ws(&state)?, from_version_id, to_version_id)
+}
+
+/// Starts an import job and returns its id; progress and the result arrive as `job-progress` events.
+#[tauri::command(async)]
+pub fn start_import(app: AppHandle, state: State<AppState>, request: ImportRequest) -> Res<i64> {
+    let ws = ws(&state)?.clone();
+    let ev = jobs::create(&ws, jobs::IMPORT, &request)?;
+    let id = ev.job_id;
+    std::thread::spawn(move || {
+        jobs::run_import(&ws, ev, &request, &|e: &JobEvent| {
+            if let Err(err) = app.emit(JOB_EVENT, e) {
+                tracing::warn!("could not emit job event: {err}");
+            }
+        });
+    });
+    Ok(id)
+}
+
+#[tauri::command(async)]
+pub fn recent_jobs(state: State<AppState>) -> Res<Vec<JobEvent>> {
+    jobs::recent(ws(&state)?, 50)
+}

@@ -1,0 +1,47 @@
+//! The Skillscope desktop app: opens the workspace, seeds the sample skills on first start, and
+//! exposes the core through thin IPC commands (see `commands.rs`).
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod commands;
+
+use skillscope_core::{import, jobs, workspace, AppError, Workspace};
+
+/// The workspace, or why it could not be opened (shown by the UI instead of crashing).
+pub struct AppState(pub Result<Workspace, AppError>);
+
+fn open_workspace() -> Result<Workspace, AppError> {
+    let ws = Workspace::open(workspace::default_home()?)?;
+    let interrupted = jobs::fail_interrupted(&ws)?;
+    if interrupted > 0 {
+        tracing::warn!("{interrupted} job(s) were interrupted by the last exit");
+    }
+    if let Some(o) = import::seed_samples_once(&ws)? {
+        tracing::info!("imported {} sample skill(s) into a new workspace", o.skills.len());
+    }
+    Ok(ws)
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let state = open_workspace();
+    if let Err(e) = &state {
+        tracing::error!("workspace unavailable: {e}");
+    }
+    tauri::Builder::default()
+        .manage(AppState(state))
+        .invoke_handler(tauri::generate_handler![
+            commands::workspace_info,
+            commands::list_skills,
+            commands::get_skill,
+            commands::get_version,
+            commands::read_file,
+            commands::diff_versions,
+            commands::start_import,
+            commands::recent_jobs,
+        ])
+        .run(tauri::generate_context!("../tauri.conf.json"))
+        .expect("error while running Skillscope");
+}
