@@ -1,0 +1,71 @@
+# Shared by app.sh and test.sh: install what is missing (and only that), start services, bound
+# anything that can hang. Sourced, not run.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+APP_PACKAGES=(libwebkit2gtk-4.1-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
+  libayatana-appindicator3-dev build-essential pkg-config libssl-dev file git curl ca-certificates)
+TEST_PACKAGES=(xvfb xauth webkit2gtk-driver docker.io busybox-static imagemagick fonts-dejavu-core)
+
+log() { printf '\n== %s\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# ensure_apt PKG...: installs the packages that are not installed yet; no-op otherwise.
+ensure_apt() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt: installing ${missing[*]}"
+  as_root timeout -k 10 600 apt-get update -qq
+  as_root timeout -k 10 1200 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null && return 0
+  log "installing Rust with rustup"
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+}
+
+ensure_node() {
+  command -v npm >/dev/null && return 0
+  ensure_apt nodejs npm
+}
+
+# Front-end dependencies, reinstalled only when the lock file changed.
+ensure_ui_deps() {
+  local stamp="$ROOT/ui/node_modules/.lock-stamp"
+  if [ -f "$stamp" ] && cmp -s "$stamp" "$ROOT/ui/package-lock.json"; then return 0; fi
+  log "npm ci (ui/)"
+  (cd "$ROOT/ui" && timeout -k 10 600 npm ci --no-audit --no-fund --loglevel=error)
+  cp "$ROOT/ui/package-lock.json" "$stamp"
+}
+
+build_ui() {
+  log "building the front end (ui/dist)"
+  (cd "$ROOT/ui" && timeout -k 10 600 npm run --silent build)
+}
+
+ensure_tauri_driver() {
+  command -v tauri-driver >/dev/null && return 0
+  log "cargo install tauri-driver"
+  timeout -k 10 900 cargo install tauri-driver --version 2.1.0 --locked --quiet
+}
+
+# Starts dockerd from Debian's docker.io when no engine answers; waits up to 60 s for it.
+ensure_dockerd() {
+  if timeout 10 docker info >/dev/null 2>&1; then return 0; fi
+  log "starting dockerd"
+  (setsid dockerd >/tmp/skillscope-dockerd.log 2>&1 &)
+  for _ in $(seq 60); do
+    timeout 5 docker info >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  echo "dockerd did not come up within 60 s; see /tmp/skillscope-dockerd.log" >&2
+  tail -5 /tmp/skillscope-dockerd.log >&2 || true
+  return 1
+}

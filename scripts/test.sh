@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test: Rust unit and integration tests, the TypeScript checks and unit tests, the
+# check that generated front-end types match the Rust types, and the end-to-end test of the real
+# app window under Xvfb. Installs and starts what the tests need first.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+ensure_apt "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+ensure_rust
+ensure_node
+ensure_dockerd || echo "warning: no Docker engine; tests that need one will fail" >&2
+ensure_ui_deps
+build_ui
+
+log "cargo build"
+timeout -k 10 2400 cargo build --workspace --all-targets --quiet
+
+log "cargo test (unit and integration)"
+timeout -k 10 1200 cargo test --workspace --exclude e2e --quiet
+
+log "generated TypeScript types match the Rust types"
+if ! git diff --exit-code --stat -- ui/src/bindings || [ -n "$(git status --porcelain -- ui/src/bindings)" ]; then
+  echo "ui/src/bindings drifted from the Rust types: run 'cargo test' and commit ui/src/bindings" >&2
+  exit 1
+fi
+
+log "front end: typecheck and unit tests"
+(cd ui && timeout -k 10 300 npm run --silent typecheck && timeout -k 10 300 npm test --silent)
+
+log "end-to-end: the real app under Xvfb through tauri-driver"
+ensure_tauri_driver
+mkdir -p .artifacts
+status=0
+timeout -k 15 600 xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test -p e2e --quiet -- --nocapture --test-threads=1 || status=$?
+# A killed run can orphan drivers or app windows; never leave them behind.
+pkill -KILL -f 'tauri-driver|WebKitWebDriver|target/debug/skillscope-app' 2>/dev/null || true
+exit $status

@@ -1,0 +1,104 @@
+//! A WebDriver session on the real app: starts tauri-driver in its own process group (killed
+//! on drop, with its WebKitWebDriver), waits for both its ports, and bounds every wait.
+
+pub use fantoccini::Locator;
+use fantoccini::{elements::Element, Client, ClientBuilder};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+pub fn target_bin(name: &str) -> PathBuf {
+    // CARGO_TARGET_TMPDIR is target/tmp; binaries live in target/debug.
+    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../debug").join(name);
+    p.canonicalize().unwrap_or_else(|_| panic!("{} missing: run `cargo build` first", p.display()))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub struct Session {
+    pub client: Client,
+    driver: Child,
+    artifacts: PathBuf,
+}
+
+impl Session {
+    pub async fn start(home: &Path) -> Self {
+        assert!(std::env::var_os("DISPLAY").is_some(), "no DISPLAY: run under xvfb-run");
+        let app = std::env::var_os("APP_BIN").map(PathBuf::from).unwrap_or_else(|| target_bin("skillscope-app"));
+        let (port, native) = (free_port(), free_port());
+        let mut cmd = Command::new("tauri-driver");
+        cmd.args(["--port", &port.to_string(), "--native-port", &native.to_string()])
+            .env("SKILLSCOPE_HOME", home)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let driver = cmd.spawn().expect("tauri-driver on PATH (cargo install tauri-driver)");
+        // tauri-driver listens before its WebKitWebDriver does: wait for both.
+        let deadline = Instant::now() + WAIT;
+        while [port, native].iter().any(|p| TcpStream::connect(("127.0.0.1", *p)).is_err()) {
+            assert!(Instant::now() < deadline, "tauri-driver did not open ports {port}/{native}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+        let caps = serde_json::json!({ "tauri:options": { "application": app } });
+        b.capabilities(caps.as_object().unwrap().clone());
+        let client = tokio::time::timeout(Duration::from_secs(60), b.connect(&format!("http://127.0.0.1:{port}")))
+            .await
+            .expect("new WebDriver session timed out")
+            .expect("new WebDriver session");
+        let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.artifacts");
+        std::fs::create_dir_all(&artifacts).unwrap();
+        Session { client, driver, artifacts }
+    }
+
+    pub async fn wait_for(&self, loc: Locator<'_>) -> Element {
+        let found = self.client.wait().at_most(WAIT).for_element(loc).await;
+        match found {
+            Ok(e) => e,
+            Err(e) => {
+                self.screenshot("e2e-failure.png").await;
+                panic!("element {loc:?} did not appear: {e}");
+            }
+        }
+    }
+
+    pub async fn wait_text(&self, el: &Element, needle: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let text = el.text().await.unwrap_or_default();
+            if text.contains(needle) {
+                return;
+            }
+            if Instant::now() > deadline {
+                self.screenshot("e2e-failure.png").await;
+                panic!("{needle:?} never appeared; text was {text:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Saves a screenshot under .artifacts/ (after a short pause: WebKit's can lag the DOM).
+    pub async fn screenshot(&self, name: &str) {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        if let Ok(Ok(png)) = tokio::time::timeout(Duration::from_secs(15), self.client.screenshot()).await {
+            std::fs::write(self.artifacts.join(name), png).unwrap();
+        }
+    }
+
+    pub async fn close(&self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Negative pid: the whole group, so WebKitWebDriver and the app go too.
+        let _ = Command::new("kill").args(["-KILL", &format!("-{}", self.driver.id())]).status();
+        let _ = self.driver.wait();
+    }
+}

@@ -1,0 +1,47 @@
+// Typed wrappers around the Rust commands: the only module that calls invoke.
+import { invoke } from "@tauri-apps/api/core";
+import { toAppError } from "./errors";
+import type {
+  FileContent,
+  ImportRequest,
+  SkillDetail,
+  SkillSummary,
+  VersionDetail,
+  VersionDiff,
+  WorkspaceInfo,
+} from "./types";
+
+/** True when the page runs inside the Skillscope (Tauri) window. */
+export function hasBackend(): boolean {
+  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+}
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  if (!hasBackend()) {
+    throw {
+      code: "internal",
+      message: "the Skillscope back end is not available because this page is not running inside the Skillscope app",
+    };
+  }
+  try {
+    return await invoke<T>(command, args);
+  } catch (raw) {
+    throw toAppError(raw);
+  }
+}
+
+export const workspaceInfo = () => call<WorkspaceInfo>("workspace_info");
+
+export const listSkills = () => call<SkillSummary[]>("list_skills");
+
+export const getSkill = (id: number) => call<SkillDetail>("get_skill", { id });
+
+export const getVersion = (versionId: number) => call<VersionDetail>("get_version", { versionId });
+
+export const readFile = (versionId: number, path: string) =>
+  call<FileContent>("read_file", { versionId, path });
+
+export const diffVersions = (fromVersionId: number, toVersionId: number) =>
+  call<VersionDiff>("diff_versions", { fromVersionId, toVersionId });
+
+export const startImport = (request: ImportRequest) => call<number>("start_import", { request });

@@ -1,0 +1,31 @@
+import type { SkillSummary, SourceKind, ValidationStatus } from "../api/types";
+
+export type SkillFilter = {
+  query: string;
+  status: ValidationStatus | "all";
+  kind: SourceKind | "all";
+};
+
+export const NO_FILTER: SkillFilter = { query: "", status: "all", kind: "all" };
+
+export function isFiltering(filter: SkillFilter): boolean {
+  return filter.query.trim() !== "" || filter.status !== "all" || filter.kind !== "all";
+}
+
+function searchableText(skill: SkillSummary): string {
+  const { source } = skill;
+  return [skill.name, skill.description, source.kind, source.location, source.subpath ?? ""]
+    .join("\n")
+    .toLowerCase();
+}
+
+/** Skills matching every word of the query (name, description, source) and both filters. */
+export function filterSkills(skills: SkillSummary[], filter: SkillFilter): SkillSummary[] {
+  const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+  return skills.filter((skill) => {
+    if (filter.status !== "all" && skill.status !== filter.status) return false;
+    if (filter.kind !== "all" && skill.source.kind !== filter.kind) return false;
+    const text = searchableText(skill);
+    return words.every((word) => text.includes(word));
+  });
+}

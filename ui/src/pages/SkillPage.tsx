@@ -1,0 +1,93 @@
+import { useState } from "react";
+import { getSkill, getVersion } from "../api/commands";
+import type { SkillDetail, VersionDetail } from "../api/types";
+import { AsyncView } from "../components/AsyncView";
+import { Badge, StatusBadge } from "../components/Badge";
+import { FilesSection } from "../components/FilesSection";
+import { FindingsList } from "../components/FindingsList";
+import { FrontmatterTable } from "../components/FrontmatterTable";
+import { Provenance } from "../components/Provenance";
+import { ReadmeSection } from "../components/ReadmeSection";
+import { Tabs, type TabItem } from "../components/Tabs";
+import { VersionsSection } from "../components/VersionsSection";
+import { sectionHref, skillHref, type SkillTab } from "../lib/route";
+import { useAsync } from "../lib/useAsync";
+
+export function SkillPage({ id, tab }: { id: number; tab: SkillTab }) {
+  const [state, reload] = useAsync(() => getSkill(id), [id]);
+  return (
+    <>
+      <a className="back" href={sectionHref("library")}>
+        ← Library
+      </a>
+      <AsyncView state={state} what="the skill" onRetry={reload}>
+        {(detail) => <SkillView key={id} detail={detail} tab={tab} />}
+      </AsyncView>
+    </>
+  );
+}
+
+function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
+  const { summary, versions } = detail;
+  const [viewedId, setViewedId] = useState(summary.version_id);
+  const [state, reload] = useAsync(() => getVersion(viewedId), [viewedId]);
+  const viewed = versions.find((v) => v.id === viewedId);
+  const loaded = state.status === "ready" ? state.data : null;
+
+  const tabs: TabItem[] = [
+    { id: "readme", label: "SKILL.md" },
+    { id: "files", label: "Files", count: loaded?.files.length },
+    { id: "frontmatter", label: "Frontmatter" },
+    { id: "findings", label: "Findings", count: loaded?.findings.length },
+    { id: "versions", label: "Versions", count: versions.length },
+  ].map((t) => ({ ...t, href: skillHref(summary.id, t.id as SkillTab) }));
+
+  return (
+    <div className="skill-page" data-testid="skill-page" data-skill-name={summary.name}>
+      <header className="skill-header">
+        <div className="skill-title">
+          <h1>{summary.name}</h1>
+          <Badge tone="accent">v{summary.version}</Badge>
+          <StatusBadge status={summary.status} findingCount={summary.finding_count} />
+        </div>
+        <p className="skill-description">{summary.description}</p>
+        <Provenance
+          source={viewed?.source ?? summary.source}
+          importedAt={viewed?.imported_at ?? summary.imported_at}
+          sha256={viewed?.sha256 ?? summary.sha256}
+        />
+      </header>
+      {viewedId !== summary.version_id && (
+        <div className="notice notice-info">
+          You are viewing version {viewed?.version}; the latest is version {summary.version}.{" "}
+          <button type="button" className="link" onClick={() => setViewedId(summary.version_id)}>
+            View the latest version
+          </button>
+        </div>
+      )}
+      <Tabs items={tabs} active={tab} />
+      <div className="tab-panel">
+        {tab === "versions" ? (
+          <VersionsSection versions={versions} viewedVersionId={viewedId} onView={setViewedId} />
+        ) : (
+          <AsyncView state={state} what={`version ${viewed?.version ?? ""}`} onRetry={reload}>
+            {(version) => <VersionTab tab={tab} version={version} />}
+          </AsyncView>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions">; version: VersionDetail }) {
+  switch (tab) {
+    case "readme":
+      return <ReadmeSection html={version.body_html} />;
+    case "files":
+      return <FilesSection key={version.id} versionId={version.id} files={version.files} />;
+    case "frontmatter":
+      return <FrontmatterTable frontmatter={version.frontmatter} />;
+    case "findings":
+      return <FindingsList findings={version.findings} />;
+  }
+}
