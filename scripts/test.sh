@@ -18,8 +18,10 @@ log "cargo test (unit and integration)"
 timeout -k 10 1200 cargo test --workspace --exclude e2e --quiet
 
 log "generated TypeScript types match the Rust types"
-if ! git diff --exit-code --stat -- ui/src/bindings || [ -n "$(git status --porcelain -- ui/src/bindings)" ]; then
-  echo "ui/src/bindings drifted from the Rust types: run 'cargo test' and commit ui/src/bindings" >&2
+fresh="$(mktemp -d)"
+TS_RS_EXPORT_DIR="$fresh" timeout -k 10 600 cargo test --workspace --exclude e2e --quiet export_bindings >/dev/null
+if ! diff -r "$fresh" ui/src/bindings; then
+  echo "ui/src/bindings differs from the Rust types: run 'cargo test' and commit ui/src/bindings" >&2
   exit 1
 fi
 
@@ -33,5 +35,5 @@ status=0
 timeout -k 15 600 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test -p e2e --quiet -- --nocapture --test-threads=1 || status=$?
 # A killed run can orphan drivers or app windows; never leave them behind.
-pkill -KILL -f 'tauri-driver|WebKitWebDriver|target/debug/skillscope-app' 2>/dev/null || true
+for p in tauri-driver WebKitWebDriver skillscope-app; do pkill -KILL -x "$p" 2>/dev/null || true; done
 exit $status

@@ -67,6 +67,14 @@ impl Session {
         }
     }
 
+    pub async fn wait_gone(&self, loc: Locator<'_>) {
+        let deadline = Instant::now() + WAIT;
+        while self.client.find(loc).await.is_ok() {
+            assert!(Instant::now() < deadline, "{loc:?} is still there");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn wait_text(&self, el: &Element, needle: &str) {
         let deadline = Instant::now() + WAIT;
         loop {
@@ -97,8 +105,12 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        // Negative pid: the whole group, so WebKitWebDriver and the app go too.
-        let _ = Command::new("kill").args(["-KILL", &format!("-{}", self.driver.id())]).status();
+        // The whole group, so WebKitWebDriver and the app go too. (Not `kill -KILL -PID`:
+        // procps misparses a negative PID after a signal name and can signal every process.)
+        let pgid = self.driver.id() as libc::pid_t;
+        assert!(pgid > 1);
+        // SAFETY: plain syscall on a process group this test created.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
         let _ = self.driver.wait();
     }
 }

@@ -32,11 +32,14 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     let result = s.wait_for(Locator::Css("[data-testid=import-result]")).await;
     s.wait_text(&result, "e2e-imported").await;
     s.screenshot("e2e-import-dialog.png").await;
-    c.find(Locator::Css("[data-testid=import-close]")).await.unwrap().click().await.unwrap();
+    // Escape closes the dialog (WebKitWebDriver misjudges clicks inside the scrolling dialog).
+    input.send_keys("\u{E00C}").await.unwrap();
+    s.wait_gone(Locator::Css("[data-testid=import-close]")).await;
 
     let row = s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=e2e-imported]")).await;
     s.screenshot("e2e-library.png").await;
-    row.click().await.unwrap();
+    // WebKitWebDriver cannot click a <tr> itself ("not interactable"); click its first cell.
+    row.find(Locator::Css("td")).await.unwrap().click().await.unwrap();
     let page = s.wait_for(Locator::Css("[data-testid=skill-page][data-skill-name=e2e-imported]")).await;
     s.wait_text(&page, "Hello from the test.").await;
     s.screenshot("e2e-skill-page.png").await;

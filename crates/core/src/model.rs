@@ -43,7 +43,7 @@ impl Source {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
-#[ts(export)]
+#[ts(export, rename = "ValidationSeverity")]
 pub enum Severity {
     Info,
     Warning,

@@ -15,7 +15,7 @@ export type { ImportStatus } from "../bindings/ImportStatus";
 export type { ImportedSkill } from "../bindings/ImportedSkill";
 export type { JobEvent } from "../bindings/JobEvent";
 export type { JobState } from "../bindings/JobState";
-export type { Severity } from "../bindings/Severity";
+export type { ValidationSeverity as Severity } from "../bindings/ValidationSeverity";
 export type { SkillDetail } from "../bindings/SkillDetail";
 export type { SkillSummary } from "../bindings/SkillSummary";
 export type { Source } from "../bindings/Source";

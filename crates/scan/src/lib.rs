@@ -1,0 +1,90 @@
+//! Skillscope static review: a quality score and a security scan for one skill
+//! package, computed from an in-memory file list (no I/O except `load_dir`).
+
+pub mod export;
+mod frontmatter;
+mod markdown;
+mod quality;
+pub mod report;
+pub mod rules;
+pub mod security;
+mod skill;
+
+pub use report::*;
+pub use security::SemanticPass;
+pub use skill::SkillFile;
+
+use std::path::Path;
+
+#[derive(Clone, Debug)]
+pub struct ScanConfig {
+    /// Minimum overall quality score to pass (0..100).
+    pub quality_gate: f64,
+    /// Security scores below this are flagged risky.
+    pub risky_below: u32,
+}
+
+impl Default for ScanConfig {
+    fn default() -> Self {
+        ScanConfig {
+            quality_gate: 70.0,
+            risky_below: 80,
+        }
+    }
+}
+
+/// Static scan with no semantic pass.
+pub fn scan(dir_name: &str, files: &[SkillFile], cfg: &ScanConfig) -> ScanReport {
+    scan_with(dir_name, files, cfg, None)
+}
+
+/// Static scan, then the optional semantic pass over the files and findings.
+pub fn scan_with(
+    dir_name: &str,
+    files: &[SkillFile],
+    cfg: &ScanConfig,
+    semantic: Option<&dyn SemanticPass>,
+) -> ScanReport {
+    let skill = skill::Skill::new(dir_name, files);
+    ScanReport {
+        name: skill.name(),
+        quality: quality::report(&skill, cfg.quality_gate),
+        security: security::report(&skill, files, cfg.risky_below, semantic),
+    }
+}
+
+const MAX_FILE: u64 = 5 * 1024 * 1024;
+
+/// Reads a skill directory recursively. Symlinks are skipped (they could point
+/// outside the package) and files over 5 MiB are left out.
+pub fn load_dir(path: &Path) -> std::io::Result<Vec<SkillFile>> {
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let ft = entry.file_type()?;
+            let p = entry.path();
+            if ft.is_symlink() {
+                continue;
+            } else if ft.is_dir() {
+                if entry.file_name() != ".git" {
+                    stack.push(p);
+                }
+            } else if ft.is_file() && entry.metadata()?.len() <= MAX_FILE {
+                let rel = p.strip_prefix(path).unwrap_or(&p);
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push(SkillFile {
+                    path: rel,
+                    bytes: std::fs::read(&p)?,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}

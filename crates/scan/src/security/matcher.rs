@@ -1,0 +1,90 @@
+//! Runs a regex rule set over text and turns matches into positioned hits.
+
+use super::rules::{compiled, is_placeholder, TextRule, PROSE};
+use crate::report::Severity;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// A detector match, positioned by byte offset in the scanned text.
+#[derive(Clone, Debug)]
+pub struct Hit {
+    pub pattern: &'static str,
+    pub severity: Severity,
+    pub confidence: f64,
+    pub pos: usize,
+    pub message: String,
+    pub decoded: Option<String>,
+}
+
+impl Hit {
+    pub fn new(
+        pattern: &'static str,
+        severity: Severity,
+        confidence: f64,
+        pos: usize,
+        message: impl Into<String>,
+    ) -> Hit {
+        Hit {
+            pattern,
+            severity,
+            confidence,
+            pos,
+            message: message.into(),
+            decoded: None,
+        }
+    }
+}
+
+fn negation() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(&super::rules::ascii_boundaries(
+            r"(?i)\b(never|not|don'?t|avoid|without|no|refuse\s+to|instead\s+of)\b",
+        ))
+        .unwrap()
+    })
+}
+
+/// The line containing `pos`, up to `pos`.
+fn line_prefix(text: &str, pos: usize) -> &str {
+    let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    &text[start..pos]
+}
+
+/// Inside an open quotation on its line: an example being discussed, not an order.
+fn quoted(text: &str, pos: usize) -> bool {
+    line_prefix(text, pos)
+        .chars()
+        .filter(|c| matches!(c, '"' | '“' | '”' | '`'))
+        .count()
+        % 2
+        == 1
+}
+
+pub fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for (rule, regex) in rules.iter().zip(compiled(rules)) {
+        for m in regex.find_iter(text) {
+            if rule.negatable && negation().is_match(line_prefix(text, m.start())) {
+                continue;
+            }
+            if rule.pattern == "B3" && is_placeholder(m.as_str()) {
+                continue;
+            }
+            let mut hit = Hit::new(
+                rule.pattern,
+                rule.severity,
+                rule.confidence,
+                m.start(),
+                rule.message,
+            );
+            if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
+                hit.severity = Severity::Low;
+                hit.confidence *= 0.5;
+                hit.message = format!("{} (quoted example)", rule.message);
+            }
+            hits.push(hit);
+        }
+    }
+    hits
+}

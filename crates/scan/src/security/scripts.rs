@@ -1,0 +1,632 @@
+//! Syntax-aware analysis of shipped scripts (Python, shell, JavaScript) with tree-sitter.
+//! Comments and docstrings are blanked before regex rules run, so prose about an
+//! attack does not count as the attack.
+
+use super::matcher::{self, Hit};
+use super::rules::{ARTIFACT, SHELL};
+use crate::report::Severity::{self, *};
+use regex::Regex;
+use std::cell::RefCell;
+use std::sync::OnceLock;
+use tree_sitter::{Language, Node, Parser};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lang {
+    Python,
+    Shell,
+    JavaScript,
+}
+
+impl Lang {
+    pub fn from_path(path: &str, text: &str) -> Option<Lang> {
+        let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("py" | "pyw") => Some(Lang::Python),
+            Some("sh" | "bash" | "zsh" | "ksh") => Some(Lang::Shell),
+            Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => {
+                Some(Lang::JavaScript)
+            }
+            _ => Self::from_shebang(text.lines().next().unwrap_or("")),
+        }
+    }
+
+    fn from_shebang(first: &str) -> Option<Lang> {
+        let first = first.strip_prefix("#!")?;
+        if first.contains("python") {
+            Some(Lang::Python)
+        } else if first.contains("node") || first.contains("deno") || first.contains("bun") {
+            Some(Lang::JavaScript)
+        } else if ["sh", "bash", "zsh"]
+            .iter()
+            .any(|s| first.ends_with(s) || first.contains(&format!("{s} ")))
+        {
+            Some(Lang::Shell)
+        } else {
+            None
+        }
+    }
+
+    pub fn from_fence(tag: &str) -> Option<Lang> {
+        match tag {
+            "python" | "py" | "python3" => Some(Lang::Python),
+            "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" => {
+                Some(Lang::Shell)
+            }
+            "js" | "javascript" | "ts" | "typescript" | "node" | "jsx" | "tsx" | "mjs" => {
+                Some(Lang::JavaScript)
+            }
+            _ => None,
+        }
+    }
+
+    fn grammar(self) -> Language {
+        match self {
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::Shell => tree_sitter_bash::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        }
+    }
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Lang, Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn parse(lang: Lang, code: &str) -> Option<tree_sitter::Tree> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        if !parsers.iter().any(|(l, _)| *l == lang) {
+            let mut p = Parser::new();
+            p.set_language(&lang.grammar()).ok()?;
+            parsers.push((lang, p));
+        }
+        let (_, p) = parsers.iter_mut().find(|(l, _)| *l == lang)?;
+        p.parse(code, None)
+    })
+}
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(&super::rules::ascii_boundaries(pat)).expect("static regex"))
+}
+
+macro_rules! static_re {
+    ($name:ident, $pat:expr) => {
+        fn $name() -> &'static Regex {
+            static R: OnceLock<Regex> = OnceLock::new();
+            re(&R, $pat)
+        }
+    };
+}
+
+static_re!(
+    decode_re,
+    r"b(64|32|16|85)decode|a85decode|fromhex|unhexlify|decompress|codecs\.decode|rot_?13|marshal\.loads|atob\(|Buffer\.from\([^)]*(base64|hex)"
+);
+static_re!(
+    net_re,
+    r"requests\.(get|post)|urlopen|urllib|httpx|\bfetch\(|axios|\.recv\(|https?\.get|socket"
+);
+static_re!(
+    local_data_re,
+    r"\bopen\(|\.read\(|os\.environ|getenv|process\.env|readFileSync|readFile\(|b64encode|btoa\(|glob|listdir|os\.walk|homedir"
+);
+static_re!(
+    sanitizer_re,
+    r"basename|realpath|abspath|resolve\(|commonpath|normpath|is_relative_to|relative_to|startswith|secure_filename|path\.normalize"
+);
+static_re!(
+    system_root_re,
+    r#"["'f]+(/etc|/home|/root|/var|/usr|/Users|~)"#
+);
+static_re!(
+    sql_re,
+    r"(?i)\b(select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table)\b"
+);
+static_re!(
+    env_all_re,
+    r"os\.environ\.(items|keys|values|copy)\(\)|dict\(\s*os\.environ\s*\)|for\s+\w+(\s*,\s*\w+)?\s+in\s+os\.environ\b|json\.dumps\(\s*(dict\()?\s*os\.environ|Object\.(keys|entries|values|assign)\(\s*(\{\s*\}\s*,\s*)?process\.env\s*\)|JSON\.stringify\(\s*process\.env|\.\.\.process\.env|\{\s*\*\*os\.environ"
+);
+static_re!(
+    env_dump_re,
+    r"json\.dumps\(\s*(dict\()?\s*os\.environ|JSON\.stringify\(\s*process\.env"
+);
+static_re!(
+    secret_names_re,
+    r#"(?i)["'](api_?key|key|token|secret|password|passwd|credential|auth|private)["']"#
+);
+static_re!(
+    loop_exit_re,
+    r"\b(break|return|raise|throw|exit|sys\.exit|os\._exit|process\.exit)\b"
+);
+static_re!(
+    big_alloc_re,
+    r"\*\s*(\d{7,}|10\s*\*\*\s*([7-9]|\d{2}))\b|\brange\(\s*(\d{10,}|10\s*\*\*\s*(1[0-9]|[2-9]\d))\s*\)"
+);
+static_re!(
+    deserialize_re,
+    r"\b(pickle|marshal|dill|cloudpickle|shelve)\.loads?\(|\byaml\.load\([^)]*\)\s*$|os\.dup2\([^)]*fileno"
+);
+
+/// Result of scanning one script: hits positioned in `code`.
+pub fn scan(lang: Lang, code: &str) -> Vec<Hit> {
+    let Some(tree) = parse(lang, code) else {
+        return Vec::new();
+    };
+    let root = tree.root_node();
+    let stripped = blank_comments(lang, code, root);
+    let mut hits = matcher::run(SHELL, &stripped);
+    hits.extend(matcher::run(ARTIFACT, &stripped));
+    let mut a = Analyzer {
+        lang,
+        code,
+        stripped: &stripped,
+        hits: Vec::new(),
+    };
+    a.walk(root);
+    a.file_level();
+    hits.extend(a.hits);
+    hits
+}
+
+/// Code with comments (and Python docstrings) replaced by spaces, newlines kept.
+fn blank_comments(lang: Lang, code: &str, root: Node) -> String {
+    let mut bytes = code.as_bytes().to_vec();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let docstring = lang == Lang::Python
+            && n.kind() == "string"
+            && n.parent()
+                .is_some_and(|p| p.kind() == "expression_statement" && p.named_child_count() == 1);
+        if n.kind() == "comment" || docstring {
+            for b in &mut bytes[n.start_byte()..n.end_byte()] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| code.to_string())
+}
+
+struct Analyzer<'a> {
+    lang: Lang,
+    code: &'a str,
+    stripped: &'a str,
+    hits: Vec<Hit>,
+}
+
+impl<'a> Analyzer<'a> {
+    fn text(&self, n: Node) -> &'a str {
+        &self.code[n.start_byte()..n.end_byte()]
+    }
+
+    fn hit(&mut self, p: &'static str, s: Severity, c: f64, n: Node, msg: impl Into<String>) {
+        self.hits.push(Hit::new(p, s, c, n.start_byte(), msg));
+    }
+
+    fn walk(&mut self, root: Node) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "call" | "call_expression" | "new_expression" => self.call(n),
+                "while_statement" | "for_statement" => self.lp(n),
+                "comment" => continue,
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+    }
+
+    /// Text of the enclosing function (or the whole file), for co-occurrence checks.
+    fn scope(&self, n: Node) -> &'a str {
+        let mut cur = n.parent();
+        while let Some(p) = cur {
+            if matches!(
+                p.kind(),
+                "function_definition"
+                    | "function_declaration"
+                    | "function_expression"
+                    | "arrow_function"
+                    | "method_definition"
+            ) {
+                return &self.stripped[p.start_byte()..p.end_byte()];
+            }
+            cur = p.parent();
+        }
+        self.stripped
+    }
+
+    /// `expr` matches `re` directly or through an assignment to it in `scope`.
+    fn resolves(expr: &str, scope: &str, re: &Regex) -> bool {
+        if re.is_match(expr) {
+            return true;
+        }
+        let ident = expr.trim();
+        if ident.is_empty()
+            || !ident
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
+            return false;
+        }
+        scope.lines().any(|l| {
+            let l = l
+                .trim_start()
+                .trim_start_matches("const ")
+                .trim_start_matches("let ")
+                .trim_start_matches("var ");
+            l.strip_prefix(ident).is_some_and(|rest| {
+                rest.trim_start().starts_with('=')
+                    && !rest.trim_start().starts_with("==")
+                    && re.is_match(rest)
+            })
+        })
+    }
+
+    fn is_literal(n: Node) -> bool {
+        matches!(
+            n.kind(),
+            "string" | "template_string" | "integer" | "number"
+        ) && !Self::has_interpolation(n)
+    }
+
+    fn has_interpolation(n: Node) -> bool {
+        let mut c = n.walk();
+        let found = n
+            .children(&mut c)
+            .any(|ch| matches!(ch.kind(), "interpolation" | "template_substitution"));
+        found
+    }
+
+    fn call(&mut self, n: Node) {
+        let Some(callee) = n
+            .child_by_field_name("function")
+            .or_else(|| n.child_by_field_name("constructor"))
+        else {
+            return;
+        };
+        let callee = self.text(callee).replace(char::is_whitespace, "");
+        let Some(args) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let args_text = self.text(args);
+        let first = args.named_child(0);
+        let first_text = first.map_or("", |f| self.text(f));
+        let scope = self.scope(n);
+        let last = callee.rsplit('.').next().unwrap_or(&callee);
+
+        let dynamic_eval = match self.lang {
+            Lang::Python => matches!(
+                callee.as_str(),
+                "eval" | "exec" | "compile" | "execfile" | "builtins.eval" | "builtins.exec"
+            ),
+            Lang::JavaScript => {
+                matches!(
+                    callee.as_str(),
+                    "eval" | "Function" | "window.eval" | "globalThis.eval"
+                ) || callee.starts_with("vm.run")
+            }
+            Lang::Shell => false,
+        };
+        let shell_exec = match self.lang {
+            Lang::Python => {
+                matches!(
+                    callee.as_str(),
+                    "os.system"
+                        | "os.popen"
+                        | "subprocess.getoutput"
+                        | "subprocess.getstatusoutput"
+                        | "commands.getoutput"
+                        | "pty.spawn"
+                ) || (callee.starts_with("subprocess.")
+                    && args_text.replace(' ', "").contains("shell=True"))
+            }
+            Lang::JavaScript => {
+                matches!(last, "exec" | "execSync")
+                    && !callee.contains("RegExp")
+                    && (callee.contains("child_process")
+                        || callee.contains("cp.")
+                        || callee == "exec"
+                        || callee == "execSync")
+            }
+            Lang::Shell => false,
+        };
+
+        if dynamic_eval || shell_exec {
+            let Some(f) = first else { return };
+            let kind = if dynamic_eval {
+                "evaluates"
+            } else {
+                "runs through a shell"
+            };
+            if Self::resolves(first_text, scope, decode_re()) {
+                self.hit(
+                    "D3",
+                    Critical,
+                    0.9,
+                    n,
+                    format!("{callee}() {kind} a decoded (obfuscated) payload"),
+                );
+            } else if Self::resolves(first_text, scope, net_re()) {
+                self.hit(
+                    "C3",
+                    Critical,
+                    0.9,
+                    n,
+                    format!("{callee}() {kind} content fetched from the network"),
+                );
+            } else if Self::is_literal(f) {
+                if dynamic_eval {
+                    self.hit(
+                        "C2",
+                        Low,
+                        0.4,
+                        n,
+                        format!("{callee}() of a constant string"),
+                    );
+                }
+            } else if dynamic_eval {
+                self.hit(
+                    "C2",
+                    High,
+                    0.8,
+                    n,
+                    format!("{callee}() {kind} a runtime value: arbitrary code execution"),
+                );
+            } else {
+                self.hit(
+                    "C2",
+                    Medium,
+                    0.6,
+                    n,
+                    format!("{callee}() {kind} a command string built at run time"),
+                );
+            }
+            return;
+        }
+
+        if self.is_network_send(&callee, args_text) {
+            let (sev, why) = if local_data_re().is_match(scope) {
+                (High, "sends locally collected data (files, environment, encoded payload) to a remote endpoint")
+            } else {
+                (Medium, "sends data to a remote endpoint")
+            };
+            self.hit("C1", sev, 0.7, n, format!("{callee}(): {why}"));
+            return;
+        }
+        if self.is_network_fetch(&callee) {
+            self.hit(
+                "C7",
+                Low,
+                0.4,
+                n,
+                format!("{callee}(): fetches remote content"),
+            );
+            return;
+        }
+
+        if matches!(last, "execute" | "executemany" | "executescript" | "raw") {
+            if let Some(f) = first {
+                let formatted = |t: &str| {
+                    sql_re().is_match(t)
+                        && (t.contains('{')
+                            && (t.starts_with('f') || t.starts_with('`') || t.contains(".format("))
+                            || t.contains("\" +")
+                            || t.contains("' +")
+                            || t.contains("${")
+                            || t.contains("\" %")
+                            || t.contains("' %"))
+                };
+                let assigned = scope.lines().any(|l| {
+                    l.trim_start().strip_prefix(first_text).is_some_and(|r| {
+                        r.trim_start().starts_with('=') && formatted(r.trim_start()[1..].trim())
+                    })
+                });
+                if formatted(self.text(f)) || (f.kind() == "identifier" && assigned) {
+                    self.hit(
+                        "C2",
+                        High,
+                        0.8,
+                        n,
+                        format!("{callee}(): SQL built by string interpolation (SQL injection)"),
+                    );
+                }
+            }
+            return;
+        }
+
+        if self.lang == Lang::Python
+            && matches!(
+                callee.as_str(),
+                "open" | "io.open" | "Path" | "pathlib.Path"
+            )
+        {
+            self.path_traversal(n, first_text, scope);
+        }
+    }
+
+    fn is_network_send(&self, callee: &str, args: &str) -> bool {
+        static_re!(
+            py_send,
+            r"^(requests|httpx|aiohttp|session|sess|s|client|http|self\.\w+)\.(post|put|patch)$|^(smtplib\.)?SMTP(_SSL)?$|^(ftplib\.)?FTP$|\.sendall$|^(socket\.)?create_connection$"
+        );
+        static_re!(
+            js_send,
+            r"^(axios|got|superagent|request|ky)\.(post|put|patch)$|^(https?|net)\.(request|connect|createConnection)$|^navigator\.sendBeacon$|^XMLHttpRequest$"
+        );
+        static_re!(
+            post_method,
+            r#"(?i)method\s*:\s*["'](post|put|patch)|\bbody\s*:"#
+        );
+        match self.lang {
+            Lang::Python => {
+                py_send().is_match(callee) || (callee.ends_with("urlopen") && args.contains("data"))
+            }
+            Lang::JavaScript => {
+                js_send().is_match(callee) || (callee == "fetch" && post_method().is_match(args))
+            }
+            Lang::Shell => false,
+        }
+    }
+
+    fn is_network_fetch(&self, callee: &str) -> bool {
+        static_re!(
+            fetch,
+            r"^(requests|httpx|urllib\.request|urllib2|axios|https?)\.(get|urlopen|urlretrieve)$|^(urllib\.request\.)?(urlopen|urlretrieve)$|^fetch$"
+        );
+        self.lang != Lang::Shell && fetch().is_match(callee)
+    }
+
+    /// open() of a path built from a function parameter with no containment check.
+    fn path_traversal(&mut self, n: Node, arg: &str, scope: &str) {
+        let Some(func) = ancestor(n, "function_definition") else {
+            return;
+        };
+        let Some(params) = func.child_by_field_name("parameters") else {
+            return;
+        };
+        let names: Vec<&str> = self
+            .text(params)
+            .trim_matches(|c| c == '(' || c == ')')
+            .split(',')
+            .filter_map(|p| p.split([':', '=']).next().map(str::trim))
+            .filter(|p| !p.is_empty() && *p != "self")
+            .collect();
+        let built = |t: &str| {
+            names.iter().any(|p| contains_word(t, p))
+                && (t.contains("join(") || t.contains('{') || t.contains('+'))
+        };
+        let assignment = scope.lines().find(|l| {
+            l.trim_start()
+                .strip_prefix(arg)
+                .is_some_and(|r| r.trim_start().starts_with('=') && built(r))
+        });
+        if !(built(arg) || assignment.is_some()) || sanitizer_re().is_match(scope) {
+            return;
+        }
+        let src = assignment.unwrap_or(arg);
+        if system_root_re().is_match(src) {
+            self.hit("C5", High, 0.7, n, "opens a caller-controlled path under a system/home directory without containment (path traversal to sensitive files)");
+        } else {
+            self.hit(
+                "C5",
+                Medium,
+                0.6,
+                n,
+                "opens a caller-controlled path without containment (path traversal)",
+            );
+        }
+    }
+
+    fn lp(&mut self, n: Node) {
+        let cond = n.child_by_field_name("condition").map(|c| {
+            self.text(c)
+                .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace() || c == ';')
+                .to_string()
+        });
+        let infinite = match n.kind() {
+            "while_statement" => cond
+                .as_deref()
+                .is_some_and(|c| matches!(c, "True" | "1" | "true" | ":")),
+            _ => {
+                self.lang == Lang::JavaScript
+                    && self.text(n).replace(' ', "").starts_with("for(;;)")
+            }
+        };
+        if !infinite {
+            return;
+        }
+        let body = n
+            .child_by_field_name("body")
+            .map_or(self.text(n), |b| self.text(b));
+        // A loop inside try/except in the same function ends by exception (e.g. EOFError).
+        let in_try =
+            ancestor(n, "try_statement").is_some_and(|t| self.scope(t).contains(self.text(t)));
+        if in_try || loop_exit_re().is_match(body) {
+            return;
+        }
+        if body.contains("sleep") {
+            self.hit("E1", Medium, 0.5, n, "polling loop with no exit condition");
+        } else {
+            self.hit(
+                "E1",
+                High,
+                0.8,
+                n,
+                "infinite loop with no exit condition (resource exhaustion)",
+            );
+        }
+    }
+
+    fn file_level(&mut self) {
+        let s = self.stripped;
+        if let Some(m) = env_all_re().find(s) {
+            let dump = env_dump_re().is_match(s);
+            let filtered = secret_names_re().find_iter(s).count() >= 2;
+            if dump || filtered {
+                self.hits.push(Hit::new(
+                    "B2",
+                    High,
+                    0.85,
+                    m.start(),
+                    "harvests secret-looking environment variables in bulk",
+                ));
+            } else {
+                self.hits.push(Hit::new(
+                    "B2",
+                    Low,
+                    0.3,
+                    m.start(),
+                    "reads the whole environment (e.g. to pass it to a child process)",
+                ));
+            }
+        }
+        for m in big_alloc_re().find_iter(s) {
+            self.hits.push(Hit::new(
+                "E1",
+                Medium,
+                0.6,
+                m.start(),
+                "very large allocation or iteration count (memory/CPU exhaustion)",
+            ));
+        }
+        for m in deserialize_re().find_iter(s) {
+            let crit = m.as_str().contains("dup2");
+            self.hits.push(Hit::new(
+                "C2",
+                if crit { Critical } else { Medium },
+                0.6,
+                m.start(),
+                if crit {
+                    "redirects process I/O to a socket (reverse shell)"
+                } else {
+                    "deserializes data that can execute code"
+                },
+            ));
+        }
+    }
+}
+
+fn ancestor<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.kind() == kind {
+            return Some(p);
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
