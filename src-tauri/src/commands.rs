@@ -5,7 +5,9 @@ use crate::AppState;
 use skillscope_core::jobs::{self, JobEvent};
 use skillscope_core::model::*;
 use skillscope_core::workspace::WorkspaceInfo;
+use skillscope_core::review::{self, ExportFormat};
 use skillscope_core::{library, AppError, Workspace};
+use skillscope_scan::ScanReport;
 use tauri::{AppHandle, Emitter, State};
 
 type Res<T> = Result<T, AppError>;
@@ -61,6 +63,24 @@ pub fn start_import(app: AppHandle, state: State<AppState>, request: ImportReque
         });
     });
     Ok(id)
+}
+
+/// The static review of a version (scanned now if it has no current result).
+#[tauri::command(async)]
+pub fn get_scan(state: State<AppState>, version_id: i64) -> Res<ScanReport> {
+    review::report(ws(&state)?, version_id)
+}
+
+/// Rescans every version without a current result; returns how many were scanned.
+#[tauri::command(async)]
+pub fn scan_pending(state: State<AppState>) -> Res<u32> {
+    review::scan_pending(ws(&state)?, &mut |_, _| {})
+}
+
+/// Writes the reports of the given versions to the workspace's exports folder; returns the path.
+#[tauri::command(async)]
+pub fn export_scans(state: State<AppState>, version_ids: Vec<i64>, format: ExportFormat) -> Res<String> {
+    review::export_versions(ws(&state)?, &version_ids, format)
 }
 
 #[tauri::command(async)]

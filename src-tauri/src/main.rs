@@ -41,6 +41,9 @@ fn main() {
             commands::diff_versions,
             commands::start_import,
             commands::recent_jobs,
+            commands::get_scan,
+            commands::scan_pending,
+            commands::export_scans,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");

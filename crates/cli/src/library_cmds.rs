@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use skillscope_core::import::{import as run_import, import_samples, Progress};
-use skillscope_core::library;
+use skillscope_core::{library, review};
 use skillscope_core::model::*;
 use skillscope_core::{AppError, Workspace};
 use std::io::IsTerminal;
@@ -23,6 +23,7 @@ struct SkillJson {
     imported_at: String,
     source: Source,
     findings: Vec<Finding>,
+    scan: Option<review::ScanSummary>,
 }
 
 fn skill_json(ws: &Workspace, s: SkillSummary, status: Option<ImportStatus>) -> Result<SkillJson, AppError> {
@@ -40,6 +41,7 @@ fn skill_json(ws: &Workspace, s: SkillSummary, status: Option<ImportStatus>) -> 
         imported_at: s.imported_at,
         source: s.source,
         findings,
+        scan: s.scan,
     })
 }
 
@@ -89,11 +91,14 @@ pub fn import(ws: &Workspace, req: ImportRequest, json: bool) -> Result<(), AppE
     if interactive {
         eprintln!();
     }
+    review::scan_pending(ws, &mut |_, _| {})?;
     report_outcome(ws, outcome, json)
 }
 
 pub fn samples(ws: &Workspace, json: bool) -> Result<(), AppError> {
-    report_outcome(ws, import_samples(ws)?, json)
+    let outcome = import_samples(ws)?;
+    review::scan_pending(ws, &mut |_, _| {})?;
+    report_outcome(ws, outcome, json)
 }
 
 pub fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
@@ -106,8 +111,11 @@ pub fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
         println!("The library is empty. Import a skill with `skillscope import <folder|archive|git-url>`.");
     }
     for s in skills {
+        let scan = s.scan.as_ref().map_or("not scanned".into(), |r| {
+            format!("Q {:>5.1} {}  S {:>3}{}", r.quality, r.grade, r.security, if r.risky { " RISKY" } else { "      " })
+        });
         println!(
-            "#{:<4} {:<32} v{:<3} {:<9} {}",
+            "#{:<4} {:<32} v{:<3} {:<9} {scan}  {}",
             s.id,
             s.name,
             s.version,

@@ -1,7 +1,9 @@
 //! `skillscope`: the headless face of the core, for CI gates and scripts.
-//! Exit 0 on success; on failure one line `skillscope: <code>: <message>` on stderr and exit 1.
+//! Exit 0 on success, 1 when a gate (`scan --fail-under`) fails; on an error one line
+//! `skillscope: <code>: <message>` on stderr and exit 2.
 
 mod library_cmds;
+mod scan_cmd;
 
 use clap::{Parser, Subcommand};
 use skillscope_core::{workspace, AppError, Workspace};
@@ -54,6 +56,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Static review (quality score and security scan) of a path or a library skill.
+    /// A path holding many skills scans each; nothing is imported.
+    Scan {
+        /// A folder, archive or git URL, or the id or name of a library skill.
+        target: String,
+        #[arg(long, value_enum, default_value = "md")]
+        format: scan_cmd::Format,
+        /// Exit 1 when any skill's quality or security score is below N.
+        #[arg(long, value_name = "N")]
+        fail_under: Option<f64>,
+    },
     /// Import the sample skills shipped with Skillscope.
     Samples {
         #[arg(long)]
@@ -61,30 +74,34 @@ enum Command {
     },
 }
 
-fn run(cli: Cli) -> Result<(), AppError> {
+/// Ok(false): the command ran but a gate failed (exit 1); errors exit 2.
+fn run(cli: Cli) -> Result<bool, AppError> {
     let home = match cli.home {
         Some(h) => h,
         None => workspace::default_home()?,
     };
     let ws = Workspace::open(home)?;
+    let done = |r: Result<(), AppError>| r.map(|()| true);
     match cli.command {
+        Command::Scan { target, format, fail_under } => scan_cmd::run(&ws, &target, format, fail_under),
         Command::Import { source, git_ref, subpath, json } => {
-            library_cmds::import(&ws, skillscope_core::model::ImportRequest { source, git_ref, subpath }, json)
+            done(library_cmds::import(&ws, skillscope_core::model::ImportRequest { source, git_ref, subpath }, json))
         }
-        Command::List { json } => library_cmds::list(&ws, json),
-        Command::Show { skill, version, json } => library_cmds::show(&ws, &skill, version, json),
-        Command::Diff { skill, from, to, json } => library_cmds::diff(&ws, &skill, from, to, json),
-        Command::Samples { json } => library_cmds::samples(&ws, json),
+        Command::List { json } => done(library_cmds::list(&ws, json)),
+        Command::Show { skill, version, json } => done(library_cmds::show(&ws, &skill, version, json)),
+        Command::Diff { skill, from, to, json } => done(library_cmds::diff(&ws, &skill, from, to, json)),
+        Command::Samples { json } => done(library_cmds::samples(&ws, json)),
     }
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(e) => {
             let code = serde_json::to_value(e.code).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
             eprintln!("skillscope: {code}: {}", e.message.replace('\n', " "));
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }

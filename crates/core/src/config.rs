@@ -8,6 +8,25 @@ use std::path::Path;
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub import: ImportLimits,
+    pub scan: ScanThresholds,
+}
+
+/// Where the static review draws its lines; applied when results are read, so a change
+/// takes effect without rescanning.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScanThresholds {
+    /// Lowest overall quality score that passes the gate.
+    pub quality_gate: f64,
+    /// Security scores below this mark a skill risky.
+    pub risky_below: u32,
+}
+
+impl Default for ScanThresholds {
+    fn default() -> Self {
+        let d = skillscope_scan::ScanConfig::default();
+        Self { quality_gate: d.quality_gate, risky_below: d.risky_below }
+    }
 }
 
 /// Bounds on what an import may read, so hostile packages fail fast instead of filling the disk.

@@ -65,6 +65,18 @@ const MIGRATIONS: &[&str] = &[
         updated_at TEXT NOT NULL
     );
     "#,
+    // 2: static review results, one per skill version.
+    r#"
+    CREATE TABLE scans (
+        version_id INTEGER PRIMARY KEY REFERENCES skill_versions(id) ON DELETE CASCADE,
+        quality REAL NOT NULL,
+        grade TEXT NOT NULL,
+        security INTEGER NOT NULL,
+        report_json TEXT NOT NULL,
+        scanner TEXT NOT NULL,
+        scanned_at TEXT NOT NULL
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

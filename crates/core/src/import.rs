@@ -28,7 +28,8 @@ pub fn import_samples(ws: &Workspace) -> Result<ImportOutcome> {
     store(ws, sources::sample::stage_all()?, &mut |_| {})
 }
 
-fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
+/// Stages a source without storing it (scans of paths outside the library).
+pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
     let origin = sources::classify(req)?;
     let sub = sources::subpath(req)?;
     let mut budget = Budget::new(&ws.config().import);
@@ -163,6 +164,7 @@ pub fn seed_samples_once(ws: &Workspace) -> Result<Option<ImportOutcome>> {
         return Ok(None);
     }
     let outcome = import_samples(ws).map_err(|e: AppError| e.context("importing the sample skills"))?;
+    crate::review::scan_pending(ws, &mut |_, _| {})?;
     crate::db::set_meta(&conn, "samples_seeded", &now())?;
     Ok(Some(outcome))
 }

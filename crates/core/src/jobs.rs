@@ -6,6 +6,7 @@ use crate::error::{AppError, ErrorCode, Result};
 use crate::import::{import, Progress};
 use crate::model::{ImportOutcome, ImportRequest};
 use crate::now;
+use crate::review;
 use crate::workspace::Workspace;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -109,9 +110,26 @@ pub fn run_import(ws: &Workspace, mut ev: JobEvent, req: &ImportRequest, emit: &
     });
     match result {
         Ok(outcome) => {
-            ev.state = JobState::Succeeded;
-            ev.message = format!("Imported {} skill(s)", outcome.skills.len());
             ev.outcome = Some(outcome);
+            // The import is committed; a scan problem is reported without undoing it.
+            let scanned = review::scan_pending(ws, &mut |done, total| {
+                ev.done = done;
+                ev.total = total;
+                ev.message = format!("Scanning {done}/{total}");
+                step(&ev);
+            });
+            let n = ev.outcome.as_ref().map_or(0, |o| o.skills.len());
+            match scanned {
+                Ok(_) => {
+                    ev.state = JobState::Succeeded;
+                    ev.message = format!("Imported {n} skill(s)");
+                }
+                Err(e) => {
+                    ev.state = JobState::Failed;
+                    ev.message = format!("Imported {n} skill(s), but the static review failed");
+                    ev.error = Some(e.context("static review after import"));
+                }
+            }
         }
         Err(e) => {
             ev.state = JobState::Failed;

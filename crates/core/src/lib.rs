@@ -11,6 +11,7 @@ pub mod library;
 pub mod model;
 pub mod package;
 pub mod render;
+pub mod review;
 pub mod skill_md;
 pub mod sources;
 pub mod validate;

@@ -3,6 +3,7 @@
 use crate::error::{AppError, Result};
 use crate::model::*;
 use crate::render::markdown_to_html;
+use crate::review::SCANNER;
 use crate::workspace::Workspace;
 use rusqlite::{Connection, OptionalExtension, Row};
 
@@ -10,8 +11,10 @@ const SUMMARY_SQL: &str = "
     SELECT s.id, v.name, v.description, v.version, v.id, (SELECT COUNT(*) FROM skill_versions x WHERE x.skill_id = s.id),
            v.source_json, v.license, v.imported_at, v.sha256,
            (SELECT COUNT(*) FROM findings f WHERE f.version_id = v.id),
-           (SELECT MAX(CASE f.severity WHEN 'error' THEN 2 WHEN 'warning' THEN 1 ELSE 0 END) FROM findings f WHERE f.version_id = v.id)
+           (SELECT MAX(CASE f.severity WHEN 'error' THEN 2 WHEN 'warning' THEN 1 ELSE 0 END) FROM findings f WHERE f.version_id = v.id),
+           sc.quality, sc.grade, sc.security
     FROM skills s JOIN skill_versions v ON v.skill_id = s.id
+    LEFT JOIN scans sc ON sc.version_id = v.id AND sc.scanner = ?1
     WHERE v.version = (SELECT MAX(version) FROM skill_versions x WHERE x.skill_id = s.id)";
 
 fn json_col<T: serde::de::DeserializeOwned>(r: &Row, i: usize) -> rusqlite::Result<T> {
@@ -19,8 +22,12 @@ fn json_col<T: serde::de::DeserializeOwned>(r: &Row, i: usize) -> rusqlite::Resu
     serde_json::from_str(&s).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }
 
-fn summary(r: &Row) -> rusqlite::Result<SkillSummary> {
+fn summary(ws: &Workspace, r: &Row) -> rusqlite::Result<SkillSummary> {
     let worst: Option<i64> = r.get(11)?;
+    let scan = match (r.get::<_, Option<f64>>(12)?, r.get::<_, Option<String>>(13)?, r.get::<_, Option<u32>>(14)?) {
+        (Some(q), Some(g), Some(s)) => Some(crate::review::summary_of(ws, q, g, s)),
+        _ => None,
+    };
     Ok(SkillSummary {
         id: r.get(0)?,
         name: r.get(1)?,
@@ -38,18 +45,19 @@ fn summary(r: &Row) -> rusqlite::Result<SkillSummary> {
             Some(1) => ValidationStatus::Warnings,
             _ => ValidationStatus::Valid,
         },
+        scan,
     })
 }
 
 pub fn list_skills(ws: &Workspace) -> Result<Vec<SkillSummary>> {
     let conn = ws.conn()?;
     let mut st = conn.prepare(&format!("{SUMMARY_SQL} ORDER BY v.name, s.id"))?;
-    let rows = st.query_map([], summary)?.collect::<rusqlite::Result<_>>()?;
+    let rows = st.query_map([SCANNER], |r| summary(ws, r))?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
 
-fn summary_of(conn: &Connection, id: i64) -> Result<SkillSummary> {
-    conn.query_row(&format!("{SUMMARY_SQL} AND s.id = ?1"), [id], summary)
+fn summary_of(ws: &Workspace, conn: &Connection, id: i64) -> Result<SkillSummary> {
+    conn.query_row(&format!("{SUMMARY_SQL} AND s.id = ?2"), rusqlite::params![SCANNER, id], |r| summary(ws, r))
         .optional()?
         .ok_or_else(|| AppError::not_found(format!("no skill with id {id}")))
 }
@@ -58,10 +66,11 @@ fn summary_of(conn: &Connection, id: i64) -> Result<SkillSummary> {
 pub fn resolve(ws: &Workspace, name_or_id: &str) -> Result<SkillSummary> {
     let conn = ws.conn()?;
     if let Ok(id) = name_or_id.parse::<i64>() {
-        return summary_of(&conn, id);
+        return summary_of(ws, &conn, id);
     }
-    let mut st = conn.prepare(&format!("{SUMMARY_SQL} AND v.name = ?1 ORDER BY s.id"))?;
-    let mut found: Vec<SkillSummary> = st.query_map([name_or_id], summary)?.collect::<rusqlite::Result<_>>()?;
+    let mut st = conn.prepare(&format!("{SUMMARY_SQL} AND v.name = ?2 ORDER BY s.id"))?;
+    let mut found: Vec<SkillSummary> =
+        st.query_map(rusqlite::params![SCANNER, name_or_id], |r| summary(ws, r))?.collect::<rusqlite::Result<_>>()?;
     match found.len() {
         0 => Err(AppError::not_found(format!("no skill named {name_or_id:?}; `skillscope list` shows the library"))),
         1 => Ok(found.remove(0)),
@@ -78,7 +87,7 @@ pub fn resolve(ws: &Workspace, name_or_id: &str) -> Result<SkillSummary> {
 
 pub fn get_skill(ws: &Workspace, id: i64) -> Result<SkillDetail> {
     let conn = ws.conn()?;
-    let summary = summary_of(&conn, id)?;
+    let summary = summary_of(ws, &conn, id)?;
     let mut st = conn.prepare(
         "SELECT v.id, v.version, v.sha256, v.imported_at, v.source_json,
                 (SELECT COUNT(*) FROM findings f WHERE f.version_id = v.id)

@@ -140,6 +140,8 @@ pub struct SkillSummary {
     pub finding_count: u32,
     pub imported_at: String,
     pub sha256: String,
+    /// Static review of the latest version; None until it has been scanned.
+    pub scan: Option<crate::review::ScanSummary>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -1,0 +1,52 @@
+//! `skillscope scan`: static review of a path (not imported) or of a library skill.
+
+use clap::ValueEnum;
+use skillscope_core::import::stage_request;
+use skillscope_core::model::ImportRequest;
+use skillscope_core::review::{self, ExportFormat};
+use skillscope_core::{library, AppError, Workspace};
+use skillscope_scan::ScanReport;
+use std::path::Path;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Json,
+    Sarif,
+    Md,
+}
+
+impl From<Format> for ExportFormat {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Json => ExportFormat::Json,
+            Format::Sarif => ExportFormat::Sarif,
+            Format::Md => ExportFormat::Md,
+        }
+    }
+}
+
+/// Reports for every skill under a path, or for one library skill (by id or name).
+fn reports(ws: &Workspace, target: &str) -> Result<Vec<(String, ScanReport)>, AppError> {
+    if Path::new(target).exists() || target.contains("://") {
+        let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
+        return Ok(staged.iter().map(|s| (review::source_label(&s.source), review::scan_staged(ws, s))).collect());
+    }
+    let s = library::resolve(ws, target)?;
+    Ok(vec![(review::source_label(&s.source), review::report(ws, s.version_id)?)])
+}
+
+/// Prints the reports; returns false when a skill scores below `fail_under` (quality or security).
+pub fn run(ws: &Workspace, target: &str, format: Format, fail_under: Option<f64>) -> Result<bool, AppError> {
+    let all = reports(ws, target)?;
+    println!("{}", review::render(&all, format.into())?);
+    let Some(min) = fail_under else { return Ok(true) };
+    let below: Vec<String> = all
+        .iter()
+        .filter(|(_, r)| r.quality.overall < min || f64::from(r.security.score) < min)
+        .map(|(_, r)| format!("{} (quality {:.1}, security {})", r.name, r.quality.overall, r.security.score))
+        .collect();
+    if !below.is_empty() {
+        eprintln!("skillscope: below {min}: {}", below.join(", "));
+    }
+    Ok(below.is_empty())
+}

@@ -1,0 +1,83 @@
+//! The `skillscope` binary as scripts use it: JSON shapes, exit codes, one-line errors.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillscope")).arg("--home").arg(home).args(args).output().unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn import_list_show_carry_the_documented_fields() {
+    let home = tempfile::tempdir().unwrap();
+    let src = fixtures().join("skills");
+    let v = json(&run(home.path(), &["import", src.to_str().unwrap(), "--json"]));
+    let skills = v["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 3);
+    for s in skills {
+        for key in ["id", "name", "version", "sha256", "source", "findings", "status"] {
+            assert!(s.get(key).is_some(), "import JSON lacks {key}: {s}");
+        }
+        assert_eq!(s["status"], "new_skill");
+    }
+    let again = json(&run(home.path(), &["import", src.to_str().unwrap(), "--json"]));
+    assert!(again["skills"].as_array().unwrap().iter().all(|s| s["status"] == "unchanged"));
+
+    let list = json(&run(home.path(), &["list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 3);
+    assert!(list[0]["scan"]["grade"].is_string(), "imports are scanned: {}", list[0]);
+
+    let show = json(&run(home.path(), &["show", "csv-insights", "--json"]));
+    assert_eq!(show["name"], "csv-insights");
+    assert!(show["files"].as_array().unwrap().iter().any(|f| f["path"] == "scripts/summarize.py"));
+}
+
+#[test]
+fn errors_are_one_line_with_code_and_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(home.path(), &["show", "no-such-skill"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("skillscope: not_found:"), "{err}");
+}
+
+#[test]
+fn scan_a_path_of_many_skills_with_formats_and_gate() {
+    let home = tempfile::tempdir().unwrap();
+    let scan_dir = fixtures().join("scan");
+    let v = json(&run(home.path(), &["scan", scan_dir.to_str().unwrap(), "--format", "json"]));
+    let skills = v["skills"].as_array().unwrap();
+    assert!(skills.len() >= 20, "each skill under the path is scanned");
+    let b2 = skills.iter().find(|s| s["name"] == "b2-env-exfil-chain").unwrap();
+    for key in ["overall", "grade", "dimensions", "findings"] {
+        assert!(b2["quality"].get(key).is_some(), "quality lacks {key}");
+    }
+    assert_eq!(b2["security"]["risky"], true);
+    let f = &b2["security"]["findings"][0];
+    for key in ["pattern", "category", "severity", "file", "line", "message", "evidence"] {
+        assert!(f.get(key).is_some(), "finding lacks {key}: {f}");
+    }
+    assert!(b2["path"].as_str().unwrap().ends_with("b2-env-exfil-chain"));
+
+    let sarif = json(&run(home.path(), &["scan", scan_dir.join("c3-fetch-exec").to_str().unwrap(), "--format", "sarif"]));
+    assert_eq!(sarif["version"], "2.1.0");
+
+    let benign = fixtures().join("scan/csv-column-profiler");
+    let ok = run(home.path(), &["scan", benign.to_str().unwrap(), "--fail-under", "50"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let gate = run(home.path(), &["scan", scan_dir.join("b2-env-exfil-chain").to_str().unwrap(), "--fail-under", "80"]);
+    assert_eq!(gate.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&gate.stderr).contains("b2-env-exfil-chain"));
+    assert_eq!(json(&run(home.path(), &["list", "--json"])).as_array().unwrap().len(), 0, "scanning a path imports nothing");
+}
