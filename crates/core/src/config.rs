@@ -9,6 +9,32 @@ use std::path::Path;
 pub struct Config {
     pub import: ImportLimits,
     pub scan: ScanThresholds,
+    pub queue: QueueSettings,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueueSettings {
+    /// Trials running at once; default: the number of cores.
+    pub concurrency: Option<u32>,
+    /// Attempts per trial when the infrastructure fails (the agent's failures are never retried).
+    pub max_attempts: Option<u32>,
+    /// First retry delay in milliseconds; doubles with each attempt.
+    pub backoff_ms: Option<u64>,
+}
+
+impl QueueSettings {
+    pub fn concurrency(&self) -> u32 {
+        self.concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() as u32))
+            .max(1)
+    }
+    pub fn max_attempts(&self) -> u32 {
+        self.max_attempts.unwrap_or(3).max(1)
+    }
+    pub fn backoff_ms(&self) -> u64 {
+        self.backoff_ms.unwrap_or(1000)
+    }
 }
 
 /// Where the static review draws its lines; applied when results are read, so a change

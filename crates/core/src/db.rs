@@ -77,6 +77,51 @@ const MIGRATIONS: &[&str] = &[
         scanned_at TEXT NOT NULL
     );
     "#,
+    // 3: the persistent run queue.
+    r#"
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE trials (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        spec_json TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempt INTEGER NOT NULL DEFAULT 1,
+        priority INTEGER NOT NULL DEFAULT 0,
+        -- Backoff after an infrastructure failure: not claimed before this time (unix ms).
+        not_before INTEGER,
+        container_id TEXT,
+        image_digest TEXT,
+        message TEXT NOT NULL DEFAULT '',
+        env_started_at TEXT, env_finished_at TEXT,
+        agent_started_at TEXT, agent_finished_at TEXT,
+        verifier_started_at TEXT, verifier_finished_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX trials_claim ON trials(state, priority DESC, id);
+    CREATE INDEX trials_run ON trials(run_id);
+    -- One row per attempt, written once: a restart can neither lose nor duplicate a result.
+    CREATE TABLE trial_results (
+        trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+        attempt INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        exit_code INTEGER,
+        timed_out INTEGER NOT NULL DEFAULT 0,
+        oom_killed INTEGER NOT NULL DEFAULT 0,
+        stdout TEXT NOT NULL DEFAULT '',
+        stderr TEXT NOT NULL DEFAULT '',
+        file_changes_json TEXT NOT NULL DEFAULT '[]',
+        error TEXT,
+        duration_ms INTEGER NOT NULL DEFAULT 0,
+        recorded_at TEXT NOT NULL,
+        PRIMARY KEY (trial_id, attempt)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

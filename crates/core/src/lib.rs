@@ -10,6 +10,7 @@ pub mod jobs;
 pub mod library;
 pub mod model;
 pub mod package;
+pub mod queue;
 pub mod render;
 pub mod review;
 pub mod skill_md;
