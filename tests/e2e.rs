@@ -62,3 +62,41 @@ fn rusqlite_count(home: &std::path::Path) -> usize {
     assert!(names.contains(&"e2e-imported".to_string()), "{names:?}");
     names.len()
 }
+
+/// Issue 3: scan a skill from the UI and see its findings, the decoded hidden text, and an export.
+#[tokio::test(flavor = "multi_thread")]
+async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scan/a2-tag-smuggling");
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights]")).await;
+    c.find(Locator::Css("[data-testid=import-open]")).await.unwrap().click().await.unwrap();
+    let input = s.wait_for(Locator::Css("[data-testid=import-source]")).await;
+    input.send_keys(&fixture.canonicalize().unwrap().display().to_string()).await.unwrap();
+    c.find(Locator::Css("[data-testid=import-submit]")).await.unwrap().click().await.unwrap();
+    let result = s.wait_for(Locator::Css("[data-testid=import-result]")).await;
+    s.wait_text(&result, "a2-tag-smuggling").await;
+    input.send_keys("\u{E00C}").await.unwrap();
+
+    c.find(Locator::Css("[data-testid=nav-scans]")).await.unwrap().click().await.unwrap();
+    let row = s.wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]")).await;
+    row.click().await.unwrap();
+    let card = s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=security-card]")).await;
+    s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=risky-badge]")).await;
+    let a2 = card.find(Locator::Css("[data-testid=security-finding][data-pattern=A2]")).await.unwrap();
+    assert_eq!(a2.attr("data-severity").await.unwrap().as_deref(), Some("critical"));
+    let hidden = card.find(Locator::Css("[data-testid=decoded-hidden]")).await.unwrap();
+    assert!(!hidden.text().await.unwrap().trim().is_empty(), "the hidden message is shown decoded");
+    s.screenshot("e2e-scan.png").await;
+
+    card.find(Locator::Css("[data-testid=export-sarif]")).await.unwrap().click().await.unwrap();
+    let path_el = s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=security-card] [data-testid=export-path]")).await;
+    s.wait_text(&path_el, ".sarif").await;
+    let text = path_el.text().await.unwrap();
+    let path = text.split_whitespace().find(|w| w.ends_with(".sarif")).expect("a path in the export note");
+    let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(path.starts_with(&home.path().canonicalize().unwrap().display().to_string()), "exports stay in the workspace");
+    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+}

@@ -62,7 +62,7 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
     case "skill":
       return <SkillPage id={route.id} tab={route.tab} />;
     case "scans":
-      return <ScansPage />;
+      return <ScansPage selectedId={route.skillId} />;
     case "runs":
       return <RunsPage />;
     case "results":

@@ -2,8 +2,10 @@
 import { invoke } from "@tauri-apps/api/core";
 import { toAppError } from "./errors";
 import type {
+  ExportFormat,
   FileContent,
   ImportRequest,
+  ScanReport,
   SkillDetail,
   SkillSummary,
   VersionDetail,
@@ -45,3 +47,13 @@ export const diffVersions = (fromVersionId: number, toVersionId: number) =>
   call<VersionDiff>("diff_versions", { fromVersionId, toVersionId });
 
 export const startImport = (request: ImportRequest) => call<number>("start_import", { request });
+
+/** The static review of a version (the back end scans it first if it has no current result). */
+export const getScan = (versionId: number) => call<ScanReport>("get_scan", { versionId });
+
+/** Scans every version without a current result; resolves with how many were scanned. */
+export const scanPending = () => call<number>("scan_pending");
+
+/** Writes the versions' reports to the workspace's exports folder; resolves with the file's path. */
+export const exportScans = (versionIds: number[], format: ExportFormat) =>
+  call<string>("export_scans", { versionIds, format });

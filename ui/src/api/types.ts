@@ -3,7 +3,10 @@
 
 export type { AppError } from "../bindings/AppError";
 export type { ChangeKind } from "../bindings/ChangeKind";
+export type { Dimension } from "../bindings/Dimension";
+export type { Dimensions } from "../bindings/Dimensions";
 export type { ErrorCode } from "../bindings/ErrorCode";
+export type { ExportFormat } from "../bindings/ExportFormat";
 export type { FileChange } from "../bindings/FileChange";
 export type { FileContent } from "../bindings/FileContent";
 export type { FileEntry } from "../bindings/FileEntry";
@@ -15,6 +18,15 @@ export type { ImportStatus } from "../bindings/ImportStatus";
 export type { ImportedSkill } from "../bindings/ImportedSkill";
 export type { JobEvent } from "../bindings/JobEvent";
 export type { JobState } from "../bindings/JobState";
+export type { QualityFinding } from "../bindings/QualityFinding";
+export type { QualityReport } from "../bindings/QualityReport";
+export type { ScanReport } from "../bindings/ScanReport";
+// Two severity scales: validation findings (Severity) and static-review findings (ScanSeverity).
+export type { Severity as ScanSeverity } from "../bindings/Severity";
+export type { ScanSummary } from "../bindings/ScanSummary";
+export type { SecurityFinding } from "../bindings/SecurityFinding";
+export type { SecurityReport } from "../bindings/SecurityReport";
+export type { SemanticPassInfo } from "../bindings/SemanticPassInfo";
 export type { ValidationSeverity as Severity } from "../bindings/ValidationSeverity";
 export type { SkillDetail } from "../bindings/SkillDetail";
 export type { SkillSummary } from "../bindings/SkillSummary";

@@ -1,12 +1,15 @@
 import type { ReactNode } from "react";
-import type { ChangeKind, Severity, ValidationStatus } from "../api/types";
+import type { ChangeKind, ScanSeverity, Severity, ValidationStatus } from "../api/types";
 import { plural } from "../lib/format";
+import type { ScoreBand } from "../lib/scores";
 
 export type Tone = "neutral" | "accent" | "success" | "warning" | "danger";
 
-export function Badge({ tone = "neutral", title, children }: { tone?: Tone; title?: string; children: ReactNode }) {
+type BadgeProps = { tone?: Tone; title?: string; testId?: string; children: ReactNode };
+
+export function Badge({ tone = "neutral", title, testId, children }: BadgeProps) {
   return (
-    <span className={`badge badge-${tone}`} title={title}>
+    <span className={`badge badge-${tone}`} title={title} data-testid={testId}>
       {children}
     </span>
   );
@@ -32,6 +35,21 @@ const SEVERITY: Record<Severity, Tone> = { error: "danger", warning: "warning", 
 export function SeverityBadge({ severity }: { severity: Severity }) {
   return <Badge tone={SEVERITY[severity]}>{severity}</Badge>;
 }
+
+const SCAN_SEVERITY: Record<ScanSeverity, Tone> = {
+  critical: "danger",
+  high: "danger",
+  medium: "warning",
+  low: "accent",
+  info: "neutral",
+};
+
+export function ScanSeverityBadge({ severity }: { severity: ScanSeverity }) {
+  return <Badge tone={SCAN_SEVERITY[severity]}>{severity}</Badge>;
+}
+
+/** The tone of a score's colour band. */
+export const BAND_TONE: Record<ScoreBand, Tone> = { good: "success", fair: "warning", poor: "danger" };
 
 const CHANGE: Record<ChangeKind, Tone> = {
   added: "success",

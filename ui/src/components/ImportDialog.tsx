@@ -3,7 +3,7 @@ import { toAppError } from "../api/errors";
 import { runImport } from "../api/jobs";
 import type { AppError, ImportOutcome, JobEvent } from "../api/types";
 import { plural } from "../lib/format";
-import { importStatusText } from "../lib/importStatus";
+import { importStatusText, progressText } from "../lib/importStatus";
 import { skillHref } from "../lib/route";
 import { Badge } from "./Badge";
 import { Dialog } from "./Dialog";
@@ -105,7 +105,7 @@ function ImportPhaseView({ phase, onOpenSkill }: { phase: Phase; onOpenSkill: ()
       return (
         <div className="import-progress" data-testid="import-progress">
           <ProgressBar done={p?.done ?? 0} total={p?.total ?? 0} label="Import progress" />
-          <p className="muted">{p ? `${p.message}${p.total > 0 ? ` (${p.done}/${p.total})` : ""}` : "Starting import…"}</p>
+          <p className="muted">{p ? progressText(p) : "Starting import…"}</p>
         </div>
       );
     }

@@ -1,4 +1,4 @@
-import type { ImportedSkill } from "../api/types";
+import type { ImportedSkill, JobEvent } from "../api/types";
 
 /** The sentence shown for one skill of an import outcome. */
 export function importStatusText(skill: ImportedSkill): string {
@@ -10,4 +10,10 @@ export function importStatusText(skill: ImportedSkill): string {
     case "unchanged":
       return `Unchanged: this exact content is already version ${skill.version}`;
   }
+}
+
+/** "Fetching source (1/3)"; the count is left out when unknown or already in the message ("Scanning 1/3"). */
+export function progressText(event: JobEvent): string {
+  const count = `${event.done}/${event.total}`;
+  return event.total > 0 && !event.message.includes(count) ? `${event.message} (${count})` : event.message;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, parseRoute, skillHref } from "./route";
+import { activeSection, parseRoute, scansHref, skillHref } from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {
@@ -11,6 +11,15 @@ describe("parseRoute", () => {
     expect(parseRoute("#/settings")).toEqual({ page: "settings" });
     expect(parseRoute("#/skill/12")).toEqual({ page: "skill", id: 12, tab: "readme" });
     expect(parseRoute("#/skill/12/versions")).toEqual({ page: "skill", id: 12, tab: "versions" });
+    expect(parseRoute("#/skill/12/review")).toEqual({ page: "skill", id: 12, tab: "review" });
+  });
+
+  it("parses the Scans page with an optional selected skill", () => {
+    expect(parseRoute("#/scans")).toEqual({ page: "scans", skillId: null });
+    expect(parseRoute(scansHref(7))).toEqual({ page: "scans", skillId: 7 });
+    expect(activeSection(parseRoute(scansHref(7)))).toBe("scans");
+    expect(parseRoute("#/scans/x").page).toBe("unknown");
+    expect(parseRoute("#/scans/7/more").page).toBe("unknown");
   });
 
   it("rejects anything else", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, ImportedSkill, VersionInfo } from "../api/types";
+import type { Finding, ImportedSkill, JobEvent, VersionInfo } from "../api/types";
 import { findingLocation, groupFindings } from "./findings";
 import { frontmatterRows } from "./frontmatterRows";
-import { importStatusText } from "./importStatus";
+import { importStatusText, progressText } from "./importStatus";
 import { defaultVersionPair, orderPair } from "./versionPair";
 
 const finding = (severity: Finding["severity"], file: string | null = null, line: number | null = null): Finding => ({
@@ -68,6 +68,22 @@ describe("importStatusText", () => {
     expect(importStatusText(imported("new_skill", 1))).toBe("New skill: imported as version 1");
     expect(importStatusText(imported("new_version", 3))).toBe("New version: imported as version 3");
     expect(importStatusText(imported("unchanged", 2))).toBe("Unchanged: this exact content is already version 2");
+  });
+
+  it("adds the step count to progress messages unless they already carry it", () => {
+    const progress = (message: string, done: number, total: number): JobEvent => ({
+      job_id: 1,
+      kind: "import",
+      state: "running",
+      done,
+      total,
+      message,
+      error: null,
+      outcome: null,
+    });
+    expect(progressText(progress("Copying files", 1, 3))).toBe("Copying files (1/3)");
+    expect(progressText(progress("Scanning 2/3", 2, 3))).toBe("Scanning 2/3");
+    expect(progressText(progress("Queued", 0, 0))).toBe("Queued");
   });
 });
 

@@ -15,12 +15,17 @@ const skill = (id: number, name: string, description: string, extra: Partial<Ski
   finding_count: 0,
   imported_at: "2025-01-01T00:00:00Z",
   sha256: "ab".repeat(32),
+  scan: null,
   ...extra,
 });
 
 const skills = [
   skill(1, "pdf-tools", "Fill and merge PDF forms"),
-  skill(2, "xlsx", "Spreadsheet editing", { status: "warnings", finding_count: 2 }),
+  skill(2, "xlsx", "Spreadsheet editing", {
+    status: "warnings",
+    finding_count: 2,
+    scan: { quality: 71.5, grade: "C", passed_gate: true, security: 55, risky: true },
+  }),
   skill(3, "brand-voice", "Writes in the house style", {
     status: "errors",
     source: { kind: "git", location: "/repos/marketing.git", subpath: "skills/voice", git_ref: "main", git_commit: null },
@@ -45,7 +50,12 @@ describe("filterSkills", () => {
   it("filters by status and source kind", () => {
     expect(names(filterSkills(skills, { ...NO_FILTER, status: "warnings" }))).toEqual(["xlsx"]);
     expect(names(filterSkills(skills, { ...NO_FILTER, kind: "git" }))).toEqual(["brand-voice"]);
-    expect(names(filterSkills(skills, { query: "x", status: "valid", kind: "folder" }))).toEqual([]);
+    expect(names(filterSkills(skills, { ...NO_FILTER, query: "x", status: "valid", kind: "folder" }))).toEqual([]);
     expect(isFiltering({ ...NO_FILTER, kind: "git" })).toBe(true);
+  });
+
+  it("keeps only risky skills when asked, leaving out unscanned ones", () => {
+    expect(names(filterSkills(skills, { ...NO_FILTER, riskyOnly: true }))).toEqual(["xlsx"]);
+    expect(isFiltering({ ...NO_FILTER, riskyOnly: true })).toBe(true);
   });
 });

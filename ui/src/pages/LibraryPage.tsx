@@ -5,6 +5,7 @@ import { AsyncView } from "../components/AsyncView";
 import { Badge, StatusBadge } from "../components/Badge";
 import { EmptyState } from "../components/EmptyState";
 import { ImportDialog } from "../components/ImportDialog";
+import { QualityScore, SecurityScore } from "../components/ScanScores";
 import { Table, type Column } from "../components/Table";
 import { formatDateTime, formatSource, plural } from "../lib/format";
 import { skillHref } from "../lib/route";
@@ -31,6 +32,8 @@ const columns: Column<SkillSummary>[] = [
   },
   { header: "License", className: "col-nowrap", render: (s) => s.license ?? <span className="muted">none</span> },
   { header: "Status", className: "col-nowrap", render: (s) => <StatusBadge status={s.status} findingCount={s.finding_count} /> },
+  { header: "Quality", className: "col-nowrap", render: (s) => <QualityScore scan={s.scan} /> },
+  { header: "Security", className: "col-nowrap", render: (s) => <SecurityScore scan={s.scan} /> },
   { header: "Imported at", className: "col-nowrap", render: (s) => formatDateTime(s.imported_at) },
 ];
 
@@ -87,6 +90,15 @@ export function LibraryPage({ filter, onFilterChange }: Props) {
             </option>
           ))}
         </select>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            data-testid="filter-risky"
+            checked={filter.riskyOnly}
+            onChange={(e) => set({ riskyOnly: e.target.checked })}
+          />
+          Risky only
+        </label>
         {isFiltering(filter) && (
           <button type="button" className="button-ghost" onClick={() => onFilterChange(NO_FILTER)}>
             Clear filters

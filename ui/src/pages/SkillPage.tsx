@@ -8,6 +8,7 @@ import { FindingsList } from "../components/FindingsList";
 import { FrontmatterTable } from "../components/FrontmatterTable";
 import { Provenance } from "../components/Provenance";
 import { ReadmeSection } from "../components/ReadmeSection";
+import { ScanCards } from "../components/ScanCards";
 import { Tabs, type TabItem } from "../components/Tabs";
 import { VersionsSection } from "../components/VersionsSection";
 import { sectionHref, skillHref, type SkillTab } from "../lib/route";
@@ -39,6 +40,7 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
     { id: "files", label: "Files", count: loaded?.files.length },
     { id: "frontmatter", label: "Frontmatter" },
     { id: "findings", label: "Findings", count: loaded?.findings.length },
+    { id: "review", label: "Review" },
     { id: "versions", label: "Versions", count: versions.length },
   ].map((t) => ({ ...t, href: skillHref(summary.id, t.id as SkillTab) }));
 
@@ -89,5 +91,7 @@ function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions">; vers
       return <FrontmatterTable frontmatter={version.frontmatter} />;
     case "findings":
       return <FindingsList findings={version.findings} />;
+    case "review":
+      return <ScanCards key={version.id} versionId={version.id} />;
   }
 }
