@@ -7,7 +7,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 APP_PACKAGES=(libwebkit2gtk-4.1-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
   libayatana-appindicator3-dev build-essential pkg-config libssl-dev file git curl ca-certificates)
-TEST_PACKAGES=(xvfb xauth webkit2gtk-driver docker.io busybox-static imagemagick fonts-dejavu-core)
+TEST_PACKAGES=(xvfb xauth webkit2gtk-driver docker.io busybox-static debootstrap imagemagick fonts-dejavu-core)
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
@@ -60,6 +60,10 @@ ensure_tauri_driver() {
 ensure_dockerd() {
   if timeout 10 docker info >/dev/null 2>&1; then return 0; fi
   log "starting dockerd"
+  # A daemon killed without cleanup leaves a pid file that blocks the next start.
+  if [ -f /var/run/docker.pid ] && ! kill -0 "$(cat /var/run/docker.pid)" 2>/dev/null; then
+    as_root rm -f /var/run/docker.pid
+  fi
   (setsid dockerd >/tmp/skillscope-dockerd.log 2>&1 &)
   for _ in $(seq 60); do
     timeout 5 docker info >/dev/null 2>&1 && return 0

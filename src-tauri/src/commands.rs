@@ -5,6 +5,10 @@ use crate::AppState;
 use skillscope_core::jobs::{self, JobEvent};
 use skillscope_core::model::*;
 use skillscope_core::workspace::WorkspaceInfo;
+use crate::queue::LiveLogs;
+use skillscope_core::queue::model::{AttemptResult, QueueStatus, RunView, TrialView};
+use skillscope_core::queue::sandbox_run::SandboxRunRequest;
+use skillscope_core::queue::store;
 use skillscope_core::review::{self, ExportFormat};
 use skillscope_core::{library, AppError, Workspace};
 use skillscope_scan::ScanReport;
@@ -81,6 +85,55 @@ pub fn scan_pending(state: State<AppState>) -> Res<u32> {
 #[tauri::command(async)]
 pub fn export_scans(state: State<AppState>, version_ids: Vec<i64>, format: ExportFormat) -> Res<String> {
     review::export_versions(ws(&state)?, &version_ids, format)
+}
+
+#[tauri::command(async)]
+pub fn queue_status(state: State<AppState>) -> Res<QueueStatus> {
+    store::status(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn list_runs(state: State<AppState>) -> Res<Vec<RunView>> {
+    store::runs(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn list_trials(state: State<AppState>, run_id: i64) -> Res<Vec<TrialView>> {
+    store::trials(ws(&state)?, run_id)
+}
+
+#[tauri::command(async)]
+pub fn trial_results(state: State<AppState>, trial_id: i64) -> Res<Vec<AttemptResult>> {
+    store::results(ws(&state)?, trial_id)
+}
+
+/// Output of a running trial so far (finished trials: see `trial_results`).
+#[tauri::command(async)]
+pub fn trial_log(logs: State<LiveLogs>, trial_id: i64) -> String {
+    logs.get(trial_id)
+}
+
+#[tauri::command(async)]
+pub fn set_queue_paused(state: State<AppState>, paused: bool) -> Res<QueueStatus> {
+    let ws = ws(&state)?;
+    store::set_paused(ws, paused)?;
+    store::status(ws)
+}
+
+#[tauri::command(async)]
+pub fn cancel_trial(state: State<AppState>, trial_id: i64) -> Res<bool> {
+    store::cancel_trial(ws(&state)?, trial_id)
+}
+
+#[tauri::command(async)]
+pub fn cancel_run(state: State<AppState>, run_id: i64) -> Res<u32> {
+    store::cancel_run(ws(&state)?, run_id)
+}
+
+/// Queues `count` trials of one shell command in an image (a sandbox run).
+#[tauri::command(async)]
+pub fn start_sandbox_run(state: State<AppState>, request: SandboxRunRequest) -> Res<i64> {
+    skillscope_core::queue::sandbox_run::create(ws(&state)?, &request)
 }
 
 #[tauri::command(async)]

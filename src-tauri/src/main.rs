@@ -3,6 +3,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod queue;
 
 use skillscope_core::{import, jobs, workspace, AppError, Workspace};
 
@@ -30,8 +31,18 @@ fn main() {
     if let Err(e) = &state {
         tracing::error!("workspace unavailable: {e}");
     }
+    let logs = queue::LiveLogs::default();
+    let worker_ws = state.as_ref().ok().cloned();
+    let worker_logs = logs.clone();
     tauri::Builder::default()
+        .setup(move |app| {
+            if let Some(ws) = worker_ws {
+                queue::start(app.handle().clone(), ws, worker_logs);
+            }
+            Ok(())
+        })
         .manage(AppState(state))
+        .manage(logs)
         .invoke_handler(tauri::generate_handler![
             commands::workspace_info,
             commands::list_skills,
@@ -44,6 +55,15 @@ fn main() {
             commands::get_scan,
             commands::scan_pending,
             commands::export_scans,
+            commands::queue_status,
+            commands::list_runs,
+            commands::list_trials,
+            commands::trial_results,
+            commands::trial_log,
+            commands::set_queue_paused,
+            commands::cancel_trial,
+            commands::cancel_run,
+            commands::start_sandbox_run,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");

@@ -3,6 +3,8 @@
 //! `skillscope: <code>: <message>` on stderr and exit 2.
 
 mod library_cmds;
+mod queue_cmd;
+mod sandbox_cmd;
 mod scan_cmd;
 
 use clap::{Parser, Subcommand};
@@ -67,6 +69,21 @@ enum Command {
         #[arg(long, value_name = "N")]
         fail_under: Option<f64>,
     },
+    /// The persistent run queue.
+    Queue {
+        #[command(subcommand)]
+        cmd: queue_cmd::QueueCmd,
+    },
+    /// Run one command in a fresh, isolated container and print its output and exit code.
+    Sandbox {
+        #[command(subcommand)]
+        cmd: sandbox_cmd::SandboxCmd,
+    },
+    /// Local base images (no registry needed).
+    Image {
+        #[command(subcommand)]
+        cmd: sandbox_cmd::ImageCmd,
+    },
     /// Import the sample skills shipped with Skillscope.
     Samples {
         #[arg(long)]
@@ -80,10 +97,13 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Some(h) => h,
         None => workspace::default_home()?,
     };
-    let ws = Workspace::open(home)?;
+    let mut ws = Workspace::open(home)?;
     let done = |r: Result<(), AppError>| r.map(|()| true);
     match cli.command {
         Command::Scan { target, format, fail_under } => scan_cmd::run(&ws, &target, format, fail_under),
+        Command::Queue { cmd } => queue_cmd::run(&mut ws, cmd),
+        Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
+        Command::Image { cmd } => sandbox_cmd::image(cmd),
         Command::Import { source, git_ref, subpath, json } => {
             done(library_cmds::import(&ws, skillscope_core::model::ImportRequest { source, git_ref, subpath }, json))
         }

@@ -1,0 +1,171 @@
+//! `skillscope queue ...`: inspect and steer the run queue, run its worker, and benchmark it.
+
+use clap::Subcommand;
+use skillscope_core::queue::model::{QueueEvent, TrialSpec, TrialState};
+use skillscope_core::queue::{store, worker};
+use skillscope_core::{AppError, ErrorCode, Workspace};
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum QueueCmd {
+    /// Queue state: paused or not, engine problems, trial counts, runs.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop starting new trials (running ones finish).
+    Pause,
+    /// Start trials again.
+    Resume,
+    /// Cancel one trial, or every unfinished trial of a run.
+    Cancel {
+        #[arg(long, conflicts_with = "run", required_unless_present = "run")]
+        trial: Option<i64>,
+        #[arg(long)]
+        run: Option<i64>,
+    },
+    /// Run the queue's worker in this process until nothing is queued or running.
+    Work,
+    /// Push N trials of a fixed command through the real queue and compare with `docker run --rm`.
+    Bench {
+        #[arg(long, default_value_t = 100)]
+        trials: u32,
+        #[arg(long, default_value_t = 2)]
+        concurrency: u32,
+        #[arg(long, default_value = "skillscope/busybox:1")]
+        image: String,
+        /// `docker run --rm IMAGE true` samples for the floor.
+        #[arg(long, default_value_t = 10)]
+        floor_samples: u32,
+    },
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
+    tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, format!("tokio runtime: {e}")))
+}
+
+fn print_log(ev: QueueEvent) {
+    match ev {
+        QueueEvent::Log { text, stream, .. } if stream == "stderr" => eprint!("{text}"),
+        QueueEvent::Log { text, .. } => print!("{text}"),
+        QueueEvent::Trial { trial } if trial.state.is_final() => {
+            eprintln!("trial {} ({}): {:?} {}", trial.id, trial.label, trial.state, trial.message)
+        }
+        QueueEvent::Status { status } => {
+            if let Some(p) = status.engine_problem {
+                eprintln!("queue waiting: {p}");
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
+    match cmd {
+        QueueCmd::Status { json } => {
+            let status = store::status(ws)?;
+            let runs = store::runs(ws)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "status": status, "runs": runs }))?);
+                return Ok(true);
+            }
+            let c = &status.counts;
+            println!(
+                "{} · concurrency {} · {} queued, {} running, {} passed, {} failed, {} agent errors, {} infra errors, {} cancelled",
+                if status.paused { "paused" } else { "active" },
+                status.concurrency, c.queued, c.running, c.passed, c.failed, c.agent_error, c.infra_error, c.cancelled
+            );
+            if let Some(p) = status.engine_problem {
+                println!("engine: {p}");
+            }
+            for r in runs {
+                println!("run #{} {:<30} {}/{} finished", r.id, r.name, r.counts.finished(), r.counts.total());
+            }
+        }
+        QueueCmd::Pause => {
+            store::set_paused(ws, true)?;
+            println!("queue paused: running trials finish, no new ones start");
+        }
+        QueueCmd::Resume => {
+            store::set_paused(ws, false)?;
+            println!("queue resumed");
+        }
+        QueueCmd::Cancel { trial, run } => {
+            let n = match (trial, run) {
+                (Some(t), _) => u32::from(store::cancel_trial(ws, t)?),
+                (_, Some(r)) => store::cancel_run(ws, r)?,
+                _ => unreachable!("clap requires one"),
+            };
+            println!("cancelled {n} trial(s)");
+        }
+        QueueCmd::Work => {
+            runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(print_log)))?;
+        }
+        QueueCmd::Bench { trials, concurrency, image, floor_samples } => {
+            return bench(ws, trials, concurrency, &image, floor_samples).map(|()| true);
+        }
+    }
+    Ok(true)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One `docker run --rm --network none IMAGE true`, timed.
+fn docker_run(image: &str) -> Result<f64, AppError> {
+    let t = Instant::now();
+    let st = std::process::Command::new("docker")
+        .args(["run", "--rm", "--network", "none", image, "true"])
+        .status()
+        .map_err(|e| AppError::new(ErrorCode::Internal, format!("cannot run the docker CLI: {e}")))?;
+    if !st.success() {
+        return Err(AppError::new(ErrorCode::Internal, format!("`docker run --rm {image} true` failed ({st})")));
+    }
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// The raw floor: median of sequential `docker run --rm`.
+fn docker_run_floor(image: &str, samples: u32) -> Result<f64, AppError> {
+    let times = (0..samples.max(1)).map(|_| docker_run(image)).collect::<Result<Vec<_>, _>>()?;
+    Ok(median(times))
+}
+
+/// Wall time of `trials` raw `docker run --rm` at `concurrency`: what this machine's engine can
+/// do in parallel, without any queue.
+fn docker_run_parallel(image: &str, trials: u32, concurrency: u32) -> Result<f64, AppError> {
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..concurrency)
+            .map(|slot| s.spawn(move || (slot..trials).step_by(concurrency as usize).try_for_each(|_| docker_run(image).map(drop))))
+            .collect();
+        handles.into_iter().try_for_each(|h| h.join().expect("benchmark thread"))
+    })?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
+fn bench(ws: &mut Workspace, trials: u32, concurrency: u32, image: &str, floor_samples: u32) -> Result<(), AppError> {
+    ws.config_mut().queue.concurrency = Some(concurrency);
+    let floor = docker_run_floor(image, floor_samples)?;
+    let specs: Vec<_> = (0..trials).map(|i| (format!("bench-{i}"), TrialSpec::command(image, vec!["true".into()]))).collect();
+    let run_id = store::create_run(ws, "queue benchmark", &specs)?;
+    let t = Instant::now();
+    runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(|_| {})))?;
+    let wall = t.elapsed().as_secs_f64();
+    let done = store::trials(ws, run_id)?;
+    let passed = done.iter().filter(|t| t.state == TrialState::Passed).count();
+    let per_trial = wall * f64::from(concurrency) / f64::from(trials);
+    let ideal = f64::from(trials) * floor / f64::from(concurrency);
+    println!("trials: {trials} at concurrency {concurrency}, {passed} passed");
+    println!("raw floor (docker run --rm {image} true, median of {floor_samples}): {:.0} ms", floor * 1e3);
+    println!("queue: wall {wall:.2} s; per trial per slot {:.0} ms = {:.2}x the floor (target <= 1.5x)", per_trial * 1e3, per_trial / floor);
+    println!("wall vs ideal {:.2} s ({trials} x floor / {concurrency}): {:.2}x (target <= 1.2x)", ideal, wall / ideal);
+    let raw = docker_run_parallel(image, trials, concurrency)?;
+    println!("raw docker run --rm, same {trials} at concurrency {concurrency}: wall {raw:.2} s; queue / raw = {:.2}x", wall / raw);
+    if passed as u32 != trials {
+        return Err(AppError::new(ErrorCode::Internal, format!("only {passed} of {trials} trials passed")));
+    }
+    Ok(())
+}

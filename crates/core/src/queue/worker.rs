@@ -1,0 +1,318 @@
+//! The queue worker: claims due trials up to the concurrency limit and runs each in a fresh
+//! container. One worker per workspace (a lock file); it survives the engine going away (pauses,
+//! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
+
+use super::model::*;
+use super::store::{self, Claimed, Phase};
+use crate::error::{AppError, ErrorCode, Result};
+use crate::workspace::Workspace;
+use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+
+pub type Sink = Arc<dyn Fn(QueueEvent) + Send + Sync>;
+
+#[derive(Clone, Default)]
+pub struct WorkerOptions {
+    /// Return once nothing is queued or running (CLI and benchmarks); the app runs forever.
+    pub drain: bool,
+    /// Docker socket; default: DOCKER_HOST or the platform default.
+    pub socket: Option<String>,
+}
+
+/// How often the loop looks for new, cancelled or due trials when nothing wakes it.
+const TICK: Duration = Duration::from_millis(200);
+const ENGINE_RETRY: Duration = Duration::from_secs(2);
+
+/// Labels every container of this workspace carries, so recovery touches only its own.
+pub fn workspace_label(ws: &Workspace) -> String {
+    crate::blobs::sha256_hex(ws.home().display().to_string().as_bytes())[..16].to_string()
+}
+
+/// Holds the workspace's worker lock for as long as it lives.
+struct Lock(#[allow(dead_code)] std::fs::File);
+
+fn lock(ws: &Workspace) -> Result<Lock> {
+    let path = ws.home().join("queue.lock");
+    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| AppError::io(path.display(), e))?;
+    f.try_lock().map_err(|_| {
+        AppError::new(ErrorCode::Conflict, "another Skillscope process is already running this workspace's queue")
+    })?;
+    Ok(Lock(f))
+}
+
+async fn connect(opts: &WorkerOptions) -> std::result::Result<Engine, SandboxError> {
+    match &opts.socket {
+        Some(s) => Engine::connect_to(s).await,
+        None => Engine::connect().await,
+    }
+}
+
+fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> impl std::future::Future<Output = Result<T>> {
+    async move { tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))? }
+}
+
+fn emit_status(ws: &Workspace, sink: &Sink) {
+    if let Ok(status) = store::status(ws) {
+        sink(QueueEvent::Status { status });
+    }
+}
+
+/// Runs the queue until drained (with `opts.drain`) or forever.
+pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
+    let _lock = lock(&ws)?;
+    let max_attempts = ws.config().queue.max_attempts();
+    let requeued = { let ws = ws.clone(); blocking(move || store::recover(&mut ws.conn()?, max_attempts)).await? };
+    if !requeued.is_empty() {
+        tracing::info!("re-queued {} trial(s) interrupted by the last exit", requeued.len());
+    }
+    let label = workspace_label(&ws);
+    let mut engine: Option<Engine> = None;
+    let mut running: HashMap<i64, JoinHandle<()>> = HashMap::new();
+    // Finished trials wake the loop at once, so a free slot is refilled without waiting a tick.
+    let wake = Arc::new(tokio::sync::Notify::new());
+    loop {
+        running.retain(|_, h| !h.is_finished());
+        let Some(eng) = engine.clone() else {
+            match connect(&opts).await {
+                Ok(e) => {
+                    remove_orphans(&e, &label, &running).await;
+                    store::set_engine_problem(&ws.conn()?, None)?;
+                    emit_status(&ws, &sink);
+                    engine = Some(e);
+                }
+                Err(e) => {
+                    let msg = engine_message(&e);
+                    store::set_engine_problem(&ws.conn()?, Some(&msg))?;
+                    emit_status(&ws, &sink);
+                    if opts.drain && running.is_empty() && nothing_due(&ws)? {
+                        return Err(AppError::new(ErrorCode::Internal, msg));
+                    }
+                    tokio::time::sleep(ENGINE_RETRY).await;
+                }
+            }
+            continue;
+        };
+        let conn = ws.conn()?;
+        // Cancelled (or otherwise taken) trials stop now; their containers go with them.
+        for id in store::not_running(&conn, &running.keys().copied().collect::<Vec<_>>())? {
+            if let Some(h) = running.remove(&id) {
+                h.abort();
+                remove_trial_containers(&eng, &label, id).await;
+                if let Ok(t) = store::trial(&conn, id) {
+                    sink(QueueEvent::Trial { trial: t });
+                }
+            }
+        }
+        let limit = ws.config().queue.concurrency().saturating_sub(running.len() as u32);
+        if limit > 0 && !store::is_paused(&conn)? {
+            if eng.ping().await.is_err() {
+                engine = None;
+                continue;
+            }
+            for c in store::claim(&conn, limit)? {
+                let id = c.id;
+                let (ws, eng, label, sink, wake) = (ws.clone(), eng.clone(), label.clone(), sink.clone(), wake.clone());
+                let task = tokio::spawn(async move {
+                    run_trial(ws, eng, label, c, sink).await;
+                    wake.notify_one();
+                });
+                running.insert(id, task);
+            }
+        }
+        if opts.drain && running.is_empty() && nothing_due(&ws)? {
+            emit_status(&ws, &sink);
+            return Ok(());
+        }
+        drop(conn);
+        tokio::select! {
+            _ = tokio::time::sleep(TICK) => {}
+            _ = wake.notified() => {}
+        }
+    }
+}
+
+fn nothing_due(ws: &Workspace) -> Result<bool> {
+    let c = store::status(ws)?.counts;
+    Ok(c.queued == 0 && c.running == 0)
+}
+
+pub fn engine_message(e: &SandboxError) -> String {
+    match e {
+        SandboxError::EngineUnavailable { socket, detail } => format!(
+            "Docker engine unreachable at {socket} ({detail}). The queue is waiting and resumes by itself once the engine is back; start Docker (e.g. `sudo systemctl start docker`)."
+        ),
+        other => format!("Docker engine error: {other}"),
+    }
+}
+
+/// Containers of this workspace that no live trial owns are removed (crash leftovers).
+async fn remove_orphans(engine: &Engine, label: &str, running: &HashMap<i64, JoinHandle<()>>) {
+    let Ok(all) = engine.managed_containers().await else { return };
+    for c in all {
+        let ours = c.labels.get("skillscope.workspace").map(String::as_str) == Some(label);
+        let owner: Option<i64> = c.labels.get("skillscope.trial").and_then(|t| t.parse().ok());
+        if ours && !owner.is_some_and(|o| running.contains_key(&o)) {
+            let _ = engine.remove_container(&c.id).await;
+        }
+    }
+}
+
+async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
+    let Ok(all) = engine.managed_containers().await else { return };
+    for c in all {
+        if c.labels.get("skillscope.workspace").map(String::as_str) == Some(label)
+            && c.labels.get("skillscope.trial") == Some(&trial.to_string())
+        {
+            let _ = engine.remove_container(&c.id).await;
+        }
+    }
+}
+
+async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, sink: Sink) {
+    let started = Instant::now();
+    let result = match execute(&ws, &engine, &label, &c, &sink).await {
+        Ok(r) => r,
+        Err(e) => AttemptResult {
+            attempt: c.attempt,
+            outcome: if e.is_infrastructure() { TrialState::InfraError } else { TrialState::AgentError },
+            exit_code: None,
+            timed_out: false,
+            oom_killed: false,
+            stdout: String::new(),
+            stderr: String::new(),
+            file_changes: serde_json::json!([]),
+            error: Some(e.to_string()),
+            duration_ms: 0,
+        },
+    };
+    let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
+    let q = ws.config().queue.clone();
+    let backoff = q.backoff_ms().saturating_mul(1 << (c.attempt.min(10) - 1)) as i64;
+    let (id, w) = (c.id, ws.clone());
+    let recorded = blocking(move || {
+        store::record(&mut w.conn()?, id, &result, q.max_attempts(), backoff)?;
+        store::trial(&w.conn()?, id)
+    })
+    .await;
+    match recorded {
+        Ok(t) => sink(QueueEvent::Trial { trial: t }),
+        Err(e) => tracing::error!("could not record trial {id}: {e}"),
+    }
+}
+
+fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink: &Sink) {
+    let conn = match ws.conn() {
+        Ok(c) => c,
+        Err(e) => return tracing::warn!("phase stamp: {e}"),
+    };
+    if store::stamp(&conn, c.id, c.attempt, phase, start, msg).is_ok() {
+        if let Ok(t) = store::trial(&conn, c.id) {
+            sink(QueueEvent::Trial { trial: t });
+        }
+    }
+}
+
+fn container_spec(ws_label: &str, c: &Claimed, image: String) -> ContainerSpec {
+    let l = &c.spec.limits;
+    let labels = HashMap::from([
+        ("skillscope.workspace".to_string(), ws_label.to_string()),
+        ("skillscope.trial".to_string(), c.id.to_string()),
+        ("skillscope.attempt".to_string(), c.attempt.to_string()),
+    ]);
+    ContainerSpec {
+        image,
+        labels,
+        network: if l.network { NetworkMode::Bridge } else { NetworkMode::None },
+        memory_bytes: Some(i64::from(l.memory_mb) * 1024 * 1024),
+        nano_cpus: Some((l.cpus * 1e9) as i64),
+        pids_limit: Some(i64::from(l.pids)),
+        read_only_rootfs: l.read_only_rootfs,
+        user: l.user.clone(),
+        workdir: Some(c.spec.workdir.clone()),
+        ..ContainerSpec::default()
+    }
+}
+
+/// One attempt: environment (image, container, workspace), agent command, verifier.
+async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink: &Sink) -> std::result::Result<AttemptResult, SandboxError> {
+    let spec = &c.spec;
+    stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
+    let image = match &spec.image {
+        ImageSource::Image { name } => engine.ensure_image(name).await?,
+        ImageSource::Build { context, tag } => engine.build_image(std::path::Path::new(context), tag).await?,
+    };
+    let container = engine.create(&container_spec(label, c, image.clone())).await?;
+    if let Ok(conn) = ws.conn() {
+        let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
+    }
+    let outcome = async {
+        // The engine creates the working directory; without an upload it starts empty.
+        container.start().await?;
+        let before = match &spec.workspace {
+            Some(dir) => {
+                container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
+                container.snapshot(&spec.workdir).await?
+            }
+            None => Snapshot::default(),
+        };
+        stamp(ws, c, Phase::Env, false, "Environment ready", sink);
+
+        stamp(ws, c, Phase::Agent, true, "Running", sink);
+        let mut log = |stream: OutputStream, bytes: &[u8]| {
+            sink(QueueEvent::Log {
+                trial_id: c.id,
+                attempt: c.attempt,
+                stream: if matches!(stream, OutputStream::Stderr) { "stderr".into() } else { "stdout".into() },
+                text: String::from_utf8_lossy(bytes).into_owned(),
+            })
+        };
+        let opts = |secs: u64| ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() };
+        let agent = container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?;
+        stamp(ws, c, Phase::Agent, false, "Command finished", sink);
+        let verifier = match &spec.verifier {
+            Some(cmd) if !agent.timed_out && !agent.oom_killed => {
+                stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+                let v = container.exec(cmd, opts(spec.verifier_timeout_secs), &mut log).await?;
+                stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+                Some(v)
+            }
+            _ => None,
+        };
+        let after = container.snapshot(&spec.workdir).await?;
+        Ok::<_, SandboxError>((agent, verifier, skillscope_sandbox::file_changes(&before, &after)))
+    }
+    .await;
+    if let Err(e) = container.remove().await {
+        tracing::warn!("could not remove container {}: {e}", container.id);
+    }
+    let (agent, verifier, changes) = outcome?;
+    let (outcome, error) = if agent.timed_out {
+        (TrialState::AgentError, Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)))
+    } else if agent.oom_killed {
+        (TrialState::AgentError, Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)))
+    } else {
+        let decisive = verifier.as_ref().unwrap_or(&agent);
+        if decisive.timed_out {
+            (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()))
+        } else if decisive.exit_code == Some(0) {
+            (TrialState::Passed, None)
+        } else {
+            (TrialState::Failed, None)
+        }
+    };
+    Ok(AttemptResult {
+        attempt: c.attempt,
+        outcome,
+        exit_code: agent.exit_code,
+        timed_out: agent.timed_out,
+        oom_killed: agent.oom_killed,
+        stdout: agent.stdout,
+        stderr: agent.stderr,
+        file_changes: serde_json::to_value(changes).unwrap_or_default(),
+        error,
+        duration_ms: 0,
+    })
+}

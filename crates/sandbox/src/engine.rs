@@ -1,0 +1,173 @@
+//! Connection to the Docker engine and engine-wide operations (images, managed containers).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bollard::models::ContainerSummaryStateEnum;
+use bollard::query_parameters::{
+    CreateContainerOptions, CreateImageOptionsBuilder, ListContainersOptionsBuilder,
+    RemoveContainerOptionsBuilder,
+};
+use bollard::Docker;
+use futures_util::TryStreamExt;
+use serde::{Deserialize, Serialize};
+
+use crate::container::Container;
+use crate::error::{is_not_found, SandboxError};
+use crate::spec::ContainerSpec;
+
+/// Label put on every container and image this crate creates.
+pub const MANAGED_LABEL: &str = "skillscope.managed";
+
+const DEFAULT_SOCKET: &str = "/var/run/docker.sock";
+/// Time the engine may take to start answering a request (image imports are slow).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
+const PING_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A handle on one Docker engine. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub(crate) docker: Docker,
+    socket: String,
+}
+
+/// A container carrying the `skillscope.managed=true` label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManagedContainer {
+    pub id: String,
+    pub labels: HashMap<String, String>,
+    pub running: bool,
+}
+
+impl Engine {
+    /// Connects to `DOCKER_HOST`, or to the default unix socket when it is unset.
+    pub async fn connect() -> Result<Engine, SandboxError> {
+        match std::env::var("DOCKER_HOST") {
+            Ok(host) if !host.is_empty() => {
+                let docker = Docker::connect_with_host(&host);
+                Engine::establish(host, docker).await
+            }
+            _ => Engine::connect_to(DEFAULT_SOCKET).await,
+        }
+    }
+
+    /// Connects to the engine listening on the unix socket at `socket_path`.
+    pub async fn connect_to(socket_path: &str) -> Result<Engine, SandboxError> {
+        let path = socket_path.trim_start_matches("unix://");
+        let docker = Docker::connect_with_unix(path, 120, bollard::API_DEFAULT_VERSION);
+        Engine::establish(format!("unix://{path}"), docker).await
+    }
+
+    async fn establish(
+        socket: String,
+        docker: Result<Docker, bollard::errors::Error>,
+    ) -> Result<Engine, SandboxError> {
+        let unavailable = |detail: String| SandboxError::EngineUnavailable {
+            socket: socket.clone(),
+            detail,
+        };
+        let docker = docker.map_err(|e| unavailable(e.to_string()))?;
+        let negotiated = tokio::time::timeout(PING_TIMEOUT, docker.negotiate_version())
+            .await
+            .map_err(|_| unavailable("no answer within 10 s".into()))?
+            .map_err(|e| unavailable(e.to_string()))?;
+        let engine = Engine {
+            docker: negotiated.with_timeout(REQUEST_TIMEOUT),
+            socket,
+        };
+        engine.ping().await?;
+        Ok(engine)
+    }
+
+    /// The address this engine was reached at, e.g. `unix:///var/run/docker.sock`.
+    pub fn socket(&self) -> &str {
+        &self.socket
+    }
+
+    pub async fn ping(&self) -> Result<(), SandboxError> {
+        let unavailable = |detail: String| SandboxError::EngineUnavailable {
+            socket: self.socket.clone(),
+            detail,
+        };
+        tokio::time::timeout(PING_TIMEOUT, self.docker.ping())
+            .await
+            .map_err(|_| unavailable("no answer within 10 s".into()))?
+            .map_err(|e| unavailable(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The local image id (`sha256:…`) of `image`, the digest recorded with a run.
+    pub async fn image_id(&self, image: &str) -> Result<Option<String>, SandboxError> {
+        match self.docker.inspect_image(image).await {
+            Ok(inspect) => Ok(inspect.id),
+            Err(e) if is_not_found(&e) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Returns the id of `image`, pulling it first when it is not present locally.
+    pub async fn ensure_image(&self, image: &str) -> Result<String, SandboxError> {
+        if let Some(id) = self.image_id(image).await? {
+            return Ok(id);
+        }
+        let options = CreateImageOptionsBuilder::default()
+            .from_image(image)
+            .build();
+        self.docker
+            .create_image(Some(options), None, None)
+            .try_for_each(|_| async { Ok(()) })
+            .await
+            .map_err(|e| SandboxError::ImageMissing(format!("{image}: pull failed: {e}")))?;
+        self.image_id(image)
+            .await?
+            .ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after pull")))
+    }
+
+    /// Creates (does not start) a container from `spec`.
+    pub async fn create(&self, spec: &ContainerSpec) -> Result<Container, SandboxError> {
+        let body = spec.create_body();
+        let created = self
+            .docker
+            .create_container(None::<CreateContainerOptions>, body)
+            .await
+            .map_err(|e| {
+                if is_not_found(&e) {
+                    SandboxError::ImageMissing(format!("{}: {e}", spec.image))
+                } else {
+                    SandboxError::Engine(e.to_string())
+                }
+            })?;
+        Ok(Container::new(self.clone(), created.id))
+    }
+
+    /// All containers, running or not, labelled `skillscope.managed=true`.
+    pub async fn managed_containers(&self) -> Result<Vec<ManagedContainer>, SandboxError> {
+        let filters = HashMap::from([("label", vec![format!("{MANAGED_LABEL}=true")])]);
+        let options = ListContainersOptionsBuilder::default()
+            .all(true)
+            .filters(&filters)
+            .build();
+        let listed = self.docker.list_containers(Some(options)).await?;
+        Ok(listed
+            .into_iter()
+            .map(|c| ManagedContainer {
+                id: c.id.unwrap_or_default(),
+                labels: c.labels.unwrap_or_default(),
+                running: c.state == Some(ContainerSummaryStateEnum::RUNNING),
+            })
+            .collect())
+    }
+
+    /// Force-removes a container with its anonymous volumes; a missing one is fine.
+    pub async fn remove_container(&self, id: &str) -> Result<(), SandboxError> {
+        let options = RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .v(true)
+            .build();
+        match self.docker.remove_container(id, Some(options)).await {
+            Ok(()) => Ok(()),
+            Err(e) if is_not_found(&e) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+}

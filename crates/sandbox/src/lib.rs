@@ -1,0 +1,28 @@
+//! Docker sandbox runner: isolated containers for running coding agents, commands with
+//! timeouts and streamed output, file transfer, change recording and base images built
+//! without a registry. GUI-free and database-free.
+
+pub mod bootstrap;
+mod build;
+mod container;
+mod engine;
+mod error;
+mod exec;
+mod run;
+mod snapshot;
+mod spec;
+mod transfer;
+
+pub use build::CONTEXT_LABEL;
+pub use container::{Container, ContainerState};
+pub use engine::{Engine, ManagedContainer, MANAGED_LABEL};
+pub use error::SandboxError;
+pub use exec::{ExecOptions, ExecResult, OutputStream, OUTPUT_CAP};
+pub use run::run_once;
+pub use snapshot::{
+    file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP,
+};
+pub use spec::{
+    ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT,
+};
+pub use transfer::DOWNLOAD_LIMIT;

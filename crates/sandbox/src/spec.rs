@@ -1,0 +1,124 @@
+//! What a sandbox container looks like: image, limits, mounts. Isolation is not optional:
+//! every container drops all capabilities, forbids privilege gain and runs unprivileged.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use bollard::models::{ContainerCreateBody, HostConfig, Mount, MountType};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::MANAGED_LABEL;
+
+/// Network access of a container.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NetworkMode {
+    /// Loopback only.
+    #[default]
+    None,
+    /// Docker's default bridge: unrestricted egress.
+    Bridge,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContainerSpec {
+    pub image: String,
+    /// Extra labels; `skillscope.managed=true` is always added.
+    pub labels: HashMap<String, String>,
+    pub network: NetworkMode,
+    /// Memory limit; swap is disabled (memory_swap = memory).
+    pub memory_bytes: Option<i64>,
+    /// CPU limit in units of 1e-9 CPUs.
+    pub nano_cpus: Option<i64>,
+    pub pids_limit: Option<i64>,
+    /// Read-only root filesystem, with a tmpfs on /tmp. Uploads need a writable rootfs.
+    pub read_only_rootfs: bool,
+    pub user: Option<String>,
+    /// Host paths bind-mounted read-only at the given container paths.
+    pub ro_mounts: Vec<(PathBuf, String)>,
+    pub workdir: Option<String>,
+    pub env: Vec<String>,
+}
+
+pub const DEFAULT_MEMORY_BYTES: i64 = 1 << 30;
+pub const DEFAULT_NANO_CPUS: i64 = 1_000_000_000;
+pub const DEFAULT_PIDS_LIMIT: i64 = 256;
+
+/// Keeps the container alive; all work happens through exec.
+const IDLE_COMMAND: [&str; 3] = ["sh", "-c", "while :; do sleep 3600; done"];
+
+impl Default for ContainerSpec {
+    fn default() -> Self {
+        ContainerSpec {
+            image: String::new(),
+            labels: HashMap::new(),
+            network: NetworkMode::None,
+            memory_bytes: Some(DEFAULT_MEMORY_BYTES),
+            nano_cpus: Some(DEFAULT_NANO_CPUS),
+            pids_limit: Some(DEFAULT_PIDS_LIMIT),
+            read_only_rootfs: false,
+            user: None,
+            ro_mounts: Vec::new(),
+            workdir: None,
+            env: Vec::new(),
+        }
+    }
+}
+
+impl ContainerSpec {
+    pub fn new(image: impl Into<String>) -> Self {
+        ContainerSpec {
+            image: image.into(),
+            ..ContainerSpec::default()
+        }
+    }
+
+    pub(crate) fn create_body(&self) -> ContainerCreateBody {
+        let mut labels = self.labels.clone();
+        labels.insert(MANAGED_LABEL.to_string(), "true".to_string());
+        let network_mode = match self.network {
+            NetworkMode::None => "none",
+            NetworkMode::Bridge => "bridge",
+        };
+        let mounts = self
+            .ro_mounts
+            .iter()
+            .map(|(host, target)| Mount {
+                target: Some(target.clone()),
+                source: Some(host.to_string_lossy().into_owned()),
+                typ: Some(MountType::BIND),
+                read_only: Some(true),
+                ..Mount::default()
+            })
+            .collect();
+        let tmpfs = self.read_only_rootfs.then(|| {
+            HashMap::from([("/tmp".to_string(), "rw,nosuid,nodev,size=256m".to_string())])
+        });
+        ContainerCreateBody {
+            image: Some(self.image.clone()),
+            cmd: Some(IDLE_COMMAND.iter().map(|s| s.to_string()).collect()),
+            entrypoint: Some(Vec::new()),
+            labels: Some(labels),
+            user: self.user.clone(),
+            working_dir: self.workdir.clone(),
+            env: Some(self.env.clone()),
+            network_disabled: Some(self.network == NetworkMode::None),
+            host_config: Some(HostConfig {
+                network_mode: Some(network_mode.to_string()),
+                memory: self.memory_bytes,
+                memory_swap: self.memory_bytes,
+                nano_cpus: self.nano_cpus,
+                pids_limit: self.pids_limit,
+                cap_drop: Some(vec!["ALL".to_string()]),
+                security_opt: Some(vec!["no-new-privileges".to_string()]),
+                privileged: Some(false),
+                readonly_rootfs: Some(self.read_only_rootfs),
+                init: Some(true),
+                mounts: Some(mounts),
+                tmpfs,
+                ..HostConfig::default()
+            }),
+            ..ContainerCreateBody::default()
+        }
+    }
+}
