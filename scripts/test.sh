@@ -30,6 +30,7 @@ log "front end: typecheck and unit tests"
 
 log "end-to-end: the real app under Xvfb through tauri-driver"
 ensure_tauri_driver
+timeout -k 10 300 target/debug/skillscope image bootstrap --busybox-only
 mkdir -p .artifacts
 status=0
 timeout -k 15 600 xvfb-run -a -s "-screen 0 1280x800x24" \

@@ -82,8 +82,9 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     c.find(Locator::Css("[data-testid=nav-scans]")).await.unwrap().click().await.unwrap();
     let row = s.wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]")).await;
     row.click().await.unwrap();
-    let card = s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=security-card]")).await;
-    s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=risky-badge]")).await;
+    s.wait_for(Locator::Css("[data-testid=scan-selected][data-skill-name=a2-tag-smuggling]")).await;
+    let card = s.wait_for(Locator::Css("[data-testid=scans-page] [data-testid=security-card]")).await;
+    card.find(Locator::Css("[data-testid=risky-badge]")).await.unwrap();
     let a2 = card.find(Locator::Css("[data-testid=security-finding][data-pattern=A2]")).await.unwrap();
     assert_eq!(a2.attr("data-severity").await.unwrap().as_deref(), Some("critical"));
     let hidden = card.find(Locator::Css("[data-testid=decoded-hidden]")).await.unwrap();
@@ -91,12 +92,41 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     s.screenshot("e2e-scan.png").await;
 
     card.find(Locator::Css("[data-testid=export-sarif]")).await.unwrap().click().await.unwrap();
-    let path_el = s.wait_for(Locator::Css("[data-testid=scan-selected] [data-testid=security-card] [data-testid=export-path]")).await;
+    let path_el = s.wait_for(Locator::Css("[data-testid=security-card] [data-testid=export-path]")).await;
     s.wait_text(&path_el, ".sarif").await;
     let text = path_el.text().await.unwrap();
     let path = text.split_whitespace().find(|w| w.ends_with(".sarif")).expect("a path in the export note");
     let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
     assert!(path.starts_with(&home.path().canonicalize().unwrap().display().to_string()), "exports stay in the workspace");
+    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+}
+
+/// Issue 4: queue a sandbox run from the Runs page, watch its live log, see it pass.
+#[tokio::test(flavor = "multi_thread")]
+async fn queue_a_sandbox_run_and_watch_it_finish() {
+    let home = tempfile::tempdir().unwrap();
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=runs-page]")).await;
+    let command = s.wait_for(Locator::Css("[data-testid=sandbox-command]")).await;
+    command.clear().await.unwrap();
+    command.send_keys("echo hello-from-e2e; sleep 3; echo finished-e2e").await.unwrap();
+    c.find(Locator::Css("[data-testid=sandbox-submit]")).await.unwrap().click().await.unwrap();
+
+    let run = s.wait_for(Locator::Css("[data-testid=run-row] td")).await;
+    run.click().await.unwrap();
+    let trial = s.wait_for(Locator::Css("[data-testid=trial-row] td")).await;
+    trial.click().await.unwrap();
+    // The live log shows output while the command still sleeps.
+    let log = s.wait_for(Locator::Css("[data-testid=trial-log]")).await;
+    s.wait_text(&log, "hello-from-e2e").await;
+    s.screenshot("e2e-runs-live.png").await;
+    s.wait_for(Locator::Css("[data-testid=trial-row][data-state=passed]")).await;
+    let stdout = s.wait_for(Locator::Css("[data-testid=attempt-stdout]")).await;
+    s.wait_text(&stdout, "finished-e2e").await;
+    s.screenshot("e2e-runs-done.png").await;
     tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
 }

@@ -2,12 +2,17 @@
 import { invoke } from "@tauri-apps/api/core";
 import { toAppError } from "./errors";
 import type {
+  AttemptResult,
   ExportFormat,
   FileContent,
   ImportRequest,
+  QueueStatus,
+  RunView,
+  SandboxRunRequest,
   ScanReport,
   SkillDetail,
   SkillSummary,
+  TrialView,
   VersionDetail,
   VersionDiff,
   WorkspaceInfo,
@@ -57,3 +62,27 @@ export const scanPending = () => call<number>("scan_pending");
 /** Writes the versions' reports to the workspace's exports folder; resolves with the file's path. */
 export const exportScans = (versionIds: number[], format: ExportFormat) =>
   call<string>("export_scans", { versionIds, format });
+
+export const queueStatus = () => call<QueueStatus>("queue_status");
+
+/** Every run, newest first, with its trials counted by state. */
+export const listRuns = () => call<RunView[]>("list_runs");
+
+export const listTrials = (runId: number) => call<TrialView[]>("list_trials", { runId });
+
+/** One result per attempt of a trial (infrastructure retries make several). */
+export const trialResults = (trialId: number) => call<AttemptResult[]>("trial_results", { trialId });
+
+/** The output so far of a running trial. */
+export const trialLog = (trialId: number) => call<string>("trial_log", { trialId });
+
+export const setQueuePaused = (paused: boolean) => call<QueueStatus>("set_queue_paused", { paused });
+
+/** Resolves with whether the trial was still queued or running (and is now cancelled). */
+export const cancelTrial = (trialId: number) => call<boolean>("cancel_trial", { trialId });
+
+/** Cancels the run's unfinished trials; resolves with how many. */
+export const cancelRun = (runId: number) => call<number>("cancel_run", { runId });
+
+/** Queues a sandbox run; resolves with its run id. */
+export const startSandboxRun = (request: SandboxRunRequest) => call<number>("start_sandbox_run", { request });

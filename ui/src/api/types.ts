@@ -37,3 +37,13 @@ export type { VersionDetail } from "../bindings/VersionDetail";
 export type { VersionDiff } from "../bindings/VersionDiff";
 export type { VersionInfo } from "../bindings/VersionInfo";
 export type { WorkspaceInfo } from "../bindings/WorkspaceInfo";
+
+export type { AttemptResult } from "../bindings/AttemptResult";
+export type { Phases } from "../bindings/Phases";
+export type { QueueEvent } from "../bindings/QueueEvent";
+export type { QueueStatus } from "../bindings/QueueStatus";
+export type { RunView } from "../bindings/RunView";
+export type { SandboxRunRequest } from "../bindings/SandboxRunRequest";
+export type { StateCounts } from "../bindings/StateCounts";
+export type { TrialState } from "../bindings/TrialState";
+export type { TrialView } from "../bindings/TrialView";

@@ -4,4 +4,4 @@ export type SandboxRunRequest = { name: string, image: string,
 /**
  * Run with `sh -c`.
  */
-command: string, count: number, memory_mb: number, timeout_secs: bigint, };
+command: string, count: number, memory_mb: number, timeout_secs: number, };

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
-import type { ChangeKind, ScanSeverity, Severity, ValidationStatus } from "../api/types";
+import type { ChangeKind, ScanSeverity, Severity, TrialState, ValidationStatus } from "../api/types";
 import { plural } from "../lib/format";
 import type { ScoreBand } from "../lib/scores";
+import { stateColour, stateDescription, stateLabel } from "../lib/trialStates";
 
 export type Tone = "neutral" | "accent" | "success" | "warning" | "danger";
 
@@ -60,4 +61,12 @@ const CHANGE: Record<ChangeKind, Tone> = {
 
 export function ChangeBadge({ change }: { change: ChangeKind }) {
   return <Badge tone={CHANGE[change]}>{change}</Badge>;
+}
+
+export function TrialStateBadge({ state }: { state: TrialState }) {
+  return (
+    <span className={`badge state-badge state-${stateColour(state)}`} title={stateDescription(state)} data-testid="trial-state">
+      {stateLabel(state)}
+    </span>
+  );
 }

@@ -70,10 +70,15 @@ function FileDiffBody({ file }: { file: FileChange }) {
   if (file.binary) return <p className="muted diff-note">Binary file {file.change} — no text diff.</p>;
   if (file.change === "unchanged") return <p className="muted diff-note">No changes.</p>;
   if (!file.unified_diff) return <p className="muted diff-note">No text diff available.</p>;
+  return <DiffLines diff={file.unified_diff} />;
+}
+
+/** A unified diff as numbered, coloured lines. */
+export function DiffLines({ diff }: { diff: string }) {
   return (
     <table className="diff-lines">
       <tbody>
-        {parseUnifiedDiff(file.unified_diff).map((line, i) => (
+        {parseUnifiedDiff(diff).map((line, i) => (
           <tr key={i} className={`diff-${line.kind}`}>
             <td className="diff-num">{line.oldLine ?? ""}</td>
             <td className="diff-num">{line.newLine ?? ""}</td>

@@ -17,6 +17,7 @@ describe("format", () => {
 
   it("shortens hashes and pluralises", () => {
     expect(shortSha("0123456789abcdef0123")).toBe("0123456789ab");
+    expect(shortSha("sha256:0123456789abcdef0123")).toBe("0123456789ab");
     expect(plural(1, "skill")).toBe("1 skill");
     expect(plural(0, "skill")).toBe("0 skills");
   });

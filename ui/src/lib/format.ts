@@ -22,8 +22,9 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(1)} ${units[unit]}`;
 }
 
+/** The first characters of a hash, without a "sha256:" prefix (image digests have one). */
 export function shortSha(sha: string, length = 12): string {
-  return sha.slice(0, length);
+  return sha.replace(/^sha256:/, "").slice(0, length);
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {

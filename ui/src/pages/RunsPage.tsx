@@ -1,9 +1,165 @@
-import { NotBuiltPage } from "../components/NotBuilt";
+import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from "react";
+import { cancelRun, cancelTrial, listRuns, listTrials, queueStatus, trialLog } from "../api/commands";
+import { toAppError } from "../api/errors";
+import { useQueueEvents } from "../api/queue";
+import type { AppError, QueueEvent, TrialView } from "../api/types";
+import { EmptyState } from "../components/EmptyState";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { Loading } from "../components/Loading";
+import { QueueHeader } from "../components/QueueHeader";
+import { RunsTable } from "../components/RunsTable";
+import { SandboxForm } from "../components/SandboxForm";
+import { TrialDetail } from "../components/TrialDetail";
+import { TrialsTable } from "../components/TrialsTable";
+import { INITIAL_RUNS_STATE, needsRefresh, runsReducer, type RunsAction } from "../lib/runsState";
+import { throttle } from "../lib/throttle";
+import { useAction } from "../lib/useAction";
 
+/** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
+const REFRESH_MS = 1000;
+
+/** The run queue: its state, new sandbox runs, every run's progress, and one run's trials live. */
 export function RunsPage() {
+  const [state, dispatch] = useReducer(runsReducer, INITIAL_RUNS_STATE);
+  const [loadError, setLoadError] = useState<AppError | null>(null);
+  const [runId, setRunId] = useState<number | null>(null);
+  const [trialId, setTrialId] = useState<number | null>(null);
+  const [trialsGeneration, setTrialsGeneration] = useState(0);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [status, runs] = await Promise.all([queueStatus(), listRuns()]);
+      dispatch({ type: "loaded", status, runs });
+      setLoadError(null);
+    } catch (raw) {
+      setLoadError(toAppError(raw));
+    }
+  }, []);
+  const throttled = useMemo(() => throttle(refresh, REFRESH_MS), [refresh]);
+  useEffect(() => {
+    refresh();
+    return throttled.cancel;
+  }, [refresh, throttled]);
+
+  const eventError = useQueueEvents((event: QueueEvent) => {
+    if (needsRefresh(state, event)) throttled.schedule();
+    dispatch({ type: "event", event });
+  });
+  const trialsError = useTrials(runId, trialsGeneration, dispatch);
+  const trials = state.trials?.runId === runId ? state.trials.list : null;
+  const trial = trials?.find((t) => t.id === trialId) ?? null;
+  const logError = useLiveLog(trial, dispatch);
+
+  // Cancelling queued trials emits no event: reload what changed.
+  const [cancelling, runCancel] = useAction<void>();
+  const afterCancel = async (cancel: Promise<unknown>) => {
+    await cancel;
+    setTrialsGeneration((g) => g + 1);
+    await refresh();
+  };
+  const selectRun = (id: number) => {
+    setRunId(id);
+    setTrialId(null);
+  };
+
+  if (!state.status || !state.runs) {
+    return (
+      <div data-testid="runs-page">
+        <Header />
+        {loadError ? <ErrorPanel error={loadError} onRetry={refresh} /> : <Loading what="the queue" />}
+      </div>
+    );
+  }
   return (
-    <NotBuiltPage title="Runs">
-      This page will show the queue of evaluation runs executing in Docker containers.
-    </NotBuiltPage>
+    <div className="runs-page" data-testid="runs-page">
+      <Header />
+      <QueueHeader status={state.status} onStatus={(status) => dispatch({ type: "status", status })} />
+      {eventError && <ErrorPanel error={eventError} testId="queue-events-error" />}
+      {loadError && <ErrorPanel error={loadError} onRetry={refresh} />}
+      <SandboxForm
+        onStarted={(id) => {
+          selectRun(id);
+          refresh();
+        }}
+      />
+      {cancelling.status === "failed" && <ErrorPanel error={cancelling.error} testId="cancel-error" />}
+      <section className="panel">
+        <h2>Runs</h2>
+        <RunsTable
+          runs={state.runs}
+          selectedId={runId}
+          onSelect={selectRun}
+          onCancel={(id) => runCancel(() => afterCancel(cancelRun(id)))}
+        />
+      </section>
+      {runId !== null && (
+        <section className="panel" data-testid="run-trials">
+          <h2>Trials of {state.runs.find((r) => r.id === runId)?.name ?? `run ${runId}`}</h2>
+          {trialsError ? (
+            <ErrorPanel error={trialsError} onRetry={() => setTrialsGeneration((g) => g + 1)} />
+          ) : trials ? (
+            <TrialsTable
+              trials={trials}
+              selectedId={trialId}
+              onSelect={setTrialId}
+              onCancel={(id) => runCancel(() => afterCancel(cancelTrial(id)))}
+            />
+          ) : (
+            <Loading what="the trials" />
+          )}
+        </section>
+      )}
+      {trial ? (
+        <TrialDetail trial={trial} log={state.log} logError={logError} />
+      ) : (
+        trials && trials.length > 0 && <EmptyState title="Select a trial to see its output and results." />
+      )}
+    </div>
   );
+}
+
+function Header() {
+  return (
+    <header className="page-header">
+      <h1>Runs</h1>
+    </header>
+  );
+}
+
+/** Loads the selected run's trials into the page state; returns why it failed, if it did. */
+function useTrials(runId: number | null, generation: number, dispatch: Dispatch<RunsAction>): AppError | null {
+  const [error, setError] = useState<AppError | null>(null);
+  useEffect(() => {
+    setError(null);
+    if (runId === null) return;
+    let current = true;
+    listTrials(runId).then(
+      (list) => current && dispatch({ type: "trials", runId, list }),
+      (raw: unknown) => current && setError(toAppError(raw)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [runId, generation, dispatch]);
+  return error;
+}
+
+/** Follows the output of the trial while it runs: seeds it from `trial_log`; events extend it. */
+function useLiveLog(trial: TrialView | null, dispatch: Dispatch<RunsAction>): AppError | null {
+  const [error, setError] = useState<AppError | null>(null);
+  const watched = trial?.state === "running" ? trial.id : null;
+  useEffect(() => {
+    setError(null);
+    if (watched === null) return;
+    let current = true;
+    dispatch({ type: "watch-log", trialId: watched });
+    trialLog(watched).then(
+      (text) => current && dispatch({ type: "log-seed", trialId: watched, text }),
+      (raw: unknown) => current && setError(toAppError(raw)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [watched, dispatch]);
+  return error;
 }

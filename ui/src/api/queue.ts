@@ -1,0 +1,33 @@
+// The run queue's live "queue-event" stream.
+import { listen } from "@tauri-apps/api/event";
+import { useEffect, useRef, useState } from "react";
+import { hasBackend } from "./commands";
+import { toAppError } from "./errors";
+import type { AppError, QueueEvent } from "./types";
+
+export const QUEUE_EVENT = "queue-event";
+
+/**
+ * Calls `handler` with every queue event while the calling component is mounted
+ * (subscribing once; the latest `handler` is the one called). Returns why
+ * subscribing failed, if it did.
+ */
+export function useQueueEvents(handler: (event: QueueEvent) => void): AppError | null {
+  const latest = useRef(handler);
+  latest.current = handler;
+  const [error, setError] = useState<AppError | null>(null);
+  useEffect(() => {
+    if (!hasBackend()) return;
+    let unlisten: (() => void) | null = null;
+    let unmounted = false;
+    listen<QueueEvent>(QUEUE_EVENT, (e) => latest.current(e.payload)).then(
+      (stop) => (unmounted ? stop() : (unlisten = stop)),
+      (raw: unknown) => !unmounted && setError(toAppError(raw)),
+    );
+    return () => {
+      unmounted = true;
+      unlisten?.();
+    };
+  }, []);
+  return error;
+}

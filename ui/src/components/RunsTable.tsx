@@ -1,0 +1,56 @@
+import type { RunView } from "../api/types";
+import { formatDateTime } from "../lib/format";
+import { countFinished, countTotal } from "../lib/trialStates";
+import { EmptyState } from "./EmptyState";
+import { RunProgress } from "./RunProgress";
+import { Table, type Column } from "./Table";
+
+type Props = {
+  runs: RunView[];
+  selectedId: number | null;
+  onSelect: (runId: number) => void;
+  onCancel: (runId: number) => void;
+};
+
+/** Every run, newest first, with its progress; click one to see its trials. */
+export function RunsTable({ runs, selectedId, onSelect, onCancel }: Props) {
+  const columns: Column<RunView>[] = [
+    { header: "Run", className: "col-run-name", render: (r) => <strong title={r.name}>{r.name}</strong> },
+    { header: "Created", className: "col-nowrap", render: (r) => formatDateTime(r.created_at) },
+    { header: "Progress", className: "col-progress", render: (r) => <RunProgress counts={r.counts} /> },
+    {
+      header: "",
+      className: "col-nowrap",
+      render: (r) =>
+        countFinished(r.counts) < countTotal(r.counts) && (
+          <button
+            type="button"
+            className="button-small"
+            data-testid="cancel-run"
+            onClick={(e) => {
+              e.stopPropagation();
+              onCancel(r.id);
+            }}
+          >
+            Cancel run
+          </button>
+        ),
+    },
+  ];
+  return (
+    <Table
+      testId="runs-table"
+      columns={columns}
+      rows={runs}
+      rowKey={(r) => r.id}
+      onRowClick={(r) => onSelect(r.id)}
+      rowAttributes={(r) => ({
+        "data-testid": "run-row",
+        "data-run-id": String(r.id),
+        className: r.id === selectedId ? "clickable selected" : "clickable",
+        "aria-current": r.id === selectedId ? "true" : undefined,
+      })}
+      empty={<EmptyState title="No runs yet.">Queue a sandbox run above to try the queue.</EmptyState>}
+    />
+  );
+}
