@@ -15,15 +15,23 @@ pub enum QueueCmd {
         json: bool,
     },
     /// Stop starting new trials (running ones finish).
-    Pause,
+    Pause {
+        #[arg(long)]
+        json: bool,
+    },
     /// Start trials again.
-    Resume,
+    Resume {
+        #[arg(long)]
+        json: bool,
+    },
     /// Cancel one trial, or every unfinished trial of a run.
     Cancel {
         #[arg(long, conflicts_with = "run", required_unless_present = "run")]
         trial: Option<i64>,
         #[arg(long)]
         run: Option<i64>,
+        #[arg(long)]
+        json: bool,
     },
     /// Run the queue's worker in this process until nothing is queued or running.
     Work,
@@ -83,21 +91,28 @@ pub fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
                 println!("run #{} {:<30} {}/{} finished", r.id, r.name, r.counts.finished(), r.counts.total());
             }
         }
-        QueueCmd::Pause => {
-            store::set_paused(ws, true)?;
-            println!("queue paused: running trials finish, no new ones start");
+        QueueCmd::Pause { json } | QueueCmd::Resume { json } => {
+            let paused = matches!(cmd, QueueCmd::Pause { .. });
+            store::set_paused(ws, paused)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&store::status(ws)?)?);
+            } else if paused {
+                println!("queue paused: running trials finish, no new ones start");
+            } else {
+                println!("queue resumed");
+            }
         }
-        QueueCmd::Resume => {
-            store::set_paused(ws, false)?;
-            println!("queue resumed");
-        }
-        QueueCmd::Cancel { trial, run } => {
+        QueueCmd::Cancel { trial, run, json } => {
             let n = match (trial, run) {
                 (Some(t), _) => u32::from(store::cancel_trial(ws, t)?),
                 (_, Some(r)) => store::cancel_run(ws, r)?,
                 _ => unreachable!("clap requires one"),
             };
-            println!("cancelled {n} trial(s)");
+            if json {
+                println!("{}", serde_json::json!({ "cancelled": n }));
+            } else {
+                println!("cancelled {n} trial(s)");
+            }
         }
         QueueCmd::Work => {
             runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(print_log)))?;

@@ -81,3 +81,17 @@ fn scan_a_path_of_many_skills_with_formats_and_gate() {
     assert!(String::from_utf8_lossy(&gate.stderr).contains("b2-env-exfil-chain"));
     assert_eq!(json(&run(home.path(), &["list", "--json"])).as_array().unwrap().len(), 0, "scanning a path imports nothing");
 }
+
+#[test]
+fn queue_status_pause_resume_cancel_as_json() {
+    let home = tempfile::tempdir().unwrap();
+    let st = json(&run(home.path(), &["queue", "status", "--json"]));
+    assert_eq!(st["status"]["paused"], false);
+    assert!(st["status"]["counts"]["queued"].is_number() && st["runs"].is_array());
+    assert_eq!(json(&run(home.path(), &["queue", "pause", "--json"]))["paused"], true);
+    assert_eq!(json(&run(home.path(), &["queue", "status", "--json"]))["status"]["paused"], true);
+    assert_eq!(json(&run(home.path(), &["queue", "resume", "--json"]))["paused"], false);
+    assert_eq!(json(&run(home.path(), &["queue", "cancel", "--run", "999", "--json"]))["cancelled"], 0);
+    let bad = run(home.path(), &["queue", "cancel"]);
+    assert_eq!(bad.status.code(), Some(2), "clap usage errors exit 2");
+}

@@ -24,12 +24,14 @@ impl PrivateDockerd {
 
     fn start(&mut self) {
         let r = &self.root;
-        let mut cmd = Command::new("dockerd");
-        cmd.arg(format!("--host=unix://{}", r.join("docker.sock").display()))
+        // Its own network namespace: a second daemon must not touch the host's docker0 bridge.
+        let mut cmd = Command::new("unshare");
+        cmd.args(["--net", "dockerd"])
+            .arg(format!("--host=unix://{}", r.join("docker.sock").display()))
             .arg(format!("--data-root={}", r.join("data").display()))
             .arg(format!("--exec-root={}", r.join("exec").display()))
             .arg(format!("--pidfile={}", r.join("docker.pid").display()))
-            .args(["--bridge=none", "--iptables=false", "--ip-masq=false"])
+            .args(["--iptables=false", "--ip-masq=false"])
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(r.join("dockerd.log")).unwrap());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
