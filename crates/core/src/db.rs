@@ -122,6 +122,49 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (trial_id, attempt)
     );
     "#,
+    // 4: model providers and agent configurations (secrets live in the OS keyring, never here),
+    // and agent trajectories with a step index for search.
+    r#"
+    CREATE TABLE providers (
+        id TEXT PRIMARY KEY,
+        config_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE agent_configs (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        harness TEXT NOT NULL,
+        provider_id TEXT NOT NULL REFERENCES providers(id),
+        model TEXT NOT NULL,
+        limits_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    -- ATIF trajectories: from trials (trial_id, attempt) or imported from elsewhere.
+    CREATE TABLE trajectories (
+        id INTEGER PRIMARY KEY,
+        trial_id INTEGER REFERENCES trials(id) ON DELETE CASCADE,
+        attempt INTEGER,
+        origin TEXT NOT NULL,
+        label TEXT NOT NULL,
+        -- gzip of the ATIF JSON (already redacted).
+        atif_gz BLOB NOT NULL,
+        stop_reason TEXT,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cost_usd REAL,
+        created_at TEXT NOT NULL,
+        UNIQUE (trial_id, attempt)
+    );
+    CREATE TABLE trajectory_steps (
+        trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+        step_id INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tool_names TEXT NOT NULL,
+        PRIMARY KEY (trajectory_id, step_id)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -1,8 +1,10 @@
 //! Skillscope's GUI-free core: the workspace (SQLite + content-addressed files), the skill
 //! library and its importers, and persisted jobs. The app and the `skillscope` CLI both call it.
 
+pub mod agents;
 pub mod blobs;
 pub mod config;
+pub mod credentials;
 pub mod db;
 pub mod error;
 pub mod import;
@@ -15,6 +17,7 @@ pub mod render;
 pub mod review;
 pub mod skill_md;
 pub mod sources;
+pub mod trajectories;
 pub mod validate;
 pub mod workspace;
 

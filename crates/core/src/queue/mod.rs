@@ -4,3 +4,4 @@ pub mod model;
 pub mod store;
 pub mod worker;
 pub mod sandbox_run;
+pub mod agent_phase;

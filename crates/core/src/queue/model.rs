@@ -91,6 +91,21 @@ pub struct TrialSpec {
     pub limits: TrialLimits,
     pub command_timeout_secs: u64,
     pub verifier_timeout_secs: u64,
+    /// When set, the built-in agent works on the task instead of `command` running.
+    #[serde(default)]
+    pub agent: Option<AgentTask>,
+}
+
+/// A task for the built-in agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AgentTask {
+    #[ts(type = "number")]
+    pub agent_config_id: i64,
+    pub instruction: String,
+    /// Skill versions mounted read-only under /skills; empty = the without-skill arm (no /skills at all).
+    #[ts(type = "number[]")]
+    pub skill_version_ids: Vec<i64>,
 }
 
 impl TrialSpec {
@@ -104,6 +119,7 @@ impl TrialSpec {
             limits: TrialLimits::default(),
             command_timeout_secs: 600,
             verifier_timeout_secs: 300,
+            agent: None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
 
 use super::model::*;
+use super::agent_phase;
 use super::store::{self, Claimed, Phase};
 use crate::error::{AppError, ErrorCode, Result};
 use crate::workspace::Workspace;
@@ -171,20 +172,50 @@ async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
     }
 }
 
+/// Why an attempt ended without a result of its own: `infra` failures are retried by the queue.
+struct TrialError {
+    infra: bool,
+    message: String,
+}
+
+impl From<SandboxError> for TrialError {
+    fn from(e: SandboxError) -> Self {
+        Self { infra: e.is_infrastructure(), message: e.to_string() }
+    }
+}
+
+impl From<skillscope_agent::AgentError> for TrialError {
+    fn from(e: skillscope_agent::AgentError) -> Self {
+        // Model faults and sandbox faults were not caused by the agent.
+        let infra = match &e {
+            skillscope_agent::AgentError::Model(m) => m.is_infrastructure(),
+            skillscope_agent::AgentError::Sandbox(s) => s.is_infrastructure(),
+        };
+        Self { infra, message: e.to_string() }
+    }
+}
+
+impl From<AppError> for TrialError {
+    /// Set-up problems (missing configuration, keyring unavailable) are not the agent's doing.
+    fn from(e: AppError) -> Self {
+        Self { infra: true, message: e.message }
+    }
+}
+
 async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, sink: Sink) {
     let started = Instant::now();
     let result = match execute(&ws, &engine, &label, &c, &sink).await {
         Ok(r) => r,
         Err(e) => AttemptResult {
             attempt: c.attempt,
-            outcome: if e.is_infrastructure() { TrialState::InfraError } else { TrialState::AgentError },
+            outcome: if e.infra { TrialState::InfraError } else { TrialState::AgentError },
             exit_code: None,
             timed_out: false,
             oom_killed: false,
             stdout: String::new(),
             stderr: String::new(),
             file_changes: serde_json::json!([]),
-            error: Some(e.to_string()),
+            error: Some(e.message),
             duration_ms: 0,
         },
     };
@@ -215,7 +246,7 @@ fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink
     }
 }
 
-fn container_spec(ws_label: &str, c: &Claimed, image: String) -> ContainerSpec {
+fn container_spec(ws_label: &str, c: &Claimed, image: String, skills: Option<&std::path::Path>) -> ContainerSpec {
     let l = &c.spec.limits;
     let labels = HashMap::from([
         ("skillscope.workspace".to_string(), ws_label.to_string()),
@@ -232,19 +263,29 @@ fn container_spec(ws_label: &str, c: &Claimed, image: String) -> ContainerSpec {
         read_only_rootfs: l.read_only_rootfs,
         user: l.user.clone(),
         workdir: Some(c.spec.workdir.clone()),
+        // Skills are mounted read-only; the without-skill arm has no /skills at all.
+        ro_mounts: skills.map(|p| vec![(p.to_path_buf(), agent_phase::SKILLS_DIR.to_string())]).unwrap_or_default(),
         ..ContainerSpec::default()
     }
 }
 
 /// One attempt: environment (image, container, workspace), agent command, verifier.
-async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink: &Sink) -> std::result::Result<AttemptResult, SandboxError> {
+async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink: &Sink) -> std::result::Result<AttemptResult, TrialError> {
     let spec = &c.spec;
     stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
+    let prepared = match &spec.agent {
+        Some(task) => {
+            let (ws2, task2) = (ws.clone(), task.clone());
+            Some(blocking(move || agent_phase::prepare(&ws2, &task2)).await?)
+        }
+        None => None,
+    };
     let image = match &spec.image {
         ImageSource::Image { name } => engine.ensure_image(name).await?,
         ImageSource::Build { context, tag } => engine.build_image(std::path::Path::new(context), tag).await?,
     };
-    let container = engine.create(&container_spec(label, c, image.clone())).await?;
+    let mount = prepared.as_ref().and_then(|a| a.mount.as_ref()).map(|d| d.path());
+    let container = engine.create(&container_spec(label, c, image.clone(), mount)).await?;
     if let Ok(conn) = ws.conn() {
         let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
     }
@@ -270,8 +311,16 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             })
         };
         let opts = |secs: u64| ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() };
-        let agent = container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?;
-        stamp(ws, c, Phase::Agent, false, "Command finished", sink);
+        let (agent_run, agent) = match (&prepared, &spec.agent) {
+            (Some(prepared), Some(task)) => {
+                let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
+                let out = agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session).await?;
+                let as_exec = agent_exec_result(&out);
+                (Some(out), as_exec)
+            }
+            _ => (None, container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?),
+        };
+        stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
         let verifier = match &spec.verifier {
             Some(cmd) if !agent.timed_out && !agent.oom_killed => {
                 stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
@@ -282,13 +331,17 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             _ => None,
         };
         let after = container.snapshot(&spec.workdir).await?;
-        Ok::<_, SandboxError>((agent, verifier, skillscope_sandbox::file_changes(&before, &after)))
+        Ok::<_, TrialError>((agent_run, agent, verifier, skillscope_sandbox::file_changes(&before, &after)))
     }
     .await;
     if let Err(e) = container.remove().await {
         tracing::warn!("could not remove container {}: {e}", container.id);
     }
-    let (agent, verifier, changes) = outcome?;
+    let (agent_run, agent, verifier, changes) = outcome?;
+    if let Some(out) = &agent_run {
+        let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
+        blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
+    }
     let (outcome, error) = if agent.timed_out {
         (TrialState::AgentError, Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)))
     } else if agent.oom_killed {
@@ -315,4 +368,19 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         error,
         duration_ms: 0,
     })
+}
+
+/// The agent phase in the shape of a command's result, so scoring treats both alike: without a
+/// verifier, a final answer passes; any other stop fails.
+fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox::ExecResult {
+    let finished = out.stop == skillscope_agent::StopReason::FinalAnswer;
+    let stop = serde_json::to_value(out.stop).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    skillscope_sandbox::ExecResult {
+        exit_code: Some(if finished { 0 } else { 1 }),
+        timed_out: false,
+        oom_killed: false,
+        stdout: out.final_text.clone().unwrap_or_default(),
+        stderr: if finished { String::new() } else { format!("agent stopped: {stop} after {} turn(s)", out.turns) },
+        duration: Duration::ZERO,
+    }
 }

@@ -1,0 +1,10 @@
+//! Skillscope's built-in agent: asks a model what to do, runs its tool calls in the trial's
+//! container, records every step as ATIF, and stops on a final answer or a limit.
+
+pub mod prompt;
+mod record;
+pub mod run;
+pub mod tools;
+
+pub use prompt::SkillListing;
+pub use run::{run, AgentError, AgentLimits, AgentOutcome, StopReason};

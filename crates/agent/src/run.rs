@@ -1,0 +1,156 @@
+//! The agent loop.
+
+use crate::prompt::{system_prompt, SkillListing};
+use crate::record::Recorder;
+use crate::tools::{self, ToolLimits, Tools};
+use serde::{Deserialize, Serialize};
+use skillscope_models::{ChatRequest, Client, Message, ModelError, PriceTable, Usage};
+use skillscope_sandbox::{Container, SandboxError};
+use std::time::{Duration, Instant};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AgentLimits {
+    pub max_turns: u32,
+    /// Input plus output tokens over the whole run.
+    #[ts(type = "number")]
+    pub token_budget: u64,
+    #[ts(type = "number")]
+    pub wall_timeout_secs: u64,
+    #[ts(type = "number")]
+    pub command_timeout_secs: u64,
+    pub output_limit_bytes: u32,
+    pub temperature: Option<f32>,
+    pub max_output_tokens: Option<u32>,
+}
+
+impl Default for AgentLimits {
+    fn default() -> Self {
+        Self {
+            max_turns: 30,
+            token_budget: 400_000,
+            wall_timeout_secs: 1200,
+            command_timeout_secs: 120,
+            output_limit_bytes: 16 * 1024,
+            temperature: Some(0.0),
+            max_output_tokens: Some(4096),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum StopReason {
+    FinalAnswer,
+    MaxTurns,
+    TokenBudget,
+    WallTimeout,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentOutcome {
+    pub stop: StopReason,
+    pub turns: u32,
+    pub usage: Usage,
+    pub cost_usd: Option<f64>,
+    pub final_text: Option<String>,
+    /// The ATIF v1.7 trajectory, already passed through the redactor.
+    pub trajectory: serde_json::Value,
+}
+
+/// Failures the agent did not cause: the trial is an infrastructure failure and is retried.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("model provider: {0}")]
+    Model(#[from] ModelError),
+    #[error("sandbox: {0}")]
+    Sandbox(#[from] SandboxError),
+}
+
+pub struct RunInput<'a> {
+    pub client: &'a Client,
+    pub model: &'a str,
+    pub prices: &'a PriceTable,
+    pub container: &'a Container,
+    pub workdir: &'a str,
+    pub instruction: &'a str,
+    pub skills: &'a [SkillListing],
+    pub limits: &'a AgentLimits,
+    pub redactor: &'a skillscope_atif::Redactor,
+    pub session_id: String,
+}
+
+fn add(total: &mut Usage, u: &Usage) {
+    total.input_tokens += u.input_tokens;
+    total.cached_tokens += u.cached_tokens;
+    total.output_tokens += u.output_tokens;
+}
+
+pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
+    let started = Instant::now();
+    let limits = input.limits;
+    let tools = Tools {
+        container: input.container,
+        workdir: input.workdir.to_string(),
+        limits: ToolLimits {
+            command_timeout: Duration::from_secs(limits.command_timeout_secs),
+            output_limit: limits.output_limit_bytes as usize,
+        },
+    };
+    let system = system_prompt(input.workdir, input.skills);
+    let mut rec = Recorder::new(&input.session_id, input.model, tools::definitions());
+    rec.system(&system);
+    rec.user(input.instruction);
+    let mut messages = vec![Message::User { text: input.instruction.to_string() }];
+    let mut usage = Usage::default();
+    let mut turns = 0;
+    let mut final_text = None;
+    let deadline = started + Duration::from_secs(limits.wall_timeout_secs);
+    let stop = loop {
+        if turns >= limits.max_turns {
+            break StopReason::MaxTurns;
+        }
+        if usage.input_tokens + usage.output_tokens >= limits.token_budget {
+            break StopReason::TokenBudget;
+        }
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            break StopReason::WallTimeout;
+        }
+        let req = ChatRequest {
+            model: input.model.to_string(),
+            system: system.clone(),
+            messages: messages.clone(),
+            tools: tools::definitions(),
+            temperature: limits.temperature,
+            max_tokens: limits.max_output_tokens,
+        };
+        let resp = match tokio::time::timeout(remaining, input.client.complete(&req, &mut |_| {})).await {
+            Ok(r) => r?,
+            Err(_) => break StopReason::WallTimeout,
+        };
+        turns += 1;
+        add(&mut usage, &resp.usage);
+        let cost = input.prices.cost(input.model, &resp.usage);
+        let step = rec.agent(resp.text.as_deref().unwrap_or(""), &resp.tool_calls, &resp.usage, cost);
+        messages.push(Message::Assistant { text: resp.text.clone(), tool_calls: resp.tool_calls.clone() });
+        if resp.tool_calls.is_empty() {
+            final_text = resp.text;
+            break StopReason::FinalAnswer;
+        }
+        for call in &resp.tool_calls {
+            let out = match tokio::time::timeout(deadline.saturating_duration_since(Instant::now()), tools.call(&call.name, &call.arguments)).await {
+                Ok(r) => r?,
+                Err(_) => tools::ToolOutput { content: "[killed: the agent's wall time ran out]".into(), is_error: true },
+            };
+            rec.observation(step, &call.id, &out.content);
+            messages.push(Message::ToolResult { call_id: call.id.clone(), content: out.content, is_error: out.is_error });
+        }
+    };
+    let cost_usd = input.prices.cost(input.model, &usage);
+    let mut trajectory = rec.finish(&usage, cost_usd, stop);
+    input.redactor.redact_json(&mut trajectory);
+    Ok(AgentOutcome { stop, turns, usage, cost_usd, final_text, trajectory })
+}

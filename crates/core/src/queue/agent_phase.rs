@@ -1,0 +1,103 @@
+//! The agent phase of a trial: resolves the agent configuration, its provider and key (from the
+//! keyring, held in memory only), lays the skills out for a read-only mount, runs the built-in
+//! agent in the container, and stores its redacted trajectory.
+
+use super::model::AgentTask;
+use crate::error::{AppError, Result};
+use crate::workspace::Workspace;
+use crate::{agents, credentials, library, trajectories};
+use skillscope_agent::{AgentOutcome, SkillListing};
+use skillscope_atif::Redactor;
+use skillscope_models::{Client, PriceTable, Secret};
+use skillscope_sandbox::Container;
+
+/// Where skills appear inside the container.
+pub const SKILLS_DIR: &str = "/skills";
+
+pub struct Prepared {
+    pub client: Client,
+    pub model: String,
+    pub limits: skillscope_agent::AgentLimits,
+    pub prices: PriceTable,
+    pub redactor: Redactor,
+    pub skills: Vec<SkillListing>,
+    /// Host folder mounted read-only at /skills; None in the without-skill arm.
+    pub mount: Option<tempfile::TempDir>,
+}
+
+fn prices(ws: &Workspace) -> Result<PriceTable> {
+    let path = ws.home().join("prices.toml");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => PriceTable::from_toml_str(&text).map_err(|e| AppError::invalid_input(format!("{}: {e}", path.display()))),
+        Err(_) => Ok(PriceTable::default()),
+    }
+}
+
+pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
+    let cfg = agents::agent(ws, task.agent_config_id)?;
+    let provider = agents::provider(ws, &cfg.provider_id)?;
+    let key = credentials::get(&provider.id)?;
+    let redactor = Redactor::new(key.iter().cloned().collect());
+    let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
+    let (skills, mount) = if task.skill_version_ids.is_empty() {
+        (Vec::new(), None)
+    } else {
+        let dir = ws.staging_dir()?;
+        let mut listed = Vec::new();
+        for &vid in &task.skill_version_ids {
+            let v = library::get_version(ws, vid)?;
+            let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{vid}"));
+            let root = dir.path().join(&name);
+            for (f, bytes) in library::version_files(ws, vid)? {
+                let p = root.join(&f.path);
+                std::fs::create_dir_all(p.parent().expect("file under the skill")).map_err(|e| AppError::io(p.display(), e))?;
+                std::fs::write(&p, bytes).map_err(|e| AppError::io(p.display(), e))?;
+            }
+            listed.push(SkillListing {
+                description: v.frontmatter.description.clone().unwrap_or_default(),
+                path: format!("{SKILLS_DIR}/{name}"),
+                name,
+            });
+        }
+        (listed, Some(dir))
+    };
+    Ok(Prepared { client, model: cfg.model, limits: cfg.limits, prices: prices(ws)?, redactor, skills, mount })
+}
+
+pub async fn run(
+    p: &Prepared,
+    container: &Container,
+    workdir: &str,
+    instruction: &str,
+    session_id: String,
+) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
+    skillscope_agent::run(skillscope_agent::run::RunInput {
+        client: &p.client,
+        model: &p.model,
+        prices: &p.prices,
+        container,
+        workdir,
+        instruction,
+        skills: &p.skills,
+        limits: &p.limits,
+        redactor: &p.redactor,
+        session_id,
+    })
+    .await
+}
+
+/// Stores the trajectory of an attempt (once); returns its id.
+pub fn store_trajectory(ws: &Workspace, trial: i64, attempt: u32, label: &str, outcome: &AgentOutcome) -> Result<i64> {
+    let t: skillscope_atif::Trajectory = serde_json::from_value(outcome.trajectory.clone())?;
+    let stop = serde_json::to_value(outcome.stop)?;
+    trajectories::store(
+        &mut ws.conn()?,
+        trajectories::NewTrajectory {
+            trial: Some((trial, attempt)),
+            origin: "trial",
+            label,
+            trajectory: &t,
+            stop_reason: stop.as_str(),
+        },
+    )
+}

@@ -1,0 +1,455 @@
+//! One client per provider: HTTP, authentication, the concurrency limit, timeouts and retries.
+
+use crate::api::{self, error_message, Ctx, Fold};
+use crate::config::{ApiKind, ProviderConfig, Secret};
+use crate::error::ModelError;
+use crate::retry::{parse_retry_after, RetryPolicy};
+use crate::sse::SseParser;
+use crate::types::{ChatRequest, ChatResponse, Message};
+use futures_util::StreamExt;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use reqwest::StatusCode;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+pub struct Client {
+    cfg: ProviderConfig,
+    key: Option<Secret>,
+    url: String,
+    openai_hosted: bool,
+    http: reqwest::Client,
+    headers: HeaderMap,
+    limit: Arc<Semaphore>,
+    policy: RetryPolicy,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("id", &self.cfg.id)
+            .field("api", &self.cfg.api)
+            .field("url", &self.url)
+            .field("max_concurrency", &self.cfg.max_concurrency)
+            .field("timeout_secs", &self.cfg.timeout_secs)
+            .field("max_retries", &self.cfg.max_retries)
+            .field("key", &self.key.as_ref().map(|_| "***"))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    pub fn new(cfg: ProviderConfig, key: Option<Secret>) -> Result<Client, ModelError> {
+        let id = cfg.id.clone();
+        if id.trim().is_empty() {
+            return Err(ModelError::Config(
+                "a model provider needs a non-empty id".into(),
+            ));
+        }
+        if cfg.max_concurrency == 0 {
+            return Err(ModelError::Config(format!(
+                "provider {id}: max_concurrency must be at least 1"
+            )));
+        }
+        if cfg.timeout_secs == 0 {
+            return Err(ModelError::Config(format!(
+                "provider {id}: timeout_secs must be at least 1"
+            )));
+        }
+        let url = cfg.endpoint_url();
+        let parsed = reqwest::Url::parse(&url).map_err(|e| {
+            ModelError::Config(format!(
+                "provider {id}: base URL {:?} is not a URL: {e}",
+                cfg.base_url
+            ))
+        })?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(ModelError::Config(format!(
+                "provider {id}: base URL {:?} must start with http:// or https://",
+                cfg.base_url
+            )));
+        }
+        let openai_hosted = parsed.host_str() == Some("api.openai.com");
+
+        let mut headers = HeaderMap::new();
+        if let Some(k) = &key {
+            let invalid = || {
+                ModelError::Config(format!(
+                    "provider {id}: the API key contains characters that cannot go in an HTTP header"
+                ))
+            };
+            let k = k.expose().trim();
+            if k.is_empty() {
+                return Err(ModelError::Config(format!(
+                    "provider {id}: the API key is empty"
+                )));
+            }
+            match cfg.api {
+                ApiKind::OpenAiChat | ApiKind::OpenAiResponses => {
+                    let mut v =
+                        HeaderValue::from_str(&format!("Bearer {k}")).map_err(|_| invalid())?;
+                    v.set_sensitive(true);
+                    headers.insert(AUTHORIZATION, v);
+                }
+                ApiKind::Anthropic => {
+                    let mut v = HeaderValue::from_str(k).map_err(|_| invalid())?;
+                    v.set_sensitive(true);
+                    headers.insert(HeaderName::from_static("x-api-key"), v);
+                }
+            }
+        }
+        if cfg.api == ApiKind::Anthropic {
+            headers.insert(
+                HeaderName::from_static("anthropic-version"),
+                HeaderValue::from_static("2023-06-01"),
+            );
+        }
+
+        let timeout = Duration::from_secs(cfg.timeout_secs);
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("skillscope/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(timeout.min(Duration::from_secs(30)))
+            .build()
+            .map_err(|e| {
+                ModelError::Config(format!("provider {id}: cannot build an HTTP client: {e}"))
+            })?;
+        Ok(Client {
+            limit: Arc::new(Semaphore::new(cfg.max_concurrency as usize)),
+            cfg,
+            key,
+            url,
+            openai_hosted,
+            http,
+            headers,
+            policy: RetryPolicy::default(),
+        })
+    }
+
+    /// Replaces the backoff schedule (the number of retries comes from the config).
+    pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    pub fn config(&self) -> &ProviderConfig {
+        &self.cfg
+    }
+
+    pub fn id(&self) -> &str {
+        &self.cfg.id
+    }
+
+    /// Streams (SSE) and assembles text and tool calls; `on_text` receives text deltas as they
+    /// arrive. When an attempt fails after some text was delivered and is retried, the retry's
+    /// text is delivered from its beginning.
+    pub async fn complete(
+        &self,
+        req: &ChatRequest,
+        on_text: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ChatResponse, ModelError> {
+        self.run(req, true, on_text).await
+    }
+
+    /// A cheap real call to test a credential and a model name: a non-streamed completion of a
+    /// token or so (16 for Responses, its minimum).
+    pub async fn check(&self, model: &str) -> Result<(), ModelError> {
+        let mut req = ChatRequest::new(model, vec![Message::user("Reply with OK.")]);
+        req.max_tokens = Some(match self.cfg.api {
+            ApiKind::OpenAiResponses => 16,
+            _ => 1,
+        });
+        self.run(&req, false, &mut |_: &str| {}).await.map(|_| ())
+    }
+
+    async fn run(
+        &self,
+        req: &ChatRequest,
+        stream: bool,
+        on_text: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ChatResponse, ModelError> {
+        let mut attempt: u32 = 0;
+        let mut malformed_retried = false;
+        loop {
+            attempt += 1;
+            let result = self
+                .attempt(req, stream, on_text)
+                .await
+                .map_err(|e| self.redact(e));
+            let err = match result {
+                Ok(mut r) => {
+                    r.attempts = attempt;
+                    return Ok(r);
+                }
+                Err(e) => e,
+            };
+            let retries_done = attempt - 1;
+            let is_malformed = matches!(err, ModelError::Malformed(_));
+            if !err.is_retryable()
+                || retries_done >= self.cfg.max_retries
+                || (is_malformed && malformed_retried)
+            {
+                if attempt > 1 {
+                    tracing::warn!(provider = %self.cfg.id, model = %req.model, attempts = attempt, error = %err, "model call failed");
+                }
+                return Err(err);
+            }
+            malformed_retried |= is_malformed;
+            let Some(delay) = self.policy.delay_for(&err, retries_done) else {
+                return Err(err);
+            };
+            tracing::warn!(
+                provider = %self.cfg.id,
+                model = %req.model,
+                attempt,
+                delay_ms = delay.as_millis() as u64,
+                error = %err,
+                "model call failed; retrying"
+            );
+            tokio::time::sleep(delay).await;
+        }
+    }
+
+    /// One attempt, holding a concurrency permit throughout.
+    async fn attempt(
+        &self,
+        req: &ChatRequest,
+        stream: bool,
+        on_text: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ChatResponse, ModelError> {
+        let _permit =
+            self.limit.acquire().await.map_err(|_| {
+                ModelError::Config(format!("provider {}: client closed", self.cfg.id))
+            })?;
+        let ctx = Ctx {
+            provider: &self.cfg.id,
+            model: &req.model,
+            openai_hosted: self.openai_hosted,
+        };
+        let timeout = Duration::from_secs(self.cfg.timeout_secs);
+        let body = api::build_request(self.cfg.api, &ctx, req, stream);
+        let send = self
+            .http
+            .post(&self.url)
+            .headers(self.headers.clone())
+            .header(
+                ACCEPT,
+                if stream {
+                    "text/event-stream"
+                } else {
+                    "application/json"
+                },
+            )
+            .json(&body)
+            .send();
+        let resp = match tokio::time::timeout(timeout, send).await {
+            Err(_) => return Err(ModelError::Timeout),
+            Ok(Err(e)) => return Err(self.transport_error(&e)),
+            Ok(Ok(r)) => r,
+        };
+        let status = resp.status();
+        if !status.is_success() {
+            let headers = resp.headers().clone();
+            let text = match tokio::time::timeout(timeout, resp.text()).await {
+                Ok(Ok(t)) => t,
+                _ => String::new(),
+            };
+            return Err(self.http_error(&ctx, status, &headers, &text));
+        }
+        let is_sse = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.contains("text/event-stream"));
+        if !stream || !is_sse {
+            let text = match tokio::time::timeout(timeout, resp.text()).await {
+                Err(_) => return Err(ModelError::Timeout),
+                Ok(Err(e)) if e.is_timeout() => return Err(ModelError::Timeout),
+                Ok(Err(_)) => return Err(ModelError::StreamCut),
+                Ok(Ok(t)) => t,
+            };
+            let r = api::parse_response(self.cfg.api, &ctx, &text)?;
+            if stream {
+                if let Some(t) = &r.text {
+                    on_text(t);
+                }
+            }
+            return Ok(r);
+        }
+
+        let mut bytes = resp.bytes_stream();
+        let mut parser = SseParser::new();
+        let mut fold = Fold::new(self.cfg.api);
+        'read: loop {
+            match tokio::time::timeout(timeout, bytes.next()).await {
+                Err(_) => {
+                    tracing::debug!(provider = %self.cfg.id, "stream idle beyond the timeout");
+                    return Err(ModelError::Timeout);
+                }
+                Ok(None) => break,
+                Ok(Some(Err(e))) => {
+                    tracing::debug!(provider = %self.cfg.id, error = %e, "stream broke");
+                    return Err(ModelError::StreamCut);
+                }
+                Ok(Some(Ok(chunk))) => {
+                    for ev in parser.push(&chunk) {
+                        if fold.event(&ctx, &ev, on_text)? {
+                            break 'read;
+                        }
+                    }
+                }
+            }
+        }
+        // The body ended. An event the server did not close with a blank line still counts, but
+        // a half-written one means the stream was cut, not that the JSON was bad.
+        if parser.has_partial() {
+            for ev in parser.push(b"\n\n") {
+                match fold.event(&ctx, &ev, on_text) {
+                    Ok(_) => {}
+                    Err(ModelError::Malformed(_)) => return Err(ModelError::StreamCut),
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        fold.finish(&ctx)
+    }
+
+    fn transport_error(&self, e: &reqwest::Error) -> ModelError {
+        if e.is_timeout() {
+            return ModelError::Timeout;
+        }
+        let mut detail = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            detail.push_str(": ");
+            detail.push_str(&s.to_string());
+            source = s.source();
+        }
+        if e.is_connect() {
+            ModelError::Network(format!(
+                "could not connect to {} at {}: {detail}",
+                self.cfg.id, self.cfg.base_url
+            ))
+        } else {
+            ModelError::Network(format!("the request to {} failed: {detail}", self.cfg.id))
+        }
+    }
+
+    fn http_error(
+        &self,
+        ctx: &Ctx,
+        status: StatusCode,
+        headers: &HeaderMap,
+        body: &str,
+    ) -> ModelError {
+        let code = status.as_u16();
+        let msg = error_message(body);
+        let provider = &self.cfg.id;
+        match code {
+            401 | 403 => ModelError::Unauthorized {
+                status: code,
+                message: if self.key.is_none() {
+                    format!("{provider} requires an API key and none is set (HTTP {code}): {msg}")
+                } else {
+                    format!("the API key was rejected by {provider} (HTTP {code}): {msg}")
+                },
+            },
+            404 => ModelError::UnknownModel {
+                model: ctx.model.to_string(),
+                message: format!(
+                    "{provider} does not know the model {:?} (HTTP 404; or the base URL {} is wrong): {msg}",
+                    ctx.model, self.cfg.base_url
+                ),
+            },
+            429 if body.contains("insufficient_quota") => ModelError::Server {
+                status: code,
+                message: format!("{provider} refused the request: the account's quota is used up (HTTP 429): {msg}"),
+            },
+            429 => ModelError::RateLimited {
+                retry_after: parse_retry_after(headers),
+            },
+            _ => ModelError::Server {
+                status: code,
+                message: format!(
+                    "{provider} answered HTTP {code} for model {:?}: {msg}",
+                    ctx.model
+                ),
+            },
+        }
+    }
+
+    /// Removes the key from any text the provider echoed back.
+    fn redact(&self, e: ModelError) -> ModelError {
+        let Some(key) = self
+            .key
+            .as_ref()
+            .map(|k| k.expose().trim())
+            .filter(|k| k.len() >= 4)
+        else {
+            return e;
+        };
+        let clean = |s: String| {
+            if s.contains(key) {
+                s.replace(key, "***")
+            } else {
+                s
+            }
+        };
+        match e {
+            ModelError::Unauthorized { status, message } => ModelError::Unauthorized {
+                status,
+                message: clean(message),
+            },
+            ModelError::UnknownModel { model, message } => ModelError::UnknownModel {
+                model,
+                message: clean(message),
+            },
+            ModelError::Server { status, message } => ModelError::Server {
+                status,
+                message: clean(message),
+            },
+            ModelError::Malformed(m) => ModelError::Malformed(clean(m)),
+            ModelError::Network(m) => ModelError::Network(clean(m)),
+            ModelError::Config(m) => ModelError::Config(clean(m)),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_debug_hides_the_key_and_config_is_validated() {
+        let key = "sk-test-abcdef123456";
+        let c = Client::new(ProviderConfig::openai(), Some(Secret::new(key))).unwrap();
+        let dbg = format!("{c:?}");
+        assert!(!dbg.contains("abcdef123456"), "{dbg}");
+        assert!(dbg.contains("***") && dbg.contains("openai"), "{dbg}");
+        assert!(c.openai_hosted);
+
+        let mut bad = ProviderConfig::anthropic();
+        bad.max_concurrency = 0;
+        assert!(matches!(Client::new(bad, None), Err(ModelError::Config(_))));
+        let mut bad = ProviderConfig::openai();
+        bad.base_url = "ftp://x".into();
+        assert!(matches!(Client::new(bad, None), Err(ModelError::Config(_))));
+        let err = Client::new(ProviderConfig::openai(), Some(Secret::new("sk-a\nb"))).unwrap_err();
+        assert!(!err.to_string().contains("sk-a"), "{err}");
+    }
+
+    #[test]
+    fn redacts_an_echoed_key() {
+        let c = Client::new(
+            ProviderConfig::openai(),
+            Some(Secret::new("sk-echoed-key-999")),
+        )
+        .unwrap();
+        let e = c.redact(ModelError::Unauthorized {
+            status: 401,
+            message: "bad key sk-echoed-key-999".into(),
+        });
+        assert_eq!(e.to_string(), "bad key ***");
+    }
+}

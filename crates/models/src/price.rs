@@ -1,0 +1,216 @@
+//! Model prices in USD per million tokens, and the cost of a call.
+//!
+//! The table is data, not code: the caller loads it from a TOML file the user can edit, and
+//! falls back to [`PriceTable::default`], whose list prices were copied from the providers' price
+//! pages (2025) and may be out of date.
+//!
+//! ```toml
+//! [models."gpt-4.1"]
+//! input_per_mtok = 2.0
+//! cached_per_mtok = 0.5
+//! output_per_mtok = 8.0
+//! ```
+
+use crate::types::Usage;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ModelPrice {
+    pub input_per_mtok: f64,
+    /// Price of prompt tokens read from the cache; the input price when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_per_mtok: Option<f64>,
+    pub output_per_mtok: f64,
+}
+
+impl ModelPrice {
+    pub const fn new(input: f64, cached: f64, output: f64) -> Self {
+        ModelPrice {
+            input_per_mtok: input,
+            cached_per_mtok: Some(cached),
+            output_per_mtok: output,
+        }
+    }
+
+    /// Cost in USD. Cached tokens are the part of `input_tokens` read from the cache.
+    pub fn cost(&self, usage: &Usage) -> f64 {
+        let cached = usage.cached_tokens.min(usage.input_tokens);
+        let uncached = usage.input_tokens - cached;
+        let cached_price = self.cached_per_mtok.unwrap_or(self.input_per_mtok);
+        (uncached as f64 * self.input_per_mtok
+            + cached as f64 * cached_price
+            + usage.output_tokens as f64 * self.output_per_mtok)
+            / 1_000_000.0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PriceTable {
+    #[serde(default)]
+    pub models: BTreeMap<String, ModelPrice>,
+}
+
+impl Default for PriceTable {
+    fn default() -> Self {
+        let entries = [
+            ("gpt-5", ModelPrice::new(1.25, 0.125, 10.0)),
+            ("gpt-5-mini", ModelPrice::new(0.25, 0.025, 2.0)),
+            ("gpt-5-nano", ModelPrice::new(0.05, 0.005, 0.40)),
+            ("gpt-4.1", ModelPrice::new(2.0, 0.50, 8.0)),
+            ("gpt-4.1-mini", ModelPrice::new(0.40, 0.10, 1.60)),
+            ("gpt-4.1-nano", ModelPrice::new(0.10, 0.025, 0.40)),
+            ("gpt-4o", ModelPrice::new(2.50, 1.25, 10.0)),
+            ("gpt-4o-mini", ModelPrice::new(0.15, 0.075, 0.60)),
+            ("o3", ModelPrice::new(2.0, 0.50, 8.0)),
+            ("o4-mini", ModelPrice::new(1.10, 0.275, 4.40)),
+            ("claude-opus-4-1", ModelPrice::new(15.0, 1.50, 75.0)),
+            ("claude-opus-4", ModelPrice::new(15.0, 1.50, 75.0)),
+            ("claude-sonnet-4-5", ModelPrice::new(3.0, 0.30, 15.0)),
+            ("claude-sonnet-4", ModelPrice::new(3.0, 0.30, 15.0)),
+            ("claude-3-7-sonnet", ModelPrice::new(3.0, 0.30, 15.0)),
+            ("claude-haiku-4-5", ModelPrice::new(1.0, 0.10, 5.0)),
+            ("claude-3-5-haiku", ModelPrice::new(0.80, 0.08, 4.0)),
+        ];
+        PriceTable {
+            models: entries
+                .into_iter()
+                .map(|(name, price)| (name.to_string(), price))
+                .collect(),
+        }
+    }
+}
+
+impl PriceTable {
+    /// An empty table (every cost unknown).
+    pub fn empty() -> Self {
+        PriceTable {
+            models: BTreeMap::new(),
+        }
+    }
+
+    pub fn from_toml_str(s: &str) -> Result<Self, toml::de::Error> {
+        toml::from_str(s)
+    }
+
+    pub fn to_toml_string(&self) -> Result<String, toml::ser::Error> {
+        toml::to_string_pretty(self)
+    }
+
+    /// The price of `model`: an exact entry, else the longest entry that is a prefix of the name
+    /// followed by `-` (so `claude-sonnet-4-5-20250929` is priced as `claude-sonnet-4-5`).
+    pub fn price(&self, model: &str) -> Option<&ModelPrice> {
+        if let Some(p) = self.models.get(model) {
+            return Some(p);
+        }
+        self.models
+            .iter()
+            .filter(|(name, _)| {
+                model
+                    .strip_prefix(name.as_str())
+                    .is_some_and(|rest| rest.starts_with('-'))
+            })
+            .max_by_key(|(name, _)| name.len())
+            .map(|(_, p)| p)
+    }
+
+    /// Cost in USD of `usage` on `model`, `None` when the model has no price.
+    pub fn cost(&self, model: &str, usage: &Usage) -> Option<f64> {
+        self.price(model).map(|p| p.cost(usage))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn cost_arithmetic_splits_cached_input() {
+        let p = ModelPrice::new(2.0, 0.5, 8.0);
+        let u = Usage {
+            input_tokens: 1_000_000,
+            cached_tokens: 400_000,
+            output_tokens: 250_000,
+        };
+        // 600k * 2 + 400k * 0.5 + 250k * 8, per million
+        assert!(close(p.cost(&u), 1.2 + 0.2 + 2.0), "{}", p.cost(&u));
+        let small = Usage {
+            input_tokens: 1234,
+            cached_tokens: 0,
+            output_tokens: 56,
+        };
+        assert!(close(p.cost(&small), (1234.0 * 2.0 + 56.0 * 8.0) / 1e6));
+        let no_cache_price = ModelPrice {
+            input_per_mtok: 3.0,
+            cached_per_mtok: None,
+            output_per_mtok: 0.0,
+        };
+        let u = Usage {
+            input_tokens: 10,
+            cached_tokens: 10,
+            output_tokens: 0,
+        };
+        assert!(close(no_cache_price.cost(&u), 30.0 / 1e6));
+        // more cached than input never yields a negative count
+        let odd = Usage {
+            input_tokens: 5,
+            cached_tokens: 9,
+            output_tokens: 0,
+        };
+        assert!(close(p.cost(&odd), 5.0 * 0.5 / 1e6));
+    }
+
+    #[test]
+    fn lookup_is_exact_then_longest_dated_prefix() {
+        let t = PriceTable::default();
+        let u = Usage {
+            input_tokens: 1_000_000,
+            cached_tokens: 0,
+            output_tokens: 1_000_000,
+        };
+        assert!(close(t.cost("gpt-4.1", &u).unwrap(), 10.0));
+        assert!(close(t.cost("gpt-4.1-mini", &u).unwrap(), 2.0));
+        assert!(close(t.cost("gpt-4.1-mini-2025-04-14", &u).unwrap(), 2.0));
+        assert!(close(
+            t.cost("claude-sonnet-4-5-20250929", &u).unwrap(),
+            18.0
+        ));
+        assert_eq!(t.cost("gpt-4.10", &u), None);
+        assert_eq!(t.cost("llama-3-8b", &u), None);
+    }
+
+    #[test]
+    fn toml_round_trip_and_user_edits() {
+        let t = PriceTable::from_toml_str(
+            r#"
+            [models."local/qwen"]
+            input_per_mtok = 0.0
+            output_per_mtok = 0.0
+
+            [models."gpt-4.1"]
+            input_per_mtok = 1.0
+            cached_per_mtok = 0.25
+            output_per_mtok = 4.0
+            "#,
+        )
+        .unwrap();
+        let u = Usage {
+            input_tokens: 2_000_000,
+            cached_tokens: 1_000_000,
+            output_tokens: 0,
+        };
+        assert!(close(t.cost("gpt-4.1", &u).unwrap(), 1.25));
+        assert_eq!(t.cost("local/qwen", &u), Some(0.0));
+        let back = PriceTable::from_toml_str(&t.to_toml_string().unwrap()).unwrap();
+        assert_eq!(back, t);
+        let d = PriceTable::default();
+        assert_eq!(
+            PriceTable::from_toml_str(&d.to_toml_string().unwrap()).unwrap(),
+            d
+        );
+    }
+}

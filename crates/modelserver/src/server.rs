@@ -1,0 +1,376 @@
+//! The HTTP server: routes, shared state, the model-request pipeline
+//! (log → fault → auth → model check → script → render) and the handle.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{DefaultBodyLimit, OriginalUri, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use bytes::Bytes;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::api::{Answer, Api, ApiError, Usage};
+use crate::control::{self, LoggedRequest};
+use crate::faults::{Fault, FaultQueue};
+use crate::script::Script;
+use crate::sse::Delivery;
+
+/// Model name used in answers and `/v1/models` when none is configured.
+pub const DEFAULT_MODEL: &str = "skillscope-scripted";
+
+/// How to run a server.
+#[derive(Debug, Clone, Default)]
+pub struct ServerOptions {
+    pub script: Script,
+    /// When set, only this key is accepted (any key is accepted otherwise,
+    /// but one must be present).
+    pub require_key: Option<String>,
+    /// Accepted model names; empty accepts any model.
+    pub models: Vec<String>,
+}
+
+/// State shared by all handlers.
+#[derive(Debug)]
+pub struct Shared {
+    script: RwLock<Script>,
+    pub faults: FaultQueue,
+    log: Mutex<Vec<LoggedRequest>>,
+    require_key: Option<String>,
+    models: Vec<String>,
+    seq: AtomicU64,
+}
+
+impl Shared {
+    fn new(opts: ServerOptions) -> Shared {
+        Shared {
+            script: RwLock::new(opts.script),
+            faults: FaultQueue::default(),
+            log: Mutex::new(Vec::new()),
+            require_key: opts.require_key,
+            models: opts.models,
+            seq: AtomicU64::new(0),
+        }
+    }
+
+    pub fn script(&self) -> Script {
+        self.script
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    pub fn set_script(&self, s: Script) {
+        *self.script.write().unwrap_or_else(|e| e.into_inner()) = s;
+    }
+
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn clear_requests(&self) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    fn record(&self, r: LoggedRequest) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+    }
+
+    fn check_key(&self, headers: &HeaderMap) -> Result<(), ApiError> {
+        let key = presented_key(headers).ok_or(ApiError::Unauthorized)?;
+        match &self.require_key {
+            Some(k) if *k != key => Err(ApiError::Unauthorized),
+            _ => Ok(()),
+        }
+    }
+
+    fn model_names(&self) -> Vec<String> {
+        if self.models.is_empty() {
+            vec![DEFAULT_MODEL.to_string()]
+        } else {
+            self.models.clone()
+        }
+    }
+}
+
+/// The key from `x-api-key` or `Authorization: Bearer`, if any.
+pub fn presented_key(headers: &HeaderMap) -> Option<String> {
+    let nonempty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
+        if let Some(k) = nonempty(k) {
+            return Some(k);
+        }
+    }
+    let auth = headers.get("authorization")?.to_str().ok()?;
+    let (scheme, rest) = auth.split_once(' ')?;
+    if scheme.eq_ignore_ascii_case("bearer") {
+        nonempty(rest)
+    } else {
+        None
+    }
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Runs one model request through faults, checks and the script.
+async fn model_request(
+    api: Api,
+    s: Arc<Shared>,
+    method: Method,
+    uri: OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    s.record(LoggedRequest::new(
+        method.as_str(),
+        &uri.0.to_string(),
+        &headers,
+        &body,
+    ));
+    let seq = s.seq.fetch_add(1, Ordering::SeqCst) + 1;
+    let mut delivery = Delivery::Normal;
+    let fault = s.faults.pop();
+    if let Some(f) = &fault {
+        tracing::info!(?f, path = %uri.0, "injecting fault");
+    }
+    match fault {
+        None => {}
+        Some(Fault::RateLimit { retry_after_secs }) => {
+            return api.error(&ApiError::RateLimited { retry_after_secs })
+        }
+        Some(Fault::ServerError { status }) => return api.error(&ApiError::Server(status)),
+        Some(Fault::Unauthorized) => return api.error(&ApiError::Unauthorized),
+        Some(Fault::Slow { delay_ms }) => tokio::time::sleep(Duration::from_millis(delay_ms)).await,
+        Some(Fault::CutStream) => delivery = Delivery::Cut,
+        Some(Fault::MalformedJson) => delivery = Delivery::Malformed,
+    }
+    if let Err(e) = s.check_key(&headers) {
+        return api.error(&e);
+    }
+    let body: Value = match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => return api.error(&ApiError::BadRequest("body must be a JSON object".into())),
+        Err(e) => return api.error(&ApiError::BadRequest(format!("invalid JSON body: {e}"))),
+    };
+    let conv = api.conversation(&body);
+    if !s.models.is_empty() && !s.models.contains(&conv.model) {
+        return api.error(&ApiError::ModelNotFound(conv.model));
+    }
+    let reply = s
+        .script
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .plan(&conv);
+    let answer = Answer {
+        usage: Usage::estimate(&conv, &reply),
+        reply,
+        model: if conv.model.is_empty() {
+            DEFAULT_MODEL.to_string()
+        } else {
+            conv.model.clone()
+        },
+        seq,
+        created: now_secs(),
+        stream: conv.stream,
+        include_usage: body
+            .pointer("/stream_options/include_usage")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    };
+    api.render(&answer, delivery)
+}
+
+async fn chat(
+    State(s): State<Arc<Shared>>,
+    m: Method,
+    u: OriginalUri,
+    h: HeaderMap,
+    b: Bytes,
+) -> Response {
+    model_request(Api::ChatCompletions, s, m, u, h, b).await
+}
+
+async fn responses(
+    State(s): State<Arc<Shared>>,
+    m: Method,
+    u: OriginalUri,
+    h: HeaderMap,
+    b: Bytes,
+) -> Response {
+    model_request(Api::Responses, s, m, u, h, b).await
+}
+
+async fn messages(
+    State(s): State<Arc<Shared>>,
+    m: Method,
+    u: OriginalUri,
+    h: HeaderMap,
+    b: Bytes,
+) -> Response {
+    model_request(Api::Anthropic, s, m, u, h, b).await
+}
+
+/// `POST /v1/messages/count_tokens`: the same estimate as usage.
+async fn count_tokens(State(s): State<Arc<Shared>>, h: HeaderMap, b: Bytes) -> Response {
+    if let Err(e) = s.check_key(&h) {
+        return Api::Anthropic.error(&e);
+    }
+    let body: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
+    let conv = Api::Anthropic.conversation(&body);
+    Json(json!({"input_tokens": (conv.prompt_chars as u64).div_ceil(4).max(1)})).into_response()
+}
+
+/// `GET /v1/models`, with both OpenAI and Anthropic fields on each entry.
+async fn models(State(s): State<Arc<Shared>>) -> Json<Value> {
+    let names = s.model_names();
+    let data: Vec<Value> = names
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m, "object": "model", "created": 0, "owned_by": "skillscope",
+                "type": "model", "display_name": m, "created_at": "2025-01-01T00:00:00Z"
+            })
+        })
+        .collect();
+    Json(json!({
+        "object": "list", "data": data, "has_more": false,
+        "first_id": names.first(), "last_id": names.last()
+    }))
+}
+
+async fn root() -> &'static str {
+    "skillscope model server\n"
+}
+
+async fn not_found(
+    State(s): State<Arc<Shared>>,
+    m: Method,
+    u: OriginalUri,
+    h: HeaderMap,
+    b: Bytes,
+) -> Response {
+    s.record(LoggedRequest::new(m.as_str(), &u.0.to_string(), &h, &b));
+    let body = json!({"error": {"message": format!("Unknown route {} {}", m, u.0.path()),
+        "type": "invalid_request_error", "param": null, "code": "unknown_url"}});
+    (StatusCode::NOT_FOUND, Json(body)).into_response()
+}
+
+/// All routes of the server.
+pub fn router(s: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/", get(root))
+        .route("/v1/chat/completions", post(chat))
+        .route("/chat/completions", post(chat))
+        .route("/v1/responses", post(responses))
+        .route("/responses", post(responses))
+        .route("/v1/messages", post(messages))
+        .route("/messages", post(messages))
+        .route("/v1/messages/count_tokens", post(count_tokens))
+        .route("/v1/models", get(models))
+        .route("/models", get(models))
+        .merge(control::routes())
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::disable())
+        .with_state(s)
+}
+
+/// A running server. Dropping it shuts the server down.
+#[derive(Debug)]
+pub struct ServerHandle {
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub base_url: String,
+    pub addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl ServerHandle {
+    /// Queues faults for the next model requests, one per request.
+    pub fn push_faults(&self, f: Vec<Fault>) {
+        self.shared.faults.push(f);
+    }
+
+    /// The request log so far.
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.shared.requests()
+    }
+
+    pub fn clear_requests(&self) {
+        self.shared.clear_requests();
+    }
+
+    pub fn set_script(&self, s: Script) {
+        self.shared.set_script(s);
+    }
+
+    pub fn script(&self) -> Script {
+        self.shared.script()
+    }
+
+    /// Stops accepting connections and waits for the server task to end.
+    pub async fn shutdown(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.task.take() {
+            let _ = t.await;
+        }
+    }
+
+    /// Waits until the server stops (it never does unless shut down).
+    pub async fn wait(mut self) -> std::io::Result<()> {
+        match self.task.take() {
+            Some(t) => t.await.map_err(std::io::Error::other)?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Starts a server on 127.0.0.1 with an OS-chosen port.
+pub async fn start(opts: ServerOptions) -> std::io::Result<ServerHandle> {
+    start_on(SocketAddr::from(([127, 0, 0, 1], 0)), opts).await
+}
+
+/// Starts a server on `addr`.
+pub async fn start_on(addr: SocketAddr, opts: ServerOptions) -> std::io::Result<ServerHandle> {
+    let listener = TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    let shared = Arc::new(Shared::new(opts));
+    let app = router(shared.clone());
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(ServerHandle {
+        base_url: format!("http://{addr}"),
+        addr,
+        shared,
+        shutdown: Some(tx),
+        task: Some(task),
+    })
+}
