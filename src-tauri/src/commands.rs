@@ -9,7 +9,13 @@ use crate::queue::LiveLogs;
 use skillscope_core::queue::model::{AttemptResult, QueueStatus, RunView, TrialView};
 use skillscope_core::queue::sandbox_run::SandboxRunRequest;
 use skillscope_core::queue::store;
+use skillscope_core::agents::{self, AgentConfig, ProviderView};
+use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::review::{self, ExportFormat};
+use skillscope_core::trajectories::{self, ImportedTrajectory, TrajectorySummary};
+use skillscope_core::credentials;
+use skillscope_atif::Trajectory;
+use skillscope_models::ProviderConfig;
 use skillscope_core::{library, AppError, Workspace};
 use skillscope_scan::ScanReport;
 use tauri::{AppHandle, Emitter, State};
@@ -134,6 +140,80 @@ pub fn cancel_run(state: State<AppState>, run_id: i64) -> Res<u32> {
 #[tauri::command(async)]
 pub fn start_sandbox_run(state: State<AppState>, request: SandboxRunRequest) -> Res<i64> {
     skillscope_core::queue::sandbox_run::create(ws(&state)?, &request)
+}
+
+#[tauri::command(async)]
+pub fn start_agent_run(state: State<AppState>, request: AgentRunRequest) -> Res<i64> {
+    skillscope_core::queue::agent_run::create(ws(&state)?, &request)
+}
+
+#[tauri::command(async)]
+pub fn list_providers(state: State<AppState>) -> Res<Vec<ProviderView>> {
+    agents::providers(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn save_provider(state: State<AppState>, config: ProviderConfig) -> Res<()> {
+    agents::save_provider(ws(&state)?, &config)
+}
+
+#[tauri::command(async)]
+pub fn delete_provider(state: State<AppState>, id: String) -> Res<()> {
+    agents::delete_provider(ws(&state)?, &id)
+}
+
+/// Stores a key in the OS keyring. It is never sent back to the UI.
+#[tauri::command(async)]
+pub fn set_credential(provider: String, secret: String) -> Res<()> {
+    credentials::set(&provider, &secret)
+}
+
+#[tauri::command(async)]
+pub fn delete_credential(provider: String) -> Res<bool> {
+    credentials::delete(&provider)
+}
+
+#[tauri::command]
+pub async fn test_credential(state: State<'_, AppState>, provider: String, model: String) -> Res<()> {
+    let ws = ws(&state)?.clone();
+    agents::test_credential(&ws, &provider, &model).await
+}
+
+#[tauri::command(async)]
+pub fn list_agents(state: State<AppState>) -> Res<Vec<AgentConfig>> {
+    agents::agents(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn save_agent(state: State<AppState>, config: AgentConfig) -> Res<i64> {
+    agents::save_agent(ws(&state)?, &config)
+}
+
+#[tauri::command(async)]
+pub fn delete_agent(state: State<AppState>, id: i64) -> Res<()> {
+    agents::delete_agent(ws(&state)?, id)
+}
+
+#[tauri::command(async)]
+pub fn list_trajectories(state: State<AppState>) -> Res<Vec<TrajectorySummary>> {
+    trajectories::list(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn trial_trajectories(state: State<AppState>, trial_id: i64) -> Res<Vec<TrajectorySummary>> {
+    trajectories::for_trial(ws(&state)?, trial_id)
+}
+
+#[tauri::command(async)]
+pub fn get_trajectory(state: State<AppState>, id: i64) -> Res<Trajectory> {
+    trajectories::get(ws(&state)?, id)
+}
+
+/// Imports an ATIF file; returns the new id and any rule violations found in it.
+#[tauri::command(async)]
+pub fn import_trajectory(state: State<AppState>, path: String) -> Res<ImportedTrajectory> {
+    let (id, violations) = trajectories::import_file(ws(&state)?, std::path::Path::new(&path))?;
+    Ok(ImportedTrajectory { id, violations })
 }
 
 #[tauri::command(async)]

@@ -64,6 +64,20 @@ fn main() {
             commands::cancel_trial,
             commands::cancel_run,
             commands::start_sandbox_run,
+            commands::start_agent_run,
+            commands::list_providers,
+            commands::save_provider,
+            commands::delete_provider,
+            commands::set_credential,
+            commands::delete_credential,
+            commands::test_credential,
+            commands::list_agents,
+            commands::save_agent,
+            commands::delete_agent,
+            commands::list_trajectories,
+            commands::trial_trajectories,
+            commands::get_trajectory,
+            commands::import_trajectory,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");

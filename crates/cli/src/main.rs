@@ -2,6 +2,7 @@
 //! Exit 0 on success, 1 when a gate (`scan --fail-under`) fails; on an error one line
 //! `skillscope: <code>: <message>` on stderr and exit 2.
 
+mod agent_cmds;
 mod library_cmds;
 mod queue_cmd;
 mod sandbox_cmd;
@@ -84,6 +85,26 @@ enum Command {
         #[command(subcommand)]
         cmd: sandbox_cmd::ImageCmd,
     },
+    /// ATIF trajectories: validate or import files.
+    Trajectory {
+        #[command(subcommand)]
+        cmd: agent_cmds::TrajectoryCmd,
+    },
+    /// Model API keys in the OS keyring.
+    Credential {
+        #[command(subcommand)]
+        cmd: agent_cmds::CredentialCmd,
+    },
+    /// Model providers (OpenAI-compatible, Responses, Anthropic).
+    Provider {
+        #[command(subcommand)]
+        cmd: agent_cmds::ProviderCmd,
+    },
+    /// Configurations of the built-in agent.
+    Agent {
+        #[command(subcommand)]
+        cmd: agent_cmds::AgentCmd,
+    },
     /// Import the sample skills shipped with Skillscope.
     Samples {
         #[arg(long)]
@@ -102,6 +123,10 @@ fn run(cli: Cli) -> Result<bool, AppError> {
     match cli.command {
         Command::Scan { target, format, fail_under } => scan_cmd::run(&ws, &target, format, fail_under),
         Command::Queue { cmd } => queue_cmd::run(&mut ws, cmd),
+        Command::Trajectory { cmd } => agent_cmds::trajectory(&ws, cmd),
+        Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),
+        Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
+        Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
         Command::Image { cmd } => sandbox_cmd::image(cmd),
         Command::Import { source, git_ref, subpath, json } => {

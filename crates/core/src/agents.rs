@@ -141,3 +141,15 @@ pub fn delete_agent(ws: &Workspace, id: i64) -> Result<()> {
     ws.conn()?.execute("DELETE FROM agent_configs WHERE id = ?1", [id])?;
     Ok(())
 }
+
+/// A cheap real call with the stored key (a one-token completion of `model`).
+pub async fn test_credential(ws: &Workspace, provider_id: &str, model: &str) -> Result<()> {
+    let cfg = provider(ws, provider_id)?;
+    let key = credentials::get(provider_id)?;
+    let client = skillscope_models::Client::new(cfg, key.map(skillscope_models::Secret::new))
+        .map_err(|e| AppError::invalid_input(e.to_string()))?;
+    client
+        .check(model)
+        .await
+        .map_err(|e| AppError::new(crate::ErrorCode::InvalidInput, format!("{provider_id}: {e}")))
+}

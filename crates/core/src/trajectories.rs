@@ -30,6 +30,14 @@ pub struct TrajectorySummary {
     pub steps: u32,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ImportedTrajectory {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub violations: Vec<Violation>,
+}
+
 pub struct NewTrajectory<'a> {
     pub trial: Option<(i64, u32)>,
     pub origin: &'a str,

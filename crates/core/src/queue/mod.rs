@@ -5,3 +5,4 @@ pub mod store;
 pub mod worker;
 pub mod sandbox_run;
 pub mod agent_phase;
+pub mod agent_run;

@@ -1,0 +1,160 @@
+//! `skillscope trajectory|credential|provider|agent ...`.
+
+use clap::Subcommand;
+use skillscope_core::agents::{self, AgentConfig};
+use skillscope_core::{credentials, trajectories, AppError, ErrorCode, Workspace};
+use skillscope_models::{ApiKind, ProviderConfig};
+use std::io::Read;
+use std::path::PathBuf;
+
+#[derive(Subcommand)]
+pub enum TrajectoryCmd {
+    /// Check an ATIF file against the schema and the cross-field rules (exit 1 on violations).
+    Validate { file: PathBuf },
+    /// Import an ATIF file produced elsewhere (Harbor, SkillEvaluator) into the workspace.
+    Import { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+pub enum CredentialCmd {
+    /// Store a provider's key in the OS keyring; the key is read from stdin.
+    Set { provider: String },
+    /// Make a cheap real call with the stored key.
+    Test {
+        provider: String,
+        #[arg(long)]
+        model: String,
+    },
+    /// Remove the key from the keyring.
+    Delete { provider: String },
+}
+
+#[derive(Subcommand)]
+pub enum ProviderCmd {
+    /// Add or update a provider (its key goes in with `credential set`).
+    Add {
+        id: String,
+        #[arg(long, value_parser = ["openai_chat", "openai_responses", "anthropic"])]
+        api: String,
+        #[arg(long)]
+        base_url: String,
+        #[arg(long, default_value_t = 4)]
+        max_concurrency: u32,
+    },
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum AgentCmd {
+    /// Add a named configuration of the built-in agent.
+    Add {
+        name: String,
+        #[arg(long)]
+        provider: String,
+        #[arg(long)]
+        model: String,
+        #[arg(long, default_value_t = 30)]
+        max_turns: u32,
+        #[arg(long, default_value_t = 400_000)]
+        token_budget: u64,
+    },
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn print_json(v: &impl serde::Serialize) -> Result<(), AppError> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
+pub fn trajectory(ws: &Workspace, cmd: TrajectoryCmd) -> Result<bool, AppError> {
+    match cmd {
+        TrajectoryCmd::Validate { file } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| AppError::io(file.display(), e))?;
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| AppError::invalid_input(format!("{}: not JSON: {e}", file.display())))?;
+            let violations = skillscope_atif::validate(&value);
+            for v in &violations {
+                println!("{v}");
+            }
+            if violations.is_empty() {
+                println!("{}: valid ATIF", file.display());
+            }
+            Ok(violations.is_empty())
+        }
+        TrajectoryCmd::Import { file } => {
+            let (id, violations) = trajectories::import_file(ws, &file)?;
+            println!("imported {} as trajectory #{id}", file.display());
+            for v in &violations {
+                println!("warning: {v}");
+            }
+            Ok(true)
+        }
+    }
+}
+
+pub fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, AppError> {
+    match cmd {
+        CredentialCmd::Set { provider } => {
+            let mut secret = String::new();
+            std::io::stdin().read_to_string(&mut secret).map_err(|e| AppError::io("stdin", e))?;
+            credentials::set(&provider, &secret)?;
+            println!("stored the key for {provider} in the OS keyring");
+        }
+        CredentialCmd::Test { provider, model } => {
+            let rt = tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?;
+            rt.block_on(agents::test_credential(ws, &provider, &model))?;
+            println!("the key for {provider} works with {model}");
+        }
+        CredentialCmd::Delete { provider } => {
+            let existed = credentials::delete(&provider)?;
+            println!("{}", if existed { format!("deleted the key for {provider}") } else { format!("no key was stored for {provider}") });
+        }
+    }
+    Ok(true)
+}
+
+pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
+    match cmd {
+        ProviderCmd::Add { id, api, base_url, max_concurrency } => {
+            let api: ApiKind = serde_json::from_value(serde_json::Value::String(api))?;
+            agents::save_provider(ws, &ProviderConfig { max_concurrency, ..ProviderConfig::new(id.clone(), api, base_url) })?;
+            println!("saved provider {id}");
+        }
+        ProviderCmd::List { json } => {
+            let all = agents::providers(ws)?;
+            if json {
+                print_json(&all)?;
+            }
+            for p in all.iter().filter(|_| !json) {
+                println!("{:<16} {:<18} {}  {}", p.config.id, format!("{:?}", p.config.api), p.config.base_url, if p.has_key { "key stored" } else { "no key" });
+            }
+        }
+    }
+    Ok(true)
+}
+
+pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
+    match cmd {
+        AgentCmd::Add { name, provider, model, max_turns, token_budget } => {
+            let limits = skillscope_agent::AgentLimits { max_turns, token_budget, ..Default::default() };
+            let id = agents::save_agent(ws, &AgentConfig { id: 0, name: name.clone(), harness: "builtin".into(), provider_id: provider, model, limits })?;
+            println!("saved agent configuration {name} (#{id})");
+        }
+        AgentCmd::List { json } => {
+            let all = agents::agents(ws)?;
+            if json {
+                print_json(&all)?;
+            }
+            for a in all.iter().filter(|_| !json) {
+                println!("#{:<4} {:<28} {} {}  max {} turns", a.id, a.name, a.provider_id, a.model, a.limits.max_turns);
+            }
+        }
+    }
+    Ok(true)
+}
