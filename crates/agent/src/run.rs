@@ -56,6 +56,9 @@ pub struct AgentOutcome {
     pub usage: Usage,
     pub cost_usd: Option<f64>,
     pub final_text: Option<String>,
+    /// Time spent waiting on the model, and running tools, in milliseconds.
+    pub model_ms: u64,
+    pub tool_ms: u64,
     /// The ATIF v1.7 trajectory, already passed through the redactor.
     pub trajectory: serde_json::Value,
 }
@@ -107,6 +110,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let mut usage = Usage::default();
     let mut turns = 0;
     let mut final_text = None;
+    let (mut model_time, mut tool_time) = (Duration::ZERO, Duration::ZERO);
     let deadline = started + Duration::from_secs(limits.wall_timeout_secs);
     let stop = loop {
         if turns >= limits.max_turns {
@@ -127,10 +131,12 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             temperature: limits.temperature,
             max_tokens: limits.max_output_tokens,
         };
+        let asked = Instant::now();
         let resp = match tokio::time::timeout(remaining, input.client.complete(&req, &mut |_| {})).await {
             Ok(r) => r?,
             Err(_) => break StopReason::WallTimeout,
         };
+        model_time += asked.elapsed();
         turns += 1;
         add(&mut usage, &resp.usage);
         let cost = input.prices.cost(input.model, &resp.usage);
@@ -141,10 +147,12 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             break StopReason::FinalAnswer;
         }
         for call in &resp.tool_calls {
+            let ran = Instant::now();
             let out = match tokio::time::timeout(deadline.saturating_duration_since(Instant::now()), tools.call(&call.name, &call.arguments)).await {
                 Ok(r) => r?,
                 Err(_) => tools::ToolOutput { content: "[killed: the agent's wall time ran out]".into(), is_error: true },
             };
+            tool_time += ran.elapsed();
             rec.observation(step, &call.id, &out.content);
             messages.push(Message::ToolResult { call_id: call.id.clone(), content: out.content, is_error: out.is_error });
         }
@@ -152,5 +160,14 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let cost_usd = input.prices.cost(input.model, &usage);
     let mut trajectory = rec.finish(&usage, cost_usd, stop);
     input.redactor.redact_json(&mut trajectory);
-    Ok(AgentOutcome { stop, turns, usage, cost_usd, final_text, trajectory })
+    Ok(AgentOutcome {
+        stop,
+        turns,
+        usage,
+        cost_usd,
+        final_text,
+        model_ms: model_time.as_millis() as u64,
+        tool_ms: tool_time.as_millis() as u64,
+        trajectory,
+    })
 }
