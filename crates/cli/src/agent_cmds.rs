@@ -16,6 +16,25 @@ pub enum TrajectoryCmd {
 }
 
 #[derive(Subcommand)]
+pub enum TrialCmd {
+    /// Write a trial's evidence bundle (trajectories, output, file changes, phases, tokens, cost;
+    /// secrets redacted) into a folder.
+    Evidence {
+        trial: i64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+pub fn trial(ws: &Workspace, cmd: TrialCmd) -> Result<bool, AppError> {
+    let TrialCmd::Evidence { trial, out } = cmd;
+    for f in skillscope_core::evidence::export(ws, trial, &out)? {
+        println!("{}", out.join(f).display());
+    }
+    Ok(true)
+}
+
+#[derive(Subcommand)]
 pub enum CredentialCmd {
     /// Store a provider's key in the OS keyring; the key is read from stdin.
     Set { provider: String },

@@ -90,6 +90,11 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::TrajectoryCmd,
     },
+    /// One trial's evidence.
+    Trial {
+        #[command(subcommand)]
+        cmd: agent_cmds::TrialCmd,
+    },
     /// Model API keys in the OS keyring.
     Credential {
         #[command(subcommand)]
@@ -125,6 +130,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Queue { cmd } => queue_cmd::run(&mut ws, cmd),
         Command::Trajectory { cmd } => agent_cmds::trajectory(&ws, cmd),
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),
+        Command::Trial { cmd } => agent_cmds::trial(&ws, cmd),
         Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),

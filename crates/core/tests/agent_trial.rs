@@ -180,6 +180,13 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     assert_eq!(first.outcome, TrialState::InfraError);
     assert!(first.error.as_deref().unwrap_or_default().contains("rejected"), "{:?}", first.error);
 
+    // The evidence bundle holds the trajectory and output, and no key.
+    let bundle = tmp.path().join("evidence");
+    let files = skillscope_core::evidence::export(&ws, trials[1].id, &bundle).unwrap();
+    assert!(files.iter().any(|f| f.ends_with("trajectory.atif.json")), "{files:?}");
+    let traj: Value = serde_json::from_str(&std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with(".atif.json")).unwrap())).unwrap()).unwrap();
+    assert!(skillscope_atif::validate(&traj).is_empty());
+
     // The canary key is in the keyring and nowhere on disk.
     assert_eq!(credentials::get("scripted").unwrap().as_deref(), Some(CANARY));
     drop(server);

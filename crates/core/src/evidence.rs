@@ -1,0 +1,61 @@
+//! The evidence bundle of a trial, written to a folder: what ran, what the agent did (ATIF), what
+//! changed, what it printed, how long each phase took, tokens and cost. Everything passes through
+//! the redactor (every stored provider key, plus common key shapes) on the way out.
+
+use crate::error::{AppError, Result};
+use crate::queue::store;
+use crate::workspace::Workspace;
+use crate::{agents, credentials, trajectories};
+use serde_json::json;
+use skillscope_atif::Redactor;
+use std::path::Path;
+
+fn redactor(ws: &Workspace) -> Result<Redactor> {
+    let mut secrets = Vec::new();
+    for p in agents::providers(ws)? {
+        if let Ok(Some(k)) = credentials::get(&p.config.id) {
+            secrets.push(k);
+        }
+    }
+    Ok(Redactor::new(secrets))
+}
+
+fn write(dir: &Path, name: &str, mut value: serde_json::Value, r: &Redactor) -> Result<()> {
+    r.redact_json(&mut value);
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&value)?).map_err(|e| AppError::io(path.display(), e))
+}
+
+/// Writes the bundle of `trial_id` into `dir` (created if missing); returns the files written.
+pub fn export(ws: &Workspace, trial_id: i64, dir: &Path) -> Result<Vec<String>> {
+    let trial = store::trial(&ws.conn()?, trial_id)?;
+    let results = store::results(ws, trial_id)?;
+    let trajs = trajectories::for_trial(ws, trial_id)?;
+    let r = redactor(ws)?;
+    std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir.display(), e))?;
+    let mut files = vec!["trial.json".to_string()];
+    write(
+        dir,
+        "trial.json",
+        json!({
+            "trial": trial,
+            "attempts": results.iter().map(|a| json!({
+                "attempt": a.attempt, "outcome": a.outcome, "exit_code": a.exit_code, "timed_out": a.timed_out,
+                "oom_killed": a.oom_killed, "error": a.error, "duration_ms": a.duration_ms,
+            })).collect::<Vec<_>>(),
+            "trajectories": trajs,
+        }),
+        &r,
+    )?;
+    for a in &results {
+        let name = format!("attempt-{}-output.json", a.attempt);
+        write(dir, &name, json!({"stdout": a.stdout, "stderr": a.stderr, "file_changes": a.file_changes}), &r)?;
+        files.push(name);
+    }
+    for t in &trajs {
+        let name = format!("attempt-{}-trajectory.atif.json", t.attempt.unwrap_or(0));
+        write(dir, &name, serde_json::to_value(trajectories::get(ws, t.id)?)?, &r)?;
+        files.push(name);
+    }
+    Ok(files)
+}
