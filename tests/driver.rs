@@ -16,6 +16,14 @@ pub fn target_bin(name: &str) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| panic!("{} missing: run `cargo build` first", p.display()))
 }
 
+/// A private session keyring for this process and its children (tauri-driver, the app), so the
+/// kernel keyring store works without a desktop session.
+pub fn join_session_keyring() {
+    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
+    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
+    assert!(r >= 0, "cannot create a session keyring");
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -34,6 +42,7 @@ impl Session {
         let mut cmd = Command::new("tauri-driver");
         cmd.args(["--port", &port.to_string(), "--native-port", &native.to_string()])
             .env("SKILLSCOPE_HOME", home)
+            .env("SKILLSCOPE_KEYRING", "keyutils")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);

@@ -130,3 +130,72 @@ async fn queue_a_sandbox_run_and_watch_it_finish() {
     s.screenshot("e2e-runs-done.png").await;
     tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
 }
+
+/// Issue 5: add a provider and its key (kernel keyring), test the key with a real call to the
+/// scripted model server, add an agent configuration, run the built-in agent, see its trajectory.
+#[tokio::test(flavor = "multi_thread")]
+async fn settings_key_agent_run_and_trajectory() {
+    driver::join_session_keyring();
+    let key = "sk-e2e-5f1c2a9d7b3e4680";
+    let script = serde_json::json!({"default": [
+        {"tool": "bash", "args": {"command": "awk -F, 'NR>1{s+=$1} END{print s}' data.csv > report.txt"}},
+        {"tool": "read_file", "args": {"path": "report.txt"}},
+        {"text": "report.txt holds the sum."}
+    ]});
+    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+        script: serde_json::from_value(script).unwrap(),
+        require_key: Some(key.into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("data.csv"), "n\n4\n5\n6\n").unwrap();
+
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    c.find(Locator::Css("[data-testid=nav-settings]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=provider-form]")).await;
+    c.find(Locator::Css("[data-testid=provider-id]")).await.unwrap().send_keys("local").await.unwrap();
+    let url = c.find(Locator::Css("[data-testid=provider-base-url]")).await.unwrap();
+    url.clear().await.unwrap();
+    url.send_keys(&server.base_url).await.unwrap();
+    c.find(Locator::Css("[data-testid=provider-save]")).await.unwrap().click().await.unwrap();
+    let row = "[data-testid=provider-row][data-provider-id=local]";
+    s.wait_for(Locator::Css(row)).await;
+    c.find(Locator::Css(&format!("{row} [data-testid=key-input]"))).await.unwrap().send_keys(key).await.unwrap();
+    c.find(Locator::Css(&format!("{row} [data-testid=key-save]"))).await.unwrap().click().await.unwrap();
+    let status = s.wait_for(Locator::Css(&format!("{row} [data-testid=key-status]"))).await;
+    s.wait_text(&status, "Key stored").await;
+    c.find(Locator::Css(&format!("{row} [data-testid=key-test-model]"))).await.unwrap().send_keys("scripted").await.unwrap();
+    c.find(Locator::Css(&format!("{row} [data-testid=key-test]"))).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css(&format!("{row} [data-testid=key-test-result][data-ok=true]"))).await;
+
+    c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("builtin-e2e").await.unwrap();
+    c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("scripted").await.unwrap();
+    c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=agent-row][data-agent-name=builtin-e2e]")).await;
+    s.screenshot("e2e-settings.png").await;
+    let page = c.source().await.unwrap();
+    assert!(!page.contains(key), "the key is never shown once saved");
+
+    c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
+    let form = s.wait_for(Locator::Css("[data-testid=agent-run-form]")).await;
+    form.find(Locator::Css("[data-testid=agent-run-instruction]")).await.unwrap()
+        .send_keys("Create report.txt containing the sum of the numbers in data.csv").await.unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-workspace]")).await.unwrap()
+        .send_keys(&work.path().display().to_string()).await.unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-verifier]")).await.unwrap()
+        .send_keys("test \"$(cat report.txt)\" = 15").await.unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-submit]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=run-row] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=trial-row][data-state=passed] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=trajectory] [data-testid=traj-tool-call]")).await;
+    let traj = s.wait_for(Locator::Css("[data-testid=trajectory]")).await;
+    s.wait_text(&traj, "read_file").await;
+    s.wait_text(&traj, "15").await;
+    s.screenshot("e2e-trajectory.png").await;
+    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+}

@@ -52,6 +52,7 @@ async fn main() {
         limits: &limits,
         redactor: &skillscope_atif::Redactor::new(vec![]),
         session_id: "bench".into(),
+        log: &|_| {},
     })
     .await
     .unwrap();

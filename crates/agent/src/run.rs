@@ -83,6 +83,8 @@ pub struct RunInput<'a> {
     pub limits: &'a AgentLimits,
     pub redactor: &'a skillscope_atif::Redactor,
     pub session_id: String,
+    /// Live progress lines (tool calls and their results), already redacted.
+    pub log: &'a (dyn Fn(&str) + Send + Sync),
 }
 
 fn add(total: &mut Usage, u: &Usage) {
@@ -146,13 +148,18 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             final_text = resp.text;
             break StopReason::FinalAnswer;
         }
+        if let Some(text) = resp.text.as_deref().filter(|t| !t.trim().is_empty()) {
+            (input.log)(&input.redactor.redact(&format!("agent: {text}\n")));
+        }
         for call in &resp.tool_calls {
+            (input.log)(&input.redactor.redact(&format!("$ {} {}\n", call.name, call.arguments)));
             let ran = Instant::now();
             let out = match tokio::time::timeout(deadline.saturating_duration_since(Instant::now()), tools.call(&call.name, &call.arguments)).await {
                 Ok(r) => r?,
                 Err(_) => tools::ToolOutput { content: "[killed: the agent's wall time ran out]".into(), is_error: true },
             };
             tool_time += ran.elapsed();
+            (input.log)(&input.redactor.redact(&format!("{}\n", tools::truncate(&out.content, 2000))));
             rec.observation(step, &call.id, &out.content);
             messages.push(Message::ToolResult { call_id: call.id.clone(), content: out.content, is_error: out.is_error });
         }

@@ -2,16 +2,22 @@
 import { invoke } from "@tauri-apps/api/core";
 import { toAppError } from "./errors";
 import type {
+  AgentConfig,
+  AgentRunRequest,
+  AtifTrajectory,
   AttemptResult,
   ExportFormat,
   FileContent,
   ImportRequest,
+  ProviderConfig,
+  ProviderView,
   QueueStatus,
   RunView,
   SandboxRunRequest,
   ScanReport,
   SkillDetail,
   SkillSummary,
+  TrajectorySummary,
   TrialView,
   VersionDetail,
   VersionDiff,
@@ -86,3 +92,36 @@ export const cancelRun = (runId: number) => call<number>("cancel_run", { runId }
 
 /** Queues a sandbox run; resolves with its run id. */
 export const startSandboxRun = (request: SandboxRunRequest) => call<number>("start_sandbox_run", { request });
+
+/** Queues an agent run (one trial per repeat); resolves with its run id. */
+export const startAgentRun = (request: AgentRunRequest) => call<number>("start_agent_run", { request });
+
+/** Every model provider, with whether the OS keyring holds a key for it. */
+export const listProviders = () => call<ProviderView[]>("list_providers");
+
+/** Creates or replaces the provider with this id. */
+export const saveProvider = (config: ProviderConfig) => call<void>("save_provider", { config });
+
+/** Removes a provider and its key; refused ("conflict") while an agent configuration uses it. */
+export const deleteProvider = (id: string) => call<void>("delete_provider", { id });
+
+/** Stores a provider's key in the OS keyring; it is never sent back. */
+export const setCredential = (provider: string, secret: string) => call<void>("set_credential", { provider, secret });
+
+/** Resolves with whether there was a key to delete. */
+export const deleteCredential = (provider: string) => call<boolean>("delete_credential", { provider });
+
+/** A cheap real call to `model` with the stored key; rejects with the specific reason it failed. */
+export const testCredential = (provider: string, model: string) => call<void>("test_credential", { provider, model });
+
+export const listAgents = () => call<AgentConfig[]>("list_agents");
+
+/** Creates (id 0) or updates an agent configuration; resolves with its id. */
+export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { config });
+
+export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
+
+/** One trajectory per attempt of the trial that ran the agent. */
+export const trialTrajectories = (trialId: number) => call<TrajectorySummary[]>("trial_trajectories", { trialId });
+
+export const getTrajectory = (id: number) => call<AtifTrajectory>("get_trajectory", { id });

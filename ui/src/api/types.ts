@@ -47,3 +47,20 @@ export type { SandboxRunRequest } from "../bindings/SandboxRunRequest";
 export type { StateCounts } from "../bindings/StateCounts";
 export type { TrialState } from "../bindings/TrialState";
 export type { TrialView } from "../bindings/TrialView";
+
+export type { AgentConfig } from "../bindings/AgentConfig";
+export type { AgentLimits } from "../bindings/AgentLimits";
+export type { AgentRunRequest } from "../bindings/AgentRunRequest";
+export type { ApiKind } from "../bindings/ApiKind";
+export type { ProviderConfig } from "../bindings/ProviderConfig";
+export type { ProviderView } from "../bindings/ProviderView";
+export type { StopReason } from "../bindings/StopReason";
+export type { TrajectorySummary } from "../bindings/TrajectorySummary";
+
+export type { AtifContent } from "../bindings/AtifContent";
+export type { AtifMetrics } from "../bindings/AtifMetrics";
+export type { AtifObservationResult } from "../bindings/AtifObservationResult";
+export type { AtifStep } from "../bindings/AtifStep";
+export type { AtifStepSource } from "../bindings/AtifStepSource";
+export type { AtifToolCall } from "../bindings/AtifToolCall";
+export type { AtifTrajectory } from "../bindings/AtifTrajectory";

@@ -3,6 +3,7 @@ import { toAppError } from "../api/errors";
 import { runImport } from "../api/jobs";
 import type { AppError, ImportOutcome, JobEvent } from "../api/types";
 import { plural } from "../lib/format";
+import { emptyToNull } from "../lib/forms";
 import { importStatusText, progressText } from "../lib/importStatus";
 import { skillHref } from "../lib/route";
 import { Badge } from "./Badge";
@@ -15,8 +16,6 @@ type Phase =
   | { step: "running"; progress: JobEvent | null }
   | { step: "done"; outcome: ImportOutcome }
   | { step: "failed"; error: AppError };
-
-const emptyToNull = (s: string) => (s.trim() === "" ? null : s.trim());
 
 type Props = { onClose: () => void; onImported: () => void };
 

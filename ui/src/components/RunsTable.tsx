@@ -50,7 +50,7 @@ export function RunsTable({ runs, selectedId, onSelect, onCancel }: Props) {
         className: r.id === selectedId ? "clickable selected" : "clickable",
         "aria-current": r.id === selectedId ? "true" : undefined,
       })}
-      empty={<EmptyState title="No runs yet.">Queue a sandbox run above to try the queue.</EmptyState>}
+      empty={<EmptyState title="No runs yet.">Queue a sandbox or agent run above.</EmptyState>}
     />
   );
 }

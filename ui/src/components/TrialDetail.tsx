@@ -9,10 +9,11 @@ import { AttemptView } from "./AttemptView";
 import { TrialStateBadge } from "./Badge";
 import { ErrorPanel } from "./ErrorPanel";
 import { LiveLogView } from "./LiveLogView";
+import { TrialTrajectories } from "./TrialTrajectories";
 
 type Props = { trial: TrialView; log: LiveLog | null; logError: AppError | null };
 
-/** The selected trial: its live output while running, and the result of every finished attempt. */
+/** The selected trial: its live output while running, the result of every finished attempt, and the agent's trajectories. */
 export function TrialDetail({ trial, log, logError }: Props) {
   return (
     <section className="panel trial-detail" data-testid="trial-detail" data-trial-id={trial.id}>
@@ -29,6 +30,7 @@ export function TrialDetail({ trial, log, logError }: Props) {
         </>
       )}
       <Attempts trial={trial} />
+      {isFinal(trial.state) && <TrialTrajectories trial={trial} />}
     </section>
   );
 }

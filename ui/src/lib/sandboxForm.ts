@@ -3,9 +3,12 @@ import type { SandboxRunRequest } from "../api/types";
 /** The sandbox form's fields, as typed. */
 export type SandboxForm = Record<keyof SandboxRunRequest, string>;
 
+/** Built locally by `skillscope image bootstrap`. */
+export const DEFAULT_IMAGE = "skillscope/busybox:1";
+
 export const SANDBOX_DEFAULTS: SandboxForm = {
   name: "",
-  image: "skillscope/busybox:1",
+  image: DEFAULT_IMAGE,
   command: "echo hello from the sandbox",
   count: "1",
   memory_mb: "256",

@@ -7,7 +7,7 @@ import { EmptyState } from "../components/EmptyState";
 import { ImportDialog } from "../components/ImportDialog";
 import { QualityScore, SecurityScore } from "../components/ScanScores";
 import { Table, type Column } from "../components/Table";
-import { formatDateTime, formatSource, plural } from "../lib/format";
+import { formatDateTime, formatSource, shownOf } from "../lib/format";
 import { skillHref } from "../lib/route";
 import { filterSkills, isFiltering, NO_FILTER, type SkillFilter } from "../lib/skillFilter";
 import { useAsync } from "../lib/useAsync";
@@ -137,7 +137,7 @@ function SkillTable({ skills, filter, onClear, onImport }: TableProps) {
   return (
     <>
       <p className="muted count">
-        {shown.length === skills.length ? plural(skills.length, "skill") : `${shown.length} of ${plural(skills.length, "skill")}`}
+        {shownOf(shown.length, skills.length, "skill")}
       </p>
       <Table
         testId="library-table"

@@ -3,6 +3,7 @@ import { cancelRun, cancelTrial, listRuns, listTrials, queueStatus, trialLog } f
 import { toAppError } from "../api/errors";
 import { useQueueEvents } from "../api/queue";
 import type { AppError, QueueEvent, TrialView } from "../api/types";
+import { AgentRunForm } from "../components/AgentRunForm";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Loading } from "../components/Loading";
@@ -18,7 +19,7 @@ import { useAction } from "../lib/useAction";
 /** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
 const REFRESH_MS = 1000;
 
-/** The run queue: its state, new sandbox runs, every run's progress, and one run's trials live. */
+/** The run queue: its state, new sandbox and agent runs, every run's progress, and one run's trials live. */
 export function RunsPage() {
   const [state, dispatch] = useReducer(runsReducer, INITIAL_RUNS_STATE);
   const [loadError, setLoadError] = useState<AppError | null>(null);
@@ -61,6 +62,10 @@ export function RunsPage() {
     setRunId(id);
     setTrialId(null);
   };
+  const onStarted = (id: number) => {
+    selectRun(id);
+    refresh();
+  };
 
   if (!state.status || !state.runs) {
     return (
@@ -76,12 +81,10 @@ export function RunsPage() {
       <QueueHeader status={state.status} onStatus={(status) => dispatch({ type: "status", status })} />
       {eventError && <ErrorPanel error={eventError} testId="queue-events-error" />}
       {loadError && <ErrorPanel error={loadError} onRetry={refresh} />}
-      <SandboxForm
-        onStarted={(id) => {
-          selectRun(id);
-          refresh();
-        }}
-      />
+      <div className="run-forms">
+        <SandboxForm onStarted={onStarted} />
+        <AgentRunForm onStarted={onStarted} />
+      </div>
       {cancelling.status === "failed" && <ErrorPanel error={cancelling.error} testId="cancel-error" />}
       <section className="panel">
         <h2>Runs</h2>

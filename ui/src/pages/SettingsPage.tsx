@@ -1,10 +1,14 @@
-import { workspaceInfo } from "../api/commands";
+import { listAgents, listProviders, workspaceInfo } from "../api/commands";
+import { AgentsSection } from "../components/AgentsSection";
 import { AsyncView } from "../components/AsyncView";
-import { NotBuiltNotice } from "../components/NotBuilt";
+import { ProvidersSection } from "../components/ProvidersSection";
 import { useAsync } from "../lib/useAsync";
 
 export function SettingsPage() {
   const [state, reload] = useAsync(workspaceInfo, []);
+  const [providers, reloadProviders] = useAsync(listProviders, []);
+  const [agents, reloadAgents] = useAsync(listAgents, []);
+  const providerIds = providers.status === "ready" ? providers.data.map((p) => p.config.id) : [];
   return (
     <>
       <header className="page-header">
@@ -27,12 +31,8 @@ export function SettingsPage() {
           )}
         </AsyncView>
       </section>
-      <section className="panel">
-        <h2>Models and agents</h2>
-        <NotBuiltNotice>
-          This section will hold model credentials and the agent configurations used for evaluation runs.
-        </NotBuiltNotice>
-      </section>
+      <ProvidersSection state={providers} reload={reloadProviders} />
+      <AgentsSection state={agents} reload={reloadAgents} providerIds={providerIds} />
     </>
   );
 }

@@ -70,6 +70,7 @@ pub async fn run(
     workdir: &str,
     instruction: &str,
     session_id: String,
+    log: &(dyn Fn(&str) + Send + Sync),
 ) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
     skillscope_agent::run(skillscope_agent::run::RunInput {
         client: &p.client,
@@ -82,6 +83,7 @@ pub async fn run(
         limits: &p.limits,
         redactor: &p.redactor,
         session_id,
+        log,
     })
     .await
 }

@@ -314,7 +314,10 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         let (agent_run, agent) = match (&prepared, &spec.agent) {
             (Some(prepared), Some(task)) => {
                 let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
-                let out = agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session).await?;
+                let live = |text: &str| {
+                    sink(QueueEvent::Log { trial_id: c.id, attempt: c.attempt, stream: "stdout".into(), text: text.to_string() })
+                };
+                let out = agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session, &live).await?;
                 let as_exec = agent_exec_result(&out);
                 (Some(out), as_exec)
             }

@@ -1,0 +1,42 @@
+import type { AgentRunRequest } from "../api/types";
+import { emptyToNull, formReader, type Parsed } from "./forms";
+import { DEFAULT_IMAGE } from "./sandboxForm";
+
+/** The agent run form's fields, as typed (the skills as chosen). */
+export type AgentRunFields = Omit<Record<keyof AgentRunRequest, string>, "skill_version_ids"> & {
+  skill_version_ids: number[];
+};
+
+/** The most repeats the back end accepts for one run. */
+export const MAX_REPEATS = 100;
+
+export const AGENT_RUN_DEFAULTS: AgentRunFields = {
+  name: "",
+  agent_config_id: "",
+  instruction: "",
+  image: DEFAULT_IMAGE,
+  workspace: "",
+  verifier: "",
+  skill_version_ids: [],
+  repeats: "1",
+};
+
+/** The request the fields describe, or what is wrong with them. No skills is the without-skill arm. */
+export function parseAgentRun(fields: AgentRunFields): Parsed<AgentRunRequest> {
+  const r = formReader();
+  const instruction = fields.instruction.trim();
+  const image = fields.image.trim();
+  r.check(fields.agent_config_id !== "", "Choose an agent configuration.");
+  r.check(instruction !== "", "Write the instruction for the agent.");
+  r.check(image !== "", "Name the image to run the agent's commands in.");
+  return r.done({
+    name: fields.name.trim(),
+    agent_config_id: Number(fields.agent_config_id),
+    instruction,
+    image,
+    workspace: emptyToNull(fields.workspace),
+    verifier: emptyToNull(fields.verifier),
+    skill_version_ids: fields.skill_version_ids,
+    repeats: r.whole(fields.repeats, "Repeats", 1, MAX_REPEATS),
+  });
+}

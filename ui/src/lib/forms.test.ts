@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import type { AgentConfig } from "../api/types";
+import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
+import { AGENT_RUN_DEFAULTS, parseAgentRun } from "./agentRunForm";
+import { emptyToNull, formReader, parseWhole } from "./forms";
+import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
+
+const preset = (label: string) => PROVIDER_PRESETS.find((p) => p.label === label)!;
+
+describe("form fields", () => {
+  it("reads blanks and whole numbers", () => {
+    expect(emptyToNull("  ")).toBeNull();
+    expect(emptyToNull(" /tmp/x ")).toBe("/tmp/x");
+    expect(parseWhole(" 12 ", 1)).toBe(12);
+    expect(parseWhole("0", 1)).toBeNull();
+    expect(parseWhole("1.5", 1)).toBeNull();
+    expect(parseWhole("-3", 0)).toBeNull();
+    expect(parseWhole("101", 1, 100)).toBeNull();
+  });
+
+  it("collects every problem and drops the value when there is one", () => {
+    const r = formReader();
+    r.check(false, "first");
+    const n = r.whole("x", "Count", 1, 5);
+    expect(n).toBe(1);
+    expect(r.done(n)).toEqual({ ok: false, problems: ["first", "Count must be a whole number from 1 to 5."] });
+    expect(formReader().done(3)).toEqual({ ok: true, value: 3 });
+  });
+});
+
+describe("provider form", () => {
+  it("fills only the protocol and URL from a preset, and the id while it is blank", () => {
+    const openai = applyPreset(PROVIDER_DEFAULTS, preset("OpenAI"), false);
+    expect(openai).toMatchObject({ id: "openai", api: "openai_chat", base_url: "https://api.openai.com/v1" });
+    const anthropic = applyPreset(openai, preset("Anthropic"), false);
+    expect(anthropic).toMatchObject({ id: "openai", api: "anthropic", base_url: "https://api.anthropic.com" });
+    expect(applyPreset(PROVIDER_DEFAULTS, preset("Ollama (local)"), true).id).toBe("");
+    expect(anthropic.max_retries).toBe(PROVIDER_DEFAULTS.max_retries);
+  });
+
+  it("offers OpenRouter and local servers as OpenAI-compatible endpoints", () => {
+    expect(preset("OpenRouter")).toMatchObject({ api: "openai_chat", base_url: "https://openrouter.ai/api/v1" });
+    for (const p of PROVIDER_PRESETS.filter((p) => p.label.includes("local"))) {
+      expect(p.api).toBe("openai_chat");
+      expect(p.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    }
+  });
+
+  it("parses valid fields and round-trips a configuration", () => {
+    const config = { id: "local-vllm", api: "openai_chat", base_url: "http://127.0.0.1:8000/v1", max_concurrency: 2, timeout_secs: 60, max_retries: 0 } as const;
+    expect(parseProvider(providerFields(config))).toEqual({ ok: true, value: config });
+    const padded = { ...providerFields(config), id: " local-vllm ", base_url: " http://127.0.0.1:8000/v1 " };
+    expect(parseProvider(padded)).toEqual({ ok: true, value: config });
+  });
+
+  it("reports a bad id, URL and limits", () => {
+    const result = parseProvider({ ...PROVIDER_DEFAULTS, id: "my key", base_url: "ftp://x", max_concurrency: "0", max_retries: "-1" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems).toHaveLength(4);
+      expect(result.problems[1]).toContain("http://");
+    }
+    expect(parseProvider({ ...PROVIDER_DEFAULTS, id: "x", base_url: "not a url" }).ok).toBe(false);
+  });
+});
+
+const agent: AgentConfig = {
+  id: 7,
+  name: "gpt small",
+  harness: "builtin",
+  provider_id: "openai",
+  model: "gpt-4.1-mini",
+  limits: { ...DEFAULT_LIMITS, max_turns: 10, temperature: null, output_limit_bytes: 999, max_output_tokens: null },
+};
+
+describe("agent form", () => {
+  it("starts a new configuration with the default limits and the first provider until one is chosen", () => {
+    const fields = agentFields(null);
+    expect(fields).toMatchObject({ name: "", provider_id: "", max_turns: "30", token_budget: "400000", temperature: "0" });
+    expect(chosenProvider(fields, ["anthropic", "openai"])).toBe("anthropic");
+    expect(chosenProvider({ ...fields, provider_id: "openai" }, ["anthropic", "openai"])).toBe("openai");
+    expect(chosenProvider(fields, [])).toBe("");
+  });
+
+  it("round-trips an edited configuration, keeping the settings the form does not show", () => {
+    const fields = agentFields(agent);
+    expect(fields.temperature).toBe("");
+    expect(parseAgent(fields, agent)).toEqual({ ok: true, value: agent });
+  });
+
+  it("creates with id 0 and reads the temperature", () => {
+    const result = parseAgent({ ...agentFields(null), provider_id: "openai", name: " a ", model: "m", temperature: "0.7" }, null);
+    expect(result.ok && result.value).toMatchObject({ id: 0, name: "a", harness: "builtin", limits: { temperature: 0.7, output_limit_bytes: 16384 } });
+  });
+
+  it("reports missing names, a bad temperature and bad limits", () => {
+    const result = parseAgent({ ...agentFields(null), temperature: "3", max_turns: "0" }, null);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems).toHaveLength(5);
+  });
+});
+
+describe("agent run form", () => {
+  it("builds the request, blank options as null", () => {
+    const result = parseAgentRun({ ...AGENT_RUN_DEFAULTS, agent_config_id: "7", instruction: " fix it ", skill_version_ids: [3, 4], repeats: "5" });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: "",
+        agent_config_id: 7,
+        instruction: "fix it",
+        image: "skillscope/busybox:1",
+        workspace: null,
+        verifier: null,
+        skill_version_ids: [3, 4],
+        repeats: 5,
+      },
+    });
+    const withOptions = parseAgentRun({ ...AGENT_RUN_DEFAULTS, agent_config_id: "1", instruction: "x", workspace: " /w ", verifier: "test -f out" });
+    expect(withOptions.ok && withOptions.value).toMatchObject({ workspace: "/w", verifier: "test -f out", skill_version_ids: [] });
+  });
+
+  it("needs a configuration, an instruction, an image and 1 to 100 repeats", () => {
+    const result = parseAgentRun({ ...AGENT_RUN_DEFAULTS, image: " ", repeats: "101" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems).toHaveLength(4);
+  });
+});
