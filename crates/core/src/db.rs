@@ -165,6 +165,30 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (trajectory_id, step_id)
     );
     "#,
+    // 5: scores and the skills seen by each attempt; paired experiments.
+    r#"
+    ALTER TABLE trial_results ADD COLUMN score REAL;
+    ALTER TABLE trial_results ADD COLUMN skills_json TEXT;
+    CREATE TABLE experiments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        design_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE experiment_pairs (
+        id INTEGER PRIMARY KEY,
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        skill_version_id INTEGER NOT NULL REFERENCES skill_versions(id),
+        task TEXT NOT NULL,
+        agent_config_id INTEGER NOT NULL,
+        condition TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        trial_without INTEGER NOT NULL REFERENCES trials(id),
+        trial_with INTEGER NOT NULL REFERENCES trials(id)
+    );
+    CREATE INDEX experiment_pairs_exp ON experiment_pairs(experiment_id);
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -7,6 +7,7 @@ pub mod config;
 pub mod credentials;
 pub mod db;
 pub mod error;
+pub mod experiments;
 pub mod evidence;
 pub mod import;
 pub mod jobs;

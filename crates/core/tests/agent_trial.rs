@@ -20,14 +20,6 @@ use std::path::Path;
 const CANARY: &str = "sk-canary-7f3a9c2e5b8d4016a1";
 const TASK: &str = "Create report.txt containing the sum of the numbers in data.csv";
 
-/// A private session keyring for this process, so the kernel keyring store works headless.
-fn join_session_keyring() {
-    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
-    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
-    assert!(r >= 0, "keyctl join session keyring failed");
-    std::env::set_var(credentials::STORE_ENV, "keyutils");
-}
-
 fn script() -> Script {
     serde_json::from_value(json!({
         "default": [

@@ -27,6 +27,8 @@ fn result(attempt: u32, outcome: TrialState) -> AttemptResult {
         file_changes: serde_json::json!([]),
         error: (outcome == TrialState::InfraError).then(|| "engine went away".into()),
         duration_ms: 1,
+        score: None,
+        skills_listed: None,
     }
 }
 

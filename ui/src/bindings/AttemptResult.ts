@@ -4,4 +4,12 @@ import type { TrialState } from "./TrialState";
 /**
  * The outcome of one attempt, written once.
  */
-export type AttemptResult = { attempt: number, outcome: TrialState, exit_code: number | null, timed_out: boolean, oom_killed: boolean, stdout: string, stderr: string, file_changes: unknown, error: string | null, duration_ms: number, };
+export type AttemptResult = { attempt: number, outcome: TrialState, exit_code: number | null, timed_out: boolean, oom_killed: boolean, stdout: string, stderr: string, file_changes: unknown, error: string | null, duration_ms: number, 
+/**
+ * The verifier's score in [0, 1] (pass ratio); None when the attempt was not scored.
+ */
+score: number | null, 
+/**
+ * Skill directories present under /skills before the agent started (agent trials only).
+ */
+skills_listed: Array<string> | null, };

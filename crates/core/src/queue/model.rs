@@ -222,6 +222,10 @@ pub struct AttemptResult {
     pub error: Option<String>,
     #[ts(type = "number")]
     pub duration_ms: u64,
+    /// The verifier's score in [0, 1] (pass ratio); None when the attempt was not scored.
+    pub score: Option<f64>,
+    /// Skill directories present under /skills before the agent started (agent trials only).
+    pub skills_listed: Option<Vec<String>>,
 }
 
 /// Typed progress for the UI: one trial changed, the queue's state changed, or output arrived.

@@ -99,8 +99,8 @@ pub fn record(conn: &mut Connection, id: i64, r: &AttemptResult, max_attempts: u
     let tx = conn.transaction()?;
     tx.execute(
         "INSERT INTO trial_results(trial_id, attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr,
-            file_changes_json, error, duration_ms, recorded_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING",
+            file_changes_json, error, duration_ms, recorded_at, score, skills_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT DO NOTHING",
         params![
             id,
             r.attempt,
@@ -113,7 +113,9 @@ pub fn record(conn: &mut Connection, id: i64, r: &AttemptResult, max_attempts: u
             r.file_changes.to_string(),
             r.error,
             r.duration_ms as i64,
-            now()
+            now(),
+            r.score,
+            r.skills_listed.as_ref().map(serde_json::to_string).transpose()?
         ],
     )?;
     let changed = apply_outcome(&tx, id, r.attempt, r.outcome, r.error.as_deref(), max_attempts, backoff_ms)?;
@@ -307,7 +309,8 @@ pub fn trial(conn: &Connection, id: i64) -> Result<TrialView> {
 pub fn results(ws: &Workspace, trial_id: i64) -> Result<Vec<AttemptResult>> {
     let conn = ws.conn()?;
     let mut st = conn.prepare(
-        "SELECT attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr, file_changes_json, error, duration_ms
+        "SELECT attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr, file_changes_json, error, duration_ms,
+                score, skills_json
          FROM trial_results WHERE trial_id = ?1 ORDER BY attempt",
     )?;
     let rows = st
@@ -323,6 +326,8 @@ pub fn results(ws: &Workspace, trial_id: i64) -> Result<Vec<AttemptResult>> {
                 file_changes: serde_json::from_str(&r.get::<_, String>(7)?).unwrap_or_default(),
                 error: r.get(8)?,
                 duration_ms: r.get::<_, i64>(9)? as u64,
+                score: r.get(10)?,
+                skills_listed: r.get::<_, Option<String>>(11)?.and_then(|j| serde_json::from_str(&j).ok()),
             })
         })?
         .collect::<rusqlite::Result<_>>()?;

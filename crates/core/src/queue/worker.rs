@@ -217,6 +217,8 @@ async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, sin
             file_changes: serde_json::json!([]),
             error: Some(e.message),
             duration_ms: 0,
+            score: None,
+            skills_listed: None,
         },
     };
     let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
@@ -311,8 +313,14 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             })
         };
         let opts = |secs: u64| ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() };
+        let mut skills_listed = None;
         let (agent_run, agent) = match (&prepared, &spec.agent) {
             (Some(prepared), Some(task)) => {
+                // What the agent can see, recorded before it starts: the fairness check compares it
+                // with the arm's condition.
+                let ls = vec!["sh".to_string(), "-c".into(), format!("ls -1A {} 2>/dev/null || true", agent_phase::SKILLS_DIR)];
+                let listed = container.exec(&ls, opts(30), &mut |_, _| {}).await?;
+                skills_listed = Some(listed.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect::<Vec<_>>());
                 let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
                 let live = |text: &str| {
                     sink(QueueEvent::Log { trial_id: c.id, attempt: c.attempt, stream: "stdout".into(), text: text.to_string() })
@@ -334,13 +342,13 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             _ => None,
         };
         let after = container.snapshot(&spec.workdir).await?;
-        Ok::<_, TrialError>((agent_run, agent, verifier, skillscope_sandbox::file_changes(&before, &after)))
+        Ok::<_, TrialError>((agent_run, agent, verifier, skillscope_sandbox::file_changes(&before, &after), skills_listed))
     }
     .await;
     if let Err(e) = container.remove().await {
         tracing::warn!("could not remove container {}: {e}", container.id);
     }
-    let (agent_run, agent, verifier, changes) = outcome?;
+    let (agent_run, agent, verifier, changes, skills_listed) = outcome?;
     if let Some(out) = &agent_run {
         let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
         blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
@@ -368,8 +376,10 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         stdout: agent.stdout,
         stderr: agent.stderr,
         file_changes: serde_json::to_value(changes).unwrap_or_default(),
+        score: Some(if outcome == TrialState::Passed { 1.0 } else { 0.0 }),
         error,
         duration_ms: 0,
+        skills_listed,
     })
 }
 

@@ -42,3 +42,11 @@ pub async fn leftovers(engine: &Engine, ws: &Workspace) -> usize {
         .filter(|c| c.labels.get("skillscope.workspace") == Some(&label))
         .count()
 }
+
+/// A private session keyring for this process, so the kernel keyring store works headless.
+pub fn join_session_keyring() {
+    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
+    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
+    assert!(r >= 0, "keyctl join session keyring failed");
+    std::env::set_var(skillscope_core::credentials::STORE_ENV, "keyutils");
+}

@@ -1,0 +1,307 @@
+//! Paired experiments: skills × tasks × agent configurations × conditions × repeats. Each pair
+//! is one task run twice through the queue, identical but for the skill under test. A pair is
+//! scored only when both runs finished cleanly and the fairness check holds.
+
+use crate::error::{AppError, Result};
+use crate::queue::model::{AgentTask, TrialSpec, TrialState};
+use crate::queue::store;
+use crate::workspace::Workspace;
+use crate::{agents, library, now, trajectories};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum Condition {
+    /// Without: no skill at all. With: only the skill under test.
+    Isolated,
+    /// The fixed decoy skills are present in both arms; the with arm adds the skill under test.
+    Group,
+}
+
+/// One task of an experiment, as the queue runs it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentTask {
+    pub id: String,
+    pub instruction: String,
+    pub image: String,
+    /// Host folder copied into the working directory before the agent starts.
+    pub workspace: Option<String>,
+    /// Command whose exit code scores the run (0 = 1.0, else 0.0).
+    pub verifier: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentDesign {
+    pub name: String,
+    #[ts(type = "number[]")]
+    pub skill_version_ids: Vec<i64>,
+    /// Present in both arms under the group condition.
+    #[ts(type = "number[]")]
+    pub decoy_version_ids: Vec<i64>,
+    pub tasks: Vec<ExperimentTask>,
+    #[ts(type = "number[]")]
+    pub agent_config_ids: Vec<i64>,
+    pub conditions: Vec<Condition>,
+    pub repeats: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ArmView {
+    #[ts(type = "number")]
+    pub trial_id: i64,
+    pub state: TrialState,
+    pub score: Option<f64>,
+    /// Attempts beyond the first: infrastructure re-runs.
+    pub reruns: u32,
+    pub skills_listed: Option<Vec<String>>,
+    pub image_digest: Option<String>,
+    /// Agent phase wall time in seconds, and effective input tokens (input minus cached).
+    pub agent_secs: Option<f64>,
+    pub effective_input_tokens: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PairView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub skill: String,
+    #[ts(type = "number")]
+    pub skill_version_id: i64,
+    pub task: String,
+    pub config: String,
+    pub condition: Condition,
+    pub repeat: u32,
+    pub without: ArmView,
+    pub with: ArmView,
+    /// Why the pair is not scored (unfinished, infrastructure failure, fairness); empty when it is.
+    pub excluded: Vec<String>,
+}
+
+fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
+    let v = library::get_version(ws, version_id)?;
+    Ok(v.frontmatter.name.unwrap_or_else(|| format!("skill-{version_id}")))
+}
+
+fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
+    TrialSpec {
+        workspace: task.workspace.clone(),
+        verifier: Some(task.verifier.clone()),
+        agent: Some(AgentTask { agent_config_id: config, instruction: task.instruction.clone(), skill_version_ids: skills }),
+        ..TrialSpec::command(&task.image, Vec::new())
+    }
+}
+
+/// Queues every trial of the design; returns the experiment id.
+pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
+    if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty() {
+        return Err(AppError::invalid_input("an experiment needs skills, tasks, agent configurations and conditions"));
+    }
+    if d.repeats == 0 {
+        return Err(AppError::invalid_input("repeats must be at least 1"));
+    }
+    for &c in &d.agent_config_ids {
+        agents::agent(ws, c)?;
+    }
+    let mut trials = Vec::new();
+    let mut keys = Vec::new();
+    for &skill in &d.skill_version_ids {
+        skill_name(ws, skill)?;
+        for task in &d.tasks {
+            for &config in &d.agent_config_ids {
+                for &cond in &d.conditions {
+                    let decoys = if cond == Condition::Group { d.decoy_version_ids.clone() } else { Vec::new() };
+                    let with: Vec<i64> = decoys.iter().copied().chain([skill]).collect();
+                    for repeat in 1..=d.repeats {
+                        let label = format!("{} · {} · {:?} · r{repeat}", task.id, skill, cond).to_lowercase();
+                        trials.push((format!("{label} · without"), arm_spec(task, config, decoys.clone())));
+                        trials.push((format!("{label} · with"), arm_spec(task, config, with.clone())));
+                        keys.push((skill, task.id.clone(), config, cond, repeat));
+                    }
+                }
+            }
+        }
+    }
+    let run_id = store::create_run(ws, &format!("experiment: {}", d.name), &trials)?;
+    let ids: Vec<i64> = store::trials(ws, run_id)?.into_iter().map(|t| t.id).collect();
+    let mut conn = ws.conn()?;
+    let tx = conn.transaction()?;
+    tx.execute(
+        "INSERT INTO experiments(name, run_id, design_json, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![d.name, run_id, serde_json::to_string(d)?, now()],
+    )?;
+    let exp = tx.last_insert_rowid();
+    for (i, (skill, task, config, cond, repeat)) in keys.into_iter().enumerate() {
+        tx.execute(
+            "INSERT INTO experiment_pairs(experiment_id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![exp, skill, task, config, serde_json::to_value(cond)?.as_str(), repeat, ids[2 * i], ids[2 * i + 1]],
+        )?;
+    }
+    tx.commit()?;
+    Ok(exp)
+}
+
+fn seconds_between(a: &Option<String>, b: &Option<String>) -> Option<f64> {
+    use time::format_description::well_known::Rfc3339;
+    let a = time::OffsetDateTime::parse(a.as_deref()?, &Rfc3339).ok()?;
+    let b = time::OffsetDateTime::parse(b.as_deref()?, &Rfc3339).ok()?;
+    Some((b - a).as_seconds_f64())
+}
+
+fn arm(ws: &Workspace, trial_id: i64) -> Result<(ArmView, Option<serde_json::Value>)> {
+    let t = store::trial(&ws.conn()?, trial_id)?;
+    let last = store::results(ws, trial_id)?.into_iter().filter(|r| r.attempt == t.attempt).last();
+    let spec: Option<serde_json::Value> = ws
+        .conn()?
+        .query_row("SELECT spec_json FROM trials WHERE id = ?1", [trial_id], |r| r.get::<_, String>(0))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok());
+    let tokens = trajectories::for_trial(ws, trial_id)?
+        .into_iter()
+        .find(|s| s.attempt == Some(t.attempt))
+        .map(|s| s.input_tokens.saturating_sub(s.cached_tokens) as f64);
+    Ok((
+        ArmView {
+            trial_id,
+            state: t.state,
+            score: last.as_ref().and_then(|r| r.score),
+            reruns: t.attempt.saturating_sub(1),
+            skills_listed: last.and_then(|r| r.skills_listed),
+            agent_secs: seconds_between(&t.phases.agent_started_at, &t.phases.agent_finished_at),
+            image_digest: t.image_digest,
+            effective_input_tokens: tokens,
+        },
+        spec,
+    ))
+}
+
+/// The spec with the skill list removed: everything that must be identical across the arms.
+fn shared_part(spec: Option<serde_json::Value>) -> Option<serde_json::Value> {
+    let mut s = spec?;
+    s.get_mut("agent")?.as_object_mut()?.remove("skill_version_ids");
+    Some(s)
+}
+
+/// Why a finished pair cannot be scored; empty when it can.
+fn check(without: &(ArmView, Option<serde_json::Value>), with: &(ArmView, Option<serde_json::Value>), expect_without: &[String], expect_with: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, (a, _)) in [("without", without), ("with", with)] {
+        match a.state {
+            TrialState::Passed | TrialState::Failed | TrialState::AgentError => {}
+            TrialState::Queued | TrialState::Running => problems.push(format!("{name} arm not finished")),
+            other => problems.push(format!("{name} arm ended {} after {} attempt(s)", serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""), a.reruns + 1)),
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    if without.0.image_digest != with.0.image_digest {
+        problems.push("the arms ran different image digests".into());
+    }
+    if shared_part(without.1.clone()) != shared_part(with.1.clone()) {
+        problems.push("the arms differ in more than the skill (image, tools, limits or model)".into());
+    }
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    for (name, arm, expected) in [("without", &without.0, expect_without), ("with", &with.0, expect_with)] {
+        let seen = arm.skills_listed.clone().unwrap_or_default();
+        if sorted(&seen) != sorted(expected) {
+            problems.push(format!("{name} arm saw skills {seen:?} but its condition allows {expected:?}"));
+        }
+    }
+    problems
+}
+
+pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
+    let design: ExperimentDesign = {
+        let conn = ws.conn()?;
+        let json: String = conn
+            .query_row("SELECT design_json FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))
+            .map_err(|_| AppError::not_found(format!("no experiment with id {experiment_id}")))?;
+        serde_json::from_str(&json)?
+    };
+    let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
+    let rows: Vec<(i64, i64, String, i64, String, u32, i64, i64)> = {
+        let conn = ws.conn()?;
+        let mut st = conn.prepare(
+            "SELECT id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with
+             FROM experiment_pairs WHERE experiment_id = ?1 ORDER BY id",
+        )?;
+        let rows = st
+            .query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        rows
+    };
+    let mut out = Vec::new();
+    for (id, skill_version_id, task, config_id, cond, repeat, tw, tv) in rows {
+        let condition: Condition = serde_json::from_value(serde_json::Value::String(cond))?;
+        let skill = skill_name(ws, skill_version_id)?;
+        let (expect_without, expect_with) = match condition {
+            Condition::Isolated => (Vec::new(), vec![skill.clone()]),
+            Condition::Group => (decoys.clone(), decoys.iter().cloned().chain([skill.clone()]).collect()),
+        };
+        let without = arm(ws, tw)?;
+        let with = arm(ws, tv)?;
+        let excluded = check(&without, &with, &expect_without, &expect_with);
+        out.push(PairView {
+            id,
+            skill,
+            skill_version_id,
+            task,
+            config: agents::agent(ws, config_id).map(|a| a.name).unwrap_or_else(|_| format!("config {config_id}")),
+            condition,
+            repeat,
+            without: without.0,
+            with: with.0,
+            excluded,
+        });
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentResults {
+    pub report: skillscope_stats::Report,
+    pub pairs_scored: u32,
+    pub pairs_excluded: u32,
+    pub reruns: u32,
+}
+
+/// Statistics over the scored pairs (the group condition reports as config `<name> (group)`).
+pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> {
+    let all = pairs(ws, experiment_id)?;
+    let reruns = all.iter().map(|p| p.without.reruns + p.with.reruns).sum();
+    let scored: Vec<skillscope_stats::Pair> = all
+        .iter()
+        .filter(|p| p.excluded.is_empty())
+        .map(|p| skillscope_stats::Pair {
+            skill: p.skill.clone(),
+            config: if p.condition == Condition::Group { format!("{} (group)", p.config) } else { p.config.clone() },
+            task: p.task.clone(),
+            repeat: Some(p.repeat),
+            without: p.without.score.unwrap_or(0.0),
+            with: p.with.score.unwrap_or(0.0),
+            time_without: p.without.agent_secs,
+            time_with: p.with.agent_secs,
+            tokens_without: p.without.effective_input_tokens,
+            tokens_with: p.with.effective_input_tokens,
+        })
+        .collect();
+    Ok(ExperimentResults {
+        pairs_scored: scored.len() as u32,
+        pairs_excluded: (all.len() - scored.len()) as u32,
+        report: skillscope_stats::analyze(&scored),
+        reruns,
+    })
+}

@@ -1,0 +1,35 @@
+//! Skillscope statistics engine for paired skill evaluations.
+//!
+//! Every task is run once without (z = 0) and once with (z = 1) the skill
+//! under test, under the same configuration. The outcome is the verifier's
+//! pass ratio in `[0, 1]`. This crate turns such pairs into per-group
+//! (skill × config), per-skill (pooled over configs, `config = "all"`) and
+//! overall summaries with honest statistics:
+//!
+//! * exact two-sided paired sign-flip test ([`signflip`]) — drives the
+//!   golden / harmful / ineffective classification,
+//! * exact Wilcoxon signed-rank test ([`wilcoxon`]) and paired t-test
+//!   ([`ttest`]) as sensitivity checks,
+//! * percentile bootstrap CI of the mean delta ([`bootstrap`]),
+//! * Benjamini–Hochberg q-values ([`fdr`]),
+//! * minimum detectable effect ([`power`]),
+//! * SkillAudit measures PRG, EG, CG, ECG, ceiling rate ([`audit`]).
+//!
+//! The entry point is [`analyze`]; [`read_pairs_csv`] reads the input.
+
+pub mod audit;
+pub mod bootstrap;
+pub mod csv;
+pub mod fdr;
+pub mod pair;
+pub mod power;
+pub mod report;
+pub mod signflip;
+pub mod special;
+pub mod ttest;
+pub mod wilcoxon;
+
+pub use crate::csv::{read_pairs_csv, CsvError};
+pub use audit::Stratum;
+pub use pair::Pair;
+pub use report::{analyze, Class, Overall, Report, Summary};

@@ -1,0 +1,308 @@
+//! Aggregation of pairs into summaries and the serialisable report.
+//!
+//! # Units and repeats
+//! The unit of a test is a *paired task*: `(config, task)` within a skill.
+//! When a task was repeated (`repeat` set, several pairs with the same
+//! skill, config and task), its repeats are averaged into one unit first
+//! (repeats of one task are not independent evidence), so `n` counts units
+//! and `n_pairs` counts raw pairs. The run-to-run variance per arm is the
+//! mean over repeated tasks of the sample variance (points², n − 1
+//! denominator) of that arm's score across repeats.
+//!
+//! # Rows
+//! * `groups`: one [`Summary`] per skill × config, sorted by skill, config.
+//! * `skills`: one per skill pooled over its configs (`config = "all"`),
+//!   sorted by skill; units are `(config, task)`.
+//! * `overall`: all raw pairs.
+//!
+//! # Multiple testing
+//! `q_bh` is the Benjamini–Hochberg q-value of `p_signflip` **within its own
+//! row family**: skill rows are adjusted across all skills (the pooled
+//! p-values, one per skill); group rows are adjusted across all
+//! skill × config groups. The classification uses the unadjusted
+//! `p_signflip` as in SWE-Skills-Bench; `q_bh < 0.05` is the stricter,
+//! FDR-controlled reading.
+//!
+//! # Classification
+//! `golden` if `delta > 0` and `p_signflip < 0.05`; `harmful` if
+//! `delta < 0` and `p_signflip < 0.05`; `ineffective` otherwise ("no
+//! directional effect detected", not "no effect").
+
+use crate::audit::{audit, Stratum};
+use crate::bootstrap::{bootstrap_ci, fnv1a};
+use crate::pair::Pair;
+use crate::signflip::{sign_flip_pairs, SignFlipMethod};
+use crate::ttest::{mean_sd, paired_t};
+use crate::wilcoxon::{wilcoxon, WilcoxonMethod};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use ts_rs::TS;
+
+/// Significance level of the classification.
+pub const ALPHA: f64 = 0.05;
+
+/// Direction class of a skill or group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export, rename = "StatsClass")]
+pub enum Class {
+    /// Mean delta > 0 and sign-flip p < 0.05.
+    Golden,
+    /// Mean delta < 0 and sign-flip p < 0.05.
+    Harmful,
+    /// No directional effect detected.
+    Ineffective,
+}
+
+/// Classify from the mean delta and the sign-flip p-value.
+pub fn classify(delta: f64, p: f64) -> Class {
+    if p < ALPHA && delta > 0.0 {
+        Class::Golden
+    } else if p < ALPHA && delta < 0.0 {
+        Class::Harmful
+    } else {
+        Class::Ineffective
+    }
+}
+
+/// Statistics of one group (skill × config) or one skill pooled over
+/// configs (`config = "all"`). Scores are in points (0..100).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "StatsSummary")]
+pub struct Summary {
+    pub skill: String,
+    pub config: String,
+    /// Number of paired units (tasks; repeats averaged).
+    #[ts(type = "number")]
+    pub n: usize,
+    /// Mean no-skill score over units, points.
+    pub mean_without: f64,
+    /// Mean with-skill score over units, points.
+    pub mean_with: f64,
+    /// Mean paired delta `100 × (with − without)`, points.
+    pub delta: f64,
+    /// Exact two-sided paired sign-flip p (conservative bound if `grid`).
+    pub p_signflip: f64,
+    /// Exact two-sided Wilcoxon signed-rank p (zeros dropped, midranks).
+    pub p_wilcoxon: f64,
+    /// Two-sided paired t-test p.
+    pub p_ttest: f64,
+    /// Percentile bootstrap 95% CI of the mean delta, points.
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub class: Class,
+    /// Benjamini–Hochberg q of `p_signflip` within the row family.
+    pub q_bh: f64,
+    /// Raw pairs (including repeats).
+    #[ts(type = "number")]
+    pub n_pairs: usize,
+    /// Units with a non-zero delta.
+    #[ts(type = "number")]
+    pub n_nonzero: usize,
+    /// Sample SD of the unit deltas, points.
+    pub sd_delta: f64,
+    pub p_signflip_method: SignFlipMethod,
+    /// Bound on the error of `p_signflip`: 0 when `exact`; `grid`: true p in
+    /// `[p − error, p]`; `normal`: Berry–Esseen bound, true p within ± error.
+    pub p_signflip_error: f64,
+    pub p_wilcoxon_method: WilcoxonMethod,
+    /// Minimum detectable effect, points (80% power, α 0.05 two-sided).
+    pub mde: Option<f64>,
+    /// SkillAudit pass-rate gain in [−1, 1].
+    pub prg: f64,
+    /// SkillAudit efficiency gain (time) in [−1, 1].
+    pub eg: Option<f64>,
+    /// SkillAudit cost gain (effective input tokens) in [−1, 1].
+    pub cg: Option<f64>,
+    /// 0.5·EG + 0.5·CG.
+    pub ecg: Option<f64>,
+    #[ts(type = "number")]
+    pub n_eg: usize,
+    #[ts(type = "number")]
+    pub n_cg: usize,
+    /// Share of pairs whose no-skill run already passes everything.
+    pub ceiling_rate: f64,
+    pub prg_by_stratum: Stratum,
+    /// Tasks with ≥ 2 repeats.
+    #[ts(type = "number")]
+    pub n_repeated_tasks: usize,
+    /// Run-to-run variance of the no-skill arm, points² (with repeats).
+    pub var_without: Option<f64>,
+    /// Run-to-run variance of the with-skill arm, points² (with repeats).
+    pub var_with: Option<f64>,
+}
+
+/// Totals over all pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "StatsOverall")]
+pub struct Overall {
+    #[ts(type = "number")]
+    pub n_pairs: usize,
+    pub mean_without: f64,
+    pub mean_with: f64,
+    pub delta: f64,
+}
+
+/// The full analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "StatsReport")]
+pub struct Report {
+    pub overall: Overall,
+    pub groups: Vec<Summary>,
+    pub skills: Vec<Summary>,
+}
+
+fn sample_var(x: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)
+}
+
+/// Summarise one set of pairs (one group, or one skill over configs).
+pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
+    // Units: (config, task); repeats averaged.
+    let mut units: BTreeMap<(&str, &str), Vec<&Pair>> = BTreeMap::new();
+    for p in pairs {
+        units.entry((&p.config, &p.task)).or_default().push(p);
+    }
+    let mut ratios = Vec::with_capacity(units.len());
+    let mut n_rep = 0usize;
+    let (mut vwo, mut vwi) = (0.0, 0.0);
+    for ps in units.values() {
+        let k = ps.len() as f64;
+        let wo = ps.iter().map(|p| p.without).sum::<f64>() / k;
+        let wi = ps.iter().map(|p| p.with).sum::<f64>() / k;
+        ratios.push((wo, wi));
+        if ps.len() >= 2 {
+            n_rep += 1;
+            let a: Vec<f64> = ps.iter().map(|p| 100.0 * p.without).collect();
+            let b: Vec<f64> = ps.iter().map(|p| 100.0 * p.with).collect();
+            vwo += sample_var(&a);
+            vwi += sample_var(&b);
+        }
+    }
+    let n = ratios.len();
+    let deltas: Vec<f64> = ratios.iter().map(|(wo, wi)| 100.0 * (wi - wo)).collect();
+    let nf = n.max(1) as f64;
+    let mean_without = 100.0 * ratios.iter().map(|r| r.0).sum::<f64>() / nf;
+    let mean_with = 100.0 * ratios.iter().map(|r| r.1).sum::<f64>() / nf;
+    let (delta, sd) = mean_sd(&deltas);
+    let sf = sign_flip_pairs(&ratios);
+    let (p_w, w_method) = wilcoxon(&deltas);
+    let (ci_low, ci_high) = bootstrap_ci(&deltas, fnv1a(&[skill, config]));
+    let a = audit(pairs.iter().copied());
+    Summary {
+        skill: skill.to_string(),
+        config: config.to_string(),
+        n,
+        mean_without,
+        mean_with,
+        delta,
+        p_signflip: sf.p,
+        p_wilcoxon: p_w,
+        p_ttest: paired_t(&deltas),
+        ci_low,
+        ci_high,
+        class: classify(delta, sf.p),
+        q_bh: sf.p,
+        n_pairs: pairs.len(),
+        n_nonzero: deltas.iter().filter(|d| **d != 0.0).count(),
+        sd_delta: sd,
+        p_signflip_method: sf.method,
+        p_signflip_error: sf.error,
+        p_wilcoxon_method: w_method,
+        mde: crate::power::mde(n, sd),
+        prg: a.prg,
+        eg: a.eg,
+        cg: a.cg,
+        ecg: a.ecg,
+        n_eg: a.n_eg,
+        n_cg: a.n_cg,
+        ceiling_rate: a.ceiling_rate,
+        prg_by_stratum: a.prg_by_stratum,
+        n_repeated_tasks: n_rep,
+        var_without: (n_rep > 0).then(|| vwo / n_rep as f64),
+        var_with: (n_rep > 0).then(|| vwi / n_rep as f64),
+    }
+}
+
+type Job<'a> = (&'a str, &'a str, Vec<&'a Pair>);
+
+/// Run `summarize` over jobs on all available cores (deterministic output).
+fn run_jobs(jobs: &[Job<'_>]) -> Vec<Summary> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(jobs.len().max(1));
+    if threads <= 1 {
+        return jobs.iter().map(|(s, c, p)| summarize(s, c, p)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<(usize, Summary)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut local = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((s, c, p)) = jobs.get(i) else { break };
+                        local.push((i, summarize(s, c, p)));
+                    }
+                    local
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("stats worker panicked"))
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+fn apply_bh(rows: &mut [Summary]) {
+    let p: Vec<f64> = rows.iter().map(|r| r.p_signflip).collect();
+    for (r, q) in rows.iter_mut().zip(crate::fdr::bh(&p)) {
+        r.q_bh = q;
+    }
+}
+
+/// Analyse paired trials: per group, per skill (pooled) and overall.
+pub fn analyze(pairs: &[Pair]) -> Report {
+    let mut by_group: BTreeMap<(&str, &str), Vec<&Pair>> = BTreeMap::new();
+    let mut by_skill: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
+    for p in pairs {
+        by_group.entry((&p.skill, &p.config)).or_default().push(p);
+        by_skill.entry(&p.skill).or_default().push(p);
+    }
+    let mut jobs: Vec<Job<'_>> = Vec::with_capacity(by_group.len() + by_skill.len());
+    // Pooled (bigger) jobs first for better load balance.
+    for (s, ps) in by_skill {
+        jobs.push((s, "all", ps));
+    }
+    let n_skills = jobs.len();
+    for ((s, c), ps) in by_group {
+        jobs.push((s, c, ps));
+    }
+    let mut all = run_jobs(&jobs);
+    let mut groups = all.split_off(n_skills);
+    let mut skills = all;
+    apply_bh(&mut groups);
+    apply_bh(&mut skills);
+    let n = pairs.len();
+    let nf = n.max(1) as f64;
+    let mean_without = 100.0 * pairs.iter().map(|p| p.without).sum::<f64>() / nf;
+    let mean_with = 100.0 * pairs.iter().map(|p| p.with).sum::<f64>() / nf;
+    Report {
+        overall: Overall {
+            n_pairs: n,
+            mean_without,
+            mean_with,
+            delta: pairs.iter().map(Pair::delta).sum::<f64>() / nf,
+        },
+        groups,
+        skills,
+    }
+}

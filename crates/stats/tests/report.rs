@@ -1,0 +1,174 @@
+//! Report shape, classification, repeats, determinism, CSV round trip.
+
+use skillscope_stats::report::classify;
+use skillscope_stats::{analyze, read_pairs_csv, Class, Pair};
+
+fn sample() -> Vec<Pair> {
+    let mut v = Vec::new();
+    for cfg in ["c1", "c2"] {
+        for t in 0..10 {
+            // "up": +0.5 on 8 tasks; "down": −0.25 on 9 tasks; "flat": zeros.
+            v.push(Pair::new(
+                "up",
+                cfg,
+                &format!("t{t}"),
+                0.25,
+                if t < 8 { 0.75 } else { 0.25 },
+            ));
+            v.push(Pair::new(
+                "down",
+                cfg,
+                &format!("t{t}"),
+                0.5,
+                if t < 9 { 0.25 } else { 0.5 },
+            ));
+            v.push(Pair::new("flat", cfg, &format!("t{t}"), 1.0, 1.0));
+        }
+    }
+    v
+}
+
+#[test]
+fn json_shape_and_classes() {
+    let r = analyze(&sample());
+    let j = serde_json::to_value(&r).unwrap();
+    for k in ["n_pairs", "mean_without", "mean_with", "delta"] {
+        assert!(j["overall"][k].is_number(), "overall.{k}");
+    }
+    assert_eq!(j["groups"].as_array().unwrap().len(), 6);
+    assert_eq!(j["skills"].as_array().unwrap().len(), 3);
+    for row in j["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(j["skills"].as_array().unwrap())
+    {
+        for k in [
+            "skill",
+            "config",
+            "n",
+            "mean_without",
+            "mean_with",
+            "delta",
+            "p_signflip",
+            "p_wilcoxon",
+            "p_ttest",
+            "ci_low",
+            "ci_high",
+            "class",
+            "q_bh",
+        ] {
+            assert!(!row[k].is_null(), "missing {k} in {row}");
+        }
+    }
+    let skill = |s: &str| r.skills.iter().find(|x| x.skill == s).unwrap();
+    assert_eq!(skill("up").config, "all");
+    assert_eq!(skill("up").n, 20);
+    assert_eq!(skill("up").class, Class::Golden);
+    assert_eq!(skill("down").class, Class::Harmful);
+    assert_eq!(skill("flat").class, Class::Ineffective);
+    assert_eq!(skill("flat").p_signflip, 1.0);
+    assert_eq!(skill("flat").ceiling_rate, 1.0);
+    // 16 positive of 20: p = 2 / 2^16.
+    assert!((skill("up").p_signflip - 2.0 / 65536.0).abs() < 1e-15);
+    assert!((skill("up").delta - 40.0).abs() < 1e-12);
+    assert!((skill("up").prg - 0.4).abs() < 1e-12);
+    assert_eq!(j["skills"][0]["class"], "harmful"); // sorted: down, flat, up
+                                                    // Group rows: 8 of 10 positive → p = 2/256 < 0.05.
+    let g = r
+        .groups
+        .iter()
+        .find(|g| g.skill == "up" && g.config == "c1")
+        .unwrap();
+    assert!((g.p_signflip - 2.0 / 256.0).abs() < 1e-15);
+    assert!(g.q_bh >= g.p_signflip);
+    assert!(g.mde.unwrap() > 0.0);
+}
+
+#[test]
+fn classification_rule() {
+    assert_eq!(classify(3.0, 0.049), Class::Golden);
+    assert_eq!(classify(-3.0, 0.049), Class::Harmful);
+    assert_eq!(classify(3.0, 0.05), Class::Ineffective);
+    assert_eq!(classify(0.0, 0.001), Class::Ineffective);
+    assert_eq!(serde_json::to_string(&Class::Golden).unwrap(), "\"golden\"");
+}
+
+#[test]
+fn deterministic() {
+    let a = serde_json::to_string(&analyze(&sample())).unwrap();
+    let b = serde_json::to_string(&analyze(&sample())).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn repeats_are_averaged_and_give_variance() {
+    let mut v = Vec::new();
+    for t in 0..5 {
+        for (rep, (wo, wi)) in [(0.0, 1.0), (0.5, 1.0)].into_iter().enumerate() {
+            let mut p = Pair::new("s", "c", &format!("t{t}"), wo, wi);
+            p.repeat = Some(rep as u32);
+            v.push(p);
+        }
+    }
+    let r = analyze(&v);
+    let g = &r.groups[0];
+    assert_eq!(g.n, 5);
+    assert_eq!(g.n_pairs, 10);
+    assert_eq!(g.n_repeated_tasks, 5);
+    // Without arm: 0 and 50 points → sample variance 1250; with arm constant.
+    assert!((g.var_without.unwrap() - 1250.0).abs() < 1e-9);
+    assert_eq!(g.var_with, Some(0.0));
+    assert!((g.delta - 75.0).abs() < 1e-12);
+    assert!((g.p_signflip - 2.0 / 32.0).abs() < 1e-15);
+    assert!(analyze(&[Pair::new("s", "c", "t", 0.2, 0.4)]).groups[0]
+        .var_without
+        .is_none());
+}
+
+#[test]
+fn csv_then_analyze() {
+    let csv = "skill,config,task,without,with,time_without,time_with,tokens_without,tokens_with\n\
+               s,c,t1,0.5,1,10,5,100,100\n\
+               s,c,t2,0,0,10,5,100,100\n";
+    let pairs = read_pairs_csv(csv.as_bytes()).unwrap();
+    let r = analyze(&pairs);
+    let g = &r.groups[0];
+    assert_eq!(g.n_eg, 1);
+    assert_eq!(g.eg, Some(0.5));
+    assert_eq!(g.cg, Some(0.0));
+    assert_eq!(g.ecg, Some(0.25));
+    assert_eq!(r.overall.n_pairs, 2);
+    assert!((r.overall.delta - 25.0).abs() < 1e-12);
+}
+
+#[test]
+fn empty_input() {
+    let r = analyze(&[]);
+    assert_eq!(r.overall.n_pairs, 0);
+    assert!(r.groups.is_empty() && r.skills.is_empty());
+}
+
+#[test]
+fn large_pooled_group_is_exact_and_fast_enough() {
+    // 200 deltas of various thirds/fifths: must stay on the exact path.
+    let mut v = Vec::new();
+    for t in 0..200 {
+        let wo = (t % 4) as f64 / 3.0;
+        let wo = wo.min(1.0);
+        let wi = ((t * 7) % 6) as f64 / 5.0;
+        v.push(Pair::new(
+            "s",
+            &format!("c{}", t % 4),
+            &format!("t{t}"),
+            wo,
+            wi.min(1.0),
+        ));
+    }
+    let r = analyze(&v);
+    assert_eq!(r.skills[0].n, 200);
+    assert_eq!(
+        r.skills[0].p_signflip_method,
+        skillscope_stats::signflip::SignFlipMethod::Exact
+    );
+}
