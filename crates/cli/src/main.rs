@@ -3,10 +3,12 @@
 //! `skillscope: <code>: <message>` on stderr and exit 2.
 
 mod agent_cmds;
+mod eval_cmd;
 mod library_cmds;
 mod queue_cmd;
 mod sandbox_cmd;
 mod scan_cmd;
+mod stats_cmd;
 
 use clap::{Parser, Subcommand};
 use skillscope_core::{workspace, AppError, Workspace};
@@ -90,6 +92,34 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::TrajectoryCmd,
     },
+    /// Statistics of paired results: `skill,config,task,without,with` CSV (pass ratios in [0, 1]).
+    Stats {
+        #[arg(long)]
+        pairs: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Evaluate a skill: each task without and with it, through the queue, then the statistics.
+    Eval {
+        /// Library skill (name or id).
+        #[arg(long)]
+        skill: String,
+        /// Harbor task folder(s), or a skill folder / evals.json with deterministic cases.
+        #[arg(long)]
+        tasks: PathBuf,
+        /// Agent configuration (name or id).
+        #[arg(long)]
+        config: String,
+        #[arg(long, default_value_t = 1)]
+        repeats: u32,
+        #[arg(long, value_enum, default_value = "isolated")]
+        condition: eval_cmd::Cond,
+        /// Decoy skills present in both arms (group condition).
+        #[arg(long = "decoy")]
+        decoys: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// One trial's evidence.
     Trial {
         #[command(subcommand)]
@@ -131,6 +161,10 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Trajectory { cmd } => agent_cmds::trajectory(&ws, cmd),
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),
         Command::Trial { cmd } => agent_cmds::trial(&ws, cmd),
+        Command::Stats { pairs, json } => stats_cmd::run(&pairs, json),
+        Command::Eval { skill, tasks, config, repeats, condition, decoys, json } => {
+            eval_cmd::run(&ws, eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, json })
+        }
         Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),

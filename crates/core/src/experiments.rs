@@ -30,8 +30,14 @@ pub struct ExperimentTask {
     pub image: String,
     /// Host folder copied into the working directory before the agent starts.
     pub workspace: Option<String>,
-    /// Command whose exit code scores the run (0 = 1.0, else 0.0).
+    /// Command whose exit code scores the run (0 = 1.0, else 0.0), unless `scoring` is set.
     pub verifier: Vec<String>,
+    /// A task verifier that scores a pass ratio (pytest, Harbor tests, JSON score).
+    #[serde(default)]
+    pub scoring: Option<skillscope_tasks::TaskVerifier>,
+    /// Build the image from this Dockerfile context instead of using `image`.
+    #[serde(default)]
+    pub dockerfile_context: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -84,15 +90,30 @@ pub struct PairView {
     pub excluded: Vec<String>,
 }
 
+impl PairView {
+    pub fn condition_label(&self) -> &'static str {
+        match self.condition {
+            Condition::Isolated => "isolated",
+            Condition::Group => "group",
+        }
+    }
+}
+
 fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
     let v = library::get_version(ws, version_id)?;
     Ok(v.frontmatter.name.unwrap_or_else(|| format!("skill-{version_id}")))
 }
 
 fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
+    let image = match &task.dockerfile_context {
+        Some(context) => crate::queue::model::ImageSource::Build { context: context.clone(), tag: task.image.clone() },
+        None => crate::queue::model::ImageSource::Image { name: task.image.clone() },
+    };
     TrialSpec {
+        image,
         workspace: task.workspace.clone(),
-        verifier: Some(task.verifier.clone()),
+        verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
+        scoring: task.scoring.clone(),
         agent: Some(AgentTask { agent_config_id: config, instruction: task.instruction.clone(), skill_version_ids: skills }),
         ..TrialSpec::command(&task.image, Vec::new())
     }
@@ -304,4 +325,26 @@ pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> 
         report: skillscope_stats::analyze(&scored),
         reruns,
     })
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    #[ts(type = "number")]
+    pub run_id: i64,
+    pub created_at: String,
+    pub design: ExperimentDesign,
+}
+
+pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare("SELECT id, name, run_id, created_at, design_json FROM experiments ORDER BY id DESC")?;
+    let rows: Vec<(i64, String, i64, String, String)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?.collect::<rusqlite::Result<_>>()?;
+    rows.into_iter()
+        .map(|(id, name, run_id, created_at, d)| Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)? }))
+        .collect()
 }

@@ -38,6 +38,8 @@ fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
                 image: IMAGE.into(),
                 workspace: Some(dir.display().to_string()),
                 verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+                scoring: None,
+                dockerfile_context: None,
             }
         })
         .collect()
@@ -70,7 +72,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     )
     .unwrap();
     let skills = tmp.path().join("skills");
-    let mut version = |name: &str, description: &str, script: Option<&str>| {
+    let version = |name: &str, description: &str, script: Option<&str>| {
         let src = write_skill(&skills, name, description, script);
         import(&ws, &ImportRequest { source: src, ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id
     };

@@ -85,7 +85,8 @@ impl Engine {
             .filters(&filters)
             .build();
         let images = self.docker.list_images(Some(options)).await?;
-        Ok(images.into_iter().next().map(|image| image.id))
+        // Newest first, so every caller agrees on one image even if a race built two.
+        Ok(images.into_iter().max_by_key(|i| (i.created, i.id.clone())).map(|image| image.id))
     }
 
     /// Points `reference` (`name[:tag]`) at image `id`.

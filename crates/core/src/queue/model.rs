@@ -94,6 +94,10 @@ pub struct TrialSpec {
     /// When set, the built-in agent works on the task instead of `command` running.
     #[serde(default)]
     pub agent: Option<AgentTask>,
+    /// A task verifier (pytest, Harbor tests, JSON score, exit code) scoring the run with a pass
+    /// ratio; replaces `verifier` when set.
+    #[serde(default)]
+    pub scoring: Option<skillscope_tasks::TaskVerifier>,
 }
 
 /// A task for the built-in agent.
@@ -120,6 +124,7 @@ impl TrialSpec {
             command_timeout_secs: 600,
             verifier_timeout_secs: 300,
             agent: None,
+            scoring: None,
         }
     }
 }

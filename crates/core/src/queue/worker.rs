@@ -284,7 +284,13 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
     };
     let image = match &spec.image {
         ImageSource::Image { name } => engine.ensure_image(name).await?,
-        ImageSource::Build { context, tag } => engine.build_image(std::path::Path::new(context), tag).await?,
+        ImageSource::Build { context, tag } => {
+            // One build at a time: the arms of a pair start together, and two concurrent builds of
+            // one context would give two image ids (and fail the pair's fairness check).
+            static BUILDS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+            let _one = BUILDS.lock().await;
+            engine.build_image(std::path::Path::new(context), tag).await?
+        }
     };
     let mount = prepared.as_ref().and_then(|a| a.mount.as_ref()).map(|d| d.path());
     let container = engine.create(&container_spec(label, c, image.clone(), mount)).await?;
@@ -332,14 +338,21 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             _ => (None, container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?),
         };
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
-        let verifier = match &spec.verifier {
-            Some(cmd) if !agent.timed_out && !agent.oom_killed => {
-                stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-                let v = container.exec(cmd, opts(spec.verifier_timeout_secs), &mut log).await?;
-                stamp(ws, c, Phase::Verifier, false, "Verified", sink);
-                Some(v)
-            }
-            _ => None,
+        let verifier = if agent.timed_out || agent.oom_killed {
+            None
+        } else if let Some(v) = &spec.scoring {
+            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+            let scored = run_task_verifier(&container, v, opts(spec.verifier_timeout_secs), &mut log).await?;
+            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+            Some(scored)
+        } else if let Some(cmd) = &spec.verifier {
+            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+            let v = container.exec(cmd, opts(spec.verifier_timeout_secs), &mut log).await?;
+            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+            let value = if v.exit_code == Some(0) && !v.timed_out { 1.0 } else { 0.0 };
+            Some((v, Ok(value)))
+        } else {
+            None
         };
         let after = container.snapshot(&spec.workdir).await?;
         Ok::<_, TrialError>((agent_run, agent, verifier, skillscope_sandbox::file_changes(&before, &after), skills_listed))
@@ -353,18 +366,18 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
         blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
     }
-    let (outcome, error) = if agent.timed_out {
-        (TrialState::AgentError, Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)))
+    let (outcome, error, score) = if agent.timed_out {
+        (TrialState::AgentError, Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)), 0.0)
     } else if agent.oom_killed {
-        (TrialState::AgentError, Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)))
+        (TrialState::AgentError, Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)), 0.0)
     } else {
-        let decisive = verifier.as_ref().unwrap_or(&agent);
-        if decisive.timed_out {
-            (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()))
-        } else if decisive.exit_code == Some(0) {
-            (TrialState::Passed, None)
-        } else {
-            (TrialState::Failed, None)
+        match &verifier {
+            // A verifier that cannot produce a score is not the agent's failure: not scored.
+            Some((_, Err(e))) => return Err(TrialError { infra: true, message: format!("verifier error: {e}") }),
+            Some((v, Ok(_))) if v.timed_out => (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), 0.0),
+            Some((_, Ok(value))) => (if *value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, *value),
+            None if agent.exit_code == Some(0) => (TrialState::Passed, None, 1.0),
+            None => (TrialState::Failed, None, 0.0),
         }
     };
     Ok(AttemptResult {
@@ -376,7 +389,7 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         stdout: agent.stdout,
         stderr: agent.stderr,
         file_changes: serde_json::to_value(changes).unwrap_or_default(),
-        score: Some(if outcome == TrialState::Passed { 1.0 } else { 0.0 }),
+        score: Some(score),
         error,
         duration_ms: 0,
         skills_listed,
@@ -396,4 +409,28 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
         stderr: if finished { String::new() } else { format!("agent stopped: {stop} after {} turn(s)", out.turns) },
         duration: Duration::ZERO,
     }
+}
+
+/// Uploads a task verifier's files, runs it, fetches its report and scores the run.
+async fn run_task_verifier(
+    container: &skillscope_sandbox::Container,
+    v: &skillscope_tasks::TaskVerifier,
+    opts: ExecOptions,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> std::result::Result<(skillscope_sandbox::ExecResult, std::result::Result<f64, String>), TrialError> {
+    let plan = skillscope_tasks::verifier_plan(v);
+    for (path, bytes) in &plan.files_to_upload {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
+        let dir = if dir.is_empty() { "/" } else { dir };
+        let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
+        container.exec(&mkdir, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {}).await?;
+        container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
+    }
+    let r = container.exec(&plan.command, opts, log).await?;
+    let report = match &plan.report_path {
+        Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
+        None => None,
+    };
+    let scored = skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map(|s| s.value).map_err(|e| e.to_string());
+    Ok((r, scored))
 }

@@ -1,0 +1,42 @@
+//! `skillscope stats`: the statistics of paired results from any source, as CSV.
+
+use skillscope_core::{AppError, ErrorCode};
+use skillscope_stats::{analyze, read_pairs_csv, Report};
+use std::path::Path;
+
+fn fmt_p(p: f64) -> String {
+    if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }
+}
+
+pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(r)?);
+        return Ok(());
+    }
+    let o = &r.overall;
+    println!("{} pairs: mean pass ratio {:.1} -> {:.1} (delta {:+.2} points)", o.n_pairs, o.mean_without, o.mean_with, o.delta);
+    println!("{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>7}  class", "skill", "config", "n", "without", "with", "delta", "p", "q");
+    for s in r.skills.iter().chain(&r.groups) {
+        let class = serde_json::to_value(&s.class)?;
+        println!(
+            "{:<28} {:<16} {:>4} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>7}  {}",
+            s.skill,
+            s.config,
+            s.n,
+            s.mean_without,
+            s.mean_with,
+            s.delta,
+            fmt_p(s.p_signflip),
+            fmt_p(s.q_bh),
+            class.as_str().unwrap_or("")
+        );
+    }
+    Ok(())
+}
+
+pub fn run(pairs: &Path, json: bool) -> Result<bool, AppError> {
+    let f = std::fs::File::open(pairs).map_err(|e| AppError::io(pairs.display(), e))?;
+    let rows = read_pairs_csv(f).map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", pairs.display())))?;
+    print_report(&analyze(&rows), json)?;
+    Ok(true)
+}

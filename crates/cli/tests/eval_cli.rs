@@ -1,0 +1,83 @@
+//! `skillscope stats` and `skillscope eval` as scripts use them; eval runs a Harbor-format task
+//! (built from a Dockerfile context, scored from reward.txt) with the built-in agent and the
+//! scripted model server on the real engine.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(home: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env("SKILLSCOPE_KEYRING", "keyutils")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(o: Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null)
+}
+
+#[test]
+fn stats_json_shape_and_line_numbered_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let csv = home.path().join("pairs.csv");
+    let mut rows = String::from("skill,config,task,without,with\n");
+    for i in 0..10 {
+        rows += &format!("good,c1,t{i},0,1\nflat,c1,t{i},0.5,0.5\n");
+    }
+    std::fs::write(&csv, rows).unwrap();
+    let v = ok(run(home.path(), &["stats", "--pairs", csv.to_str().unwrap(), "--json"], ""));
+    assert_eq!(v["overall"]["n_pairs"], 20);
+    let good = v["skills"].as_array().unwrap().iter().find(|s| s["skill"] == "good").unwrap();
+    assert_eq!(good["config"], "all");
+    assert_eq!(good["class"], "golden");
+    for key in ["n", "mean_without", "mean_with", "delta", "p_signflip", "p_wilcoxon", "p_ttest", "ci_low", "ci_high", "q_bh"] {
+        assert!(good.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["groups"].as_array().unwrap().iter().any(|g| g["config"] == "c1"));
+    std::fs::write(&csv, "skill,config,task,without,with\nx,c,t,0,1\nx,c,t2,oops,1\n").unwrap();
+    let bad = run(home.path(), &["stats", "--pairs", csv.to_str().unwrap()], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 3"), "{}", String::from_utf8_lossy(&bad.stderr));
+}
+
+#[test]
+fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
+    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
+    assert!(r >= 0);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
+    let server = rt
+        .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+            script: serde_json::from_value(script).unwrap(),
+            ..Default::default()
+        }))
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(run(h, &["image", "bootstrap", "--busybox-only"], ""));
+    ok(run(h, &["provider", "add", "local", "--api", "anthropic", "--base-url", &server.base_url], ""));
+    ok(run(h, &["credential", "set", "local"], "sk-eval-test-000000"));
+    ok(run(h, &["agent", "add", "builtin", "--provider", "local", "--model", "m"], ""));
+    ok(run(h, &["import", root().join("fixtures/skills/csv-insights").to_str().unwrap()], ""));
+    let tasks = root().join("fixtures/tasks/harbor-local");
+    let v = ok(run(h, &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], ""));
+    assert_eq!(v["pairs_scored"], 1, "{v}");
+    assert_eq!(v["pairs_excluded"], 0);
+    let s = &v["report"]["skills"][0];
+    assert_eq!((s["mean_without"].as_f64(), s["mean_with"].as_f64()), (Some(100.0), Some(100.0)), "{s}");
+    assert_eq!(s["class"], "ineffective");
+}
