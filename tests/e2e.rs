@@ -199,3 +199,53 @@ async fn settings_key_agent_run_and_trajectory() {
     s.screenshot("e2e-trajectory.png").await;
     tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
 }
+
+/// Issue 6: an experiment run by `skillscope eval` (Harbor task, built-in agent, scripted model)
+/// appears on the Results page with its skill's class, summary and pairs.
+#[tokio::test(flavor = "multi_thread")]
+async fn results_page_shows_an_evaluated_skill() {
+    driver::join_session_keyring();
+    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
+    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+        script: serde_json::from_value(script).unwrap(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cli = |args: &[&str], stdin: &str| {
+        use std::io::Write;
+        let mut c = std::process::Command::new(driver::target_bin("skillscope"))
+            .arg("--home")
+            .arg(home.path())
+            .args(args)
+            .env("SKILLSCOPE_KEYRING", "keyutils")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    cli(&["samples"], "");
+    cli(&["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
+    cli(&["credential", "set", "local"], "sk-e2e-results-0000000");
+    cli(&["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
+    let tasks = root.join("fixtures/tasks/harbor-local").canonicalize().unwrap();
+    cli(&["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], "");
+
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-row] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=ineffective]")).await;
+    let summary = s.wait_for(Locator::Css("[data-testid=results-summary]")).await;
+    s.wait_text(&summary, "100").await;
+    s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;
+    s.screenshot("e2e-results.png").await;
+    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+}

@@ -14,6 +14,7 @@ use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::review::{self, ExportFormat};
 use skillscope_core::trajectories::{self, ImportedTrajectory, TrajectorySummary};
 use skillscope_core::credentials;
+use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
 use skillscope_atif::Trajectory;
 use skillscope_models::ProviderConfig;
 use skillscope_core::{library, AppError, Workspace};
@@ -214,6 +215,26 @@ pub fn get_trajectory(state: State<AppState>, id: i64) -> Res<Trajectory> {
 pub fn import_trajectory(state: State<AppState>, path: String) -> Res<ImportedTrajectory> {
     let (id, violations) = trajectories::import_file(ws(&state)?, std::path::Path::new(&path))?;
     Ok(ImportedTrajectory { id, violations })
+}
+
+#[tauri::command(async)]
+pub fn create_experiment(state: State<AppState>, design: ExperimentDesign) -> Res<i64> {
+    experiments::create(ws(&state)?, &design)
+}
+
+#[tauri::command(async)]
+pub fn list_experiments(state: State<AppState>) -> Res<Vec<ExperimentView>> {
+    experiments::list(ws(&state)?)
+}
+
+#[tauri::command(async)]
+pub fn experiment_pairs(state: State<AppState>, id: i64) -> Res<Vec<PairView>> {
+    experiments::pairs(ws(&state)?, id)
+}
+
+#[tauri::command(async)]
+pub fn experiment_results(state: State<AppState>, id: i64) -> Res<ExperimentResults> {
+    experiments::results(ws(&state)?, id)
 }
 
 #[tauri::command(async)]

@@ -78,6 +78,10 @@ fn main() {
             commands::trial_trajectories,
             commands::get_trajectory,
             commands::import_trajectory,
+            commands::create_experiment,
+            commands::list_experiments,
+            commands::experiment_pairs,
+            commands::experiment_results,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");

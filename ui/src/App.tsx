@@ -64,9 +64,9 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
     case "scans":
       return <ScansPage selectedId={route.skillId} />;
     case "runs":
-      return <RunsPage />;
+      return <RunsPage runId={route.runId} trialId={route.trialId} />;
     case "results":
-      return <ResultsPage />;
+      return <ResultsPage experimentId={route.experimentId} />;
     case "settings":
       return <SettingsPage />;
     case "unknown":

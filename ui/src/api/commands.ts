@@ -6,9 +6,13 @@ import type {
   AgentRunRequest,
   AtifTrajectory,
   AttemptResult,
+  ExperimentDesign,
+  ExperimentResults,
+  ExperimentView,
   ExportFormat,
   FileContent,
   ImportRequest,
+  PairView,
   ProviderConfig,
   ProviderView,
   QueueStatus,
@@ -125,3 +129,15 @@ export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
 export const trialTrajectories = (trialId: number) => call<TrajectorySummary[]>("trial_trajectories", { trialId });
 
 export const getTrajectory = (id: number) => call<AtifTrajectory>("get_trajectory", { id });
+
+/** Every experiment, newest first, with its design. */
+export const listExperiments = () => call<ExperimentView[]>("list_experiments");
+
+/** Queues every trial of the design as one run; resolves with the experiment id. */
+export const createExperiment = (design: ExperimentDesign) => call<number>("create_experiment", { design });
+
+/** Every pair of the experiment with both arms and why it is not scored, if it is not. */
+export const experimentPairs = (id: number) => call<PairView[]>("experiment_pairs", { id });
+
+/** The statistics over the experiment's scored pairs. */
+export const experimentResults = (id: number) => call<ExperimentResults>("experiment_results", { id });

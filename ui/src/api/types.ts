@@ -64,3 +64,14 @@ export type { AtifStep } from "../bindings/AtifStep";
 export type { AtifStepSource } from "../bindings/AtifStepSource";
 export type { AtifToolCall } from "../bindings/AtifToolCall";
 export type { AtifTrajectory } from "../bindings/AtifTrajectory";
+
+export type { ArmView } from "../bindings/ArmView";
+export type { Condition } from "../bindings/Condition";
+export type { ExperimentDesign } from "../bindings/ExperimentDesign";
+export type { ExperimentResults } from "../bindings/ExperimentResults";
+export type { ExperimentTask } from "../bindings/ExperimentTask";
+export type { ExperimentView } from "../bindings/ExperimentView";
+export type { PairView } from "../bindings/PairView";
+export type { StatsClass } from "../bindings/StatsClass";
+export type { StatsReport } from "../bindings/StatsReport";
+export type { StatsSummary } from "../bindings/StatsSummary";

@@ -8,6 +8,7 @@ import { useSubmit } from "../lib/useSubmit";
 import { AsyncView } from "./AsyncView";
 import { EmptyState } from "./EmptyState";
 import { Field } from "./Field";
+import { MultiSelect, skillOptions } from "./MultiSelect";
 import { SubmissionStatus } from "./SubmissionStatus";
 
 type Props = { onStarted: (runId: number) => void };
@@ -116,28 +117,19 @@ function Form({ agents, skills, onStarted }: FormProps) {
         hint="Exit code 0 passes the trial."
       />
       <div className="field-row">
-        <label className="field">
-          <span>Skills</span>
-          <select
-            multiple
-            data-testid="agent-run-skills"
-            value={fields.skill_version_ids.map(String)}
-            onChange={(e) => set({ skill_version_ids: Array.from(e.target.selectedOptions, (o) => Number(o.value)) })}
-            disabled={busy || skills.length === 0}
-            size={Math.min(Math.max(skills.length, 3), 8)}
-          >
-            {skills.map((s) => (
-              <option key={s.version_id} value={s.version_id}>
-                {s.name} v{s.version}
-              </option>
-            ))}
-          </select>
-          <small className="muted">
-            {fields.skill_version_ids.length === 0
+        <MultiSelect
+          label="Skills"
+          testId="agent-run-skills"
+          options={skillOptions(skills)}
+          value={fields.skill_version_ids}
+          onChange={(skill_version_ids) => set({ skill_version_ids })}
+          disabled={busy}
+          hint={
+            fields.skill_version_ids.length === 0
               ? "None chosen: the without-skill arm."
-              : `${fields.skill_version_ids.length} chosen, mounted read-only under /skills.`}
-          </small>
-        </label>
+              : `${fields.skill_version_ids.length} chosen, mounted read-only under /skills.`
+          }
+        />
         <Field
           type="number"
           label="Repeats"

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import type { ChangeKind, ScanSeverity, Severity, TrialState, ValidationStatus } from "../api/types";
+import type { ChangeKind, ScanSeverity, Severity, StatsClass, TrialState, ValidationStatus } from "../api/types";
+import { classDescription, classLabel } from "../lib/experiments";
 import { plural } from "../lib/format";
 import type { ScoreBand } from "../lib/scores";
 import { stateColour, stateDescription, stateLabel } from "../lib/trialStates";
@@ -68,5 +69,16 @@ export function TrialStateBadge({ state }: { state: TrialState }) {
     <span className={`badge state-badge state-${stateColour(state)}`} title={stateDescription(state)} data-testid="trial-state">
       {stateLabel(state)}
     </span>
+  );
+}
+
+const CLASS: Record<StatsClass, Tone> = { golden: "success", harmful: "danger", ineffective: "neutral" };
+
+/** A skill's direction class, explained on hover. */
+export function ClassBadge({ value }: { value: StatsClass }) {
+  return (
+    <Badge tone={CLASS[value]} title={classDescription(value)} testId="skill-class">
+      {classLabel(value)}
+    </Badge>
   );
 }

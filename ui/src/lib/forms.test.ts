@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../api/types";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, parseAgentRun } from "./agentRunForm";
+import { EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
 import { emptyToNull, formReader, parseWhole } from "./forms";
 import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
 
@@ -124,5 +125,53 @@ describe("agent run form", () => {
     const result = parseAgentRun({ ...AGENT_RUN_DEFAULTS, image: " ", repeats: "101" });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems).toHaveLength(4);
+  });
+});
+
+describe("experiment form", () => {
+  const filled = {
+    ...EXPERIMENT_DEFAULTS,
+    name: " e1 ",
+    skill_version_ids: [3],
+    decoy_version_ids: [5],
+    agent_config_ids: [7],
+    tasks: "hello | Write hello | test -f out.txt\n\n  b | Sum | [ \"$(cat s)\" = 3 ] || exit 1 ",
+    workspace: " /w ",
+  };
+
+  it("builds the design, each task a verifier run with sh -c, decoys only for the group condition", () => {
+    const result = parseExperiment(filled);
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: "e1",
+        skill_version_ids: [3],
+        decoy_version_ids: [],
+        agent_config_ids: [7],
+        conditions: ["isolated"],
+        repeats: 3,
+        tasks: [
+          { id: "hello", instruction: "Write hello", image: "skillscope/busybox:1", workspace: "/w", verifier: ["sh", "-c", "test -f out.txt"], scoring: null, dockerfile_context: null },
+          { id: "b", instruction: "Sum", image: "skillscope/busybox:1", workspace: "/w", verifier: ["sh", "-c", '[ "$(cat s)" = 3 ] || exit 1'], scoring: null, dockerfile_context: null },
+        ],
+      },
+    });
+    const group = parseExperiment({ ...filled, conditions: ["isolated", "group"] });
+    expect(group.ok && group.value.decoy_version_ids).toEqual([5]);
+  });
+
+  it("reports every missing part, bad task lines and a decoy that is also evaluated", () => {
+    const empty = parseExperiment({ ...EXPERIMENT_DEFAULTS, conditions: ["group"], repeats: "0" });
+    expect(empty.ok).toBe(false);
+    if (!empty.ok) expect(empty.problems).toHaveLength(6);
+    const bad = parseExperiment({ ...filled, conditions: ["group"], decoy_version_ids: [3], tasks: "a | x | true\na | y | true\nc | z" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.problems).toEqual([
+        "A skill cannot be both evaluated and a decoy.",
+        'Task line 2 repeats the id "a".',
+        'Task line 3 needs an id, an instruction and a verifier command, separated by "|".',
+      ]);
+    }
   });
 });

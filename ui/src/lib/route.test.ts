@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, parseRoute, scansHref, skillHref } from "./route";
+import { activeSection, parseRoute, resultsHref, runsHref, scansHref, skillHref } from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {
@@ -20,6 +20,21 @@ describe("parseRoute", () => {
     expect(activeSection(parseRoute(scansHref(7)))).toBe("scans");
     expect(parseRoute("#/scans/x").page).toBe("unknown");
     expect(parseRoute("#/scans/7/more").page).toBe("unknown");
+  });
+
+  it("parses the Runs page with an optional run and trial", () => {
+    expect(parseRoute("#/runs")).toEqual({ page: "runs", runId: null, trialId: null });
+    expect(parseRoute(runsHref(2))).toEqual({ page: "runs", runId: 2, trialId: null });
+    expect(parseRoute(runsHref(2, 7))).toEqual({ page: "runs", runId: 2, trialId: 7 });
+    expect(activeSection(parseRoute(runsHref(2, 7)))).toBe("runs");
+    expect(parseRoute("#/runs/2/7/1").page).toBe("unknown");
+    expect(parseRoute("#/runs/x").page).toBe("unknown");
+  });
+
+  it("parses the Results page with an optional experiment", () => {
+    expect(parseRoute("#/results")).toEqual({ page: "results", experimentId: null });
+    expect(parseRoute(resultsHref(4))).toEqual({ page: "results", experimentId: 4 });
+    expect(parseRoute("#/results/4/1").page).toBe("unknown");
   });
 
   it("rejects anything else", () => {

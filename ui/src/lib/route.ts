@@ -4,25 +4,43 @@ export type SkillTab = (typeof SKILL_TABS)[number];
 export const SECTIONS = ["library", "scans", "runs", "results", "settings"] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/** The sections whose page takes no ids. */
+type PlainSection = Exclude<Section, "scans" | "runs" | "results">;
+
 export type Route =
-  | { page: Exclude<Section, "scans"> }
+  | { page: PlainSection }
   | { page: "scans"; skillId: number | null }
+  | { page: "runs"; runId: number | null; trialId: number | null }
+  | { page: "results"; experimentId: number | null }
   | { page: "skill"; id: number; tab: SkillTab }
   | { page: "unknown"; hash: string };
 
 const isId = (part: string | undefined): part is string => part !== undefined && /^\d+$/.test(part);
 
-/** Parses "#/library", "#/scans/3", "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library. */
+/** The ids after the section's name, padded with null to `count`; null unless they are ids, at most `count`. */
+function trailingIds(parts: string[], count: number): (number | null)[] | null {
+  const rest = parts.slice(1);
+  if (rest.length > count || !rest.every(isId)) return null;
+  return Array.from({ length: count }, (_, i) => (i < rest.length ? Number(rest[i]) : null));
+}
+
+/**
+ * Parses "#/library", "#/scans/3", "#/runs/2/7" (run 2, its trial 7), "#/results/4", "#/skill/3",
+ * "#/skill/3/files" … ; an empty hash is the Library.
+ */
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts.length === 0) return { page: "library" };
   const [head, id, tab] = parts;
-  if (head === "scans" && parts.length <= 2) {
-    if (id === undefined) return { page: "scans", skillId: null };
-    if (isId(id)) return { page: "scans", skillId: Number(id) };
+  if (head === "scans" || head === "runs" || head === "results") {
+    const found = trailingIds(parts, head === "runs" ? 2 : 1);
+    if (found === null) return { page: "unknown", hash };
+    const [first, second] = found;
+    if (head === "scans") return { page: "scans", skillId: first };
+    if (head === "runs") return { page: "runs", runId: first, trialId: second };
+    return { page: "results", experimentId: first };
   }
-  // "scans" was handled above.
-  if (parts.length === 1 && (SECTIONS as readonly string[]).includes(head)) return { page: head as Exclude<Section, "scans"> };
+  if (parts.length === 1 && (SECTIONS as readonly string[]).includes(head)) return { page: head as PlainSection };
   if (head === "skill" && isId(id) && parts.length <= 3) {
     if (tab === undefined) return { page: "skill", id: Number(id), tab: "readme" };
     if ((SKILL_TABS as readonly string[]).includes(tab)) return { page: "skill", id: Number(id), tab: tab as SkillTab };
@@ -37,6 +55,16 @@ export function sectionHref(section: Section): string {
 /** The Scans page with one skill selected. */
 export function scansHref(skillId: number): string {
   return `#/scans/${skillId}`;
+}
+
+/** The Runs page with a run, and optionally one of its trials, selected. */
+export function runsHref(runId: number, trialId: number | null = null): string {
+  return trialId === null ? `#/runs/${runId}` : `#/runs/${runId}/${trialId}`;
+}
+
+/** The Results page with one experiment selected. */
+export function resultsHref(experimentId: number): string {
+  return `#/results/${experimentId}`;
 }
 
 export function skillHref(id: number, tab: SkillTab = "readme"): string {

@@ -1,9 +1,95 @@
-import { NotBuiltPage } from "../components/NotBuilt";
+import { useEffect, useMemo } from "react";
+import { experimentPairs, experimentResults, listExperiments } from "../api/commands";
+import { useQueueEvents } from "../api/queue";
+import type { ExperimentResults } from "../api/types";
+import { AsyncView } from "../components/AsyncView";
+import { EmptyState } from "../components/EmptyState";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { ExperimentForm } from "../components/ExperimentForm";
+import { ExperimentsTable, type ExperimentEntry } from "../components/ExperimentsTable";
+import { PairsTable } from "../components/PairsTable";
+import { ResultsSummary } from "../components/ResultsSummary";
+import { SkillResultsTable } from "../components/SkillResultsTable";
+import { resultsHref, runsHref } from "../lib/route";
+import { throttle } from "../lib/throttle";
+import { useAsync } from "../lib/useAsync";
 
-export function ResultsPage() {
+/** At most one reload per this many ms while the queue reports trial changes. */
+const REFRESH_MS = 3000;
+
+async function loadEntries(): Promise<ExperimentEntry[]> {
+  const experiments = await listExperiments();
+  const pairs = await Promise.all(experiments.map((e) => experimentPairs(e.id)));
+  return experiments.map((experiment, i) => ({ experiment, pairs: pairs[i] }));
+}
+
+/** Paired experiments: each one's progress, and the selected one's statistics and pairs, kept current as trials finish. */
+export function ResultsPage({ experimentId }: { experimentId: number | null }) {
+  const [entries, reloadEntries] = useAsync(loadEntries, []);
+  const [results, reloadResults] = useAsync(
+    () => (experimentId === null ? Promise.resolve(null) : experimentResults(experimentId)),
+    [experimentId],
+  );
+  const throttled = useMemo(
+    () =>
+      throttle(() => {
+        reloadEntries();
+        reloadResults();
+      }, REFRESH_MS),
+    [reloadEntries, reloadResults],
+  );
+  useEffect(() => throttled.cancel, [throttled]);
+  const eventError = useQueueEvents((event) => event.type === "trial" && throttled.schedule());
+
   return (
-    <NotBuiltPage title="Results">
-      This page will compare paired evaluation results of each task run with and without a skill.
-    </NotBuiltPage>
+    <div className="results-page" data-testid="results-page">
+      <header className="page-header">
+        <h1>Results</h1>
+      </header>
+      {eventError && <ErrorPanel error={eventError} testId="queue-events-error" />}
+      <AsyncView state={entries} what="the experiments" onRetry={reloadEntries}>
+        {(list) => {
+          const selected = list.find((e) => e.experiment.id === experimentId);
+          return (
+            <>
+              <section className="panel">
+                <h2>Experiments</h2>
+                <ExperimentsTable entries={list} selectedId={experimentId} />
+              </section>
+              {selected ? (
+                <AsyncView state={results} what="the statistics" onRetry={reloadResults}>
+                  {(data) => data && <Selected entry={selected} results={data} />}
+                </AsyncView>
+              ) : experimentId !== null ? (
+                <EmptyState title={`There is no experiment with id ${experimentId}.`}>Pick an experiment from the list.</EmptyState>
+              ) : (
+                list.length > 0 && <EmptyState title="Select an experiment to see its results." />
+              )}
+            </>
+          );
+        }}
+      </AsyncView>
+      <ExperimentForm
+        onCreated={(id) => {
+          reloadEntries();
+          window.location.hash = resultsHref(id);
+        }}
+      />
+    </div>
+  );
+}
+
+function Selected({ entry, results }: { entry: ExperimentEntry; results: ExperimentResults }) {
+  const { experiment, pairs } = entry;
+  return (
+    <div data-testid="experiment-results" data-experiment-id={experiment.id}>
+      <header className="panel-header">
+        <h2>{experiment.name}</h2>
+        <a href={runsHref(experiment.run_id)}>Open its trials on the Runs page</a>
+      </header>
+      <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
+      <SkillResultsTable report={results.report} />
+      <PairsTable pairs={pairs} runId={experiment.run_id} />
+    </div>
   );
 }

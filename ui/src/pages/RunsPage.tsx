@@ -12,6 +12,7 @@ import { RunsTable } from "../components/RunsTable";
 import { SandboxForm } from "../components/SandboxForm";
 import { TrialDetail } from "../components/TrialDetail";
 import { TrialsTable } from "../components/TrialsTable";
+import { runsHref } from "../lib/route";
 import { INITIAL_RUNS_STATE, needsRefresh, runsReducer, type RunsAction } from "../lib/runsState";
 import { throttle } from "../lib/throttle";
 import { useAction } from "../lib/useAction";
@@ -19,12 +20,15 @@ import { useAction } from "../lib/useAction";
 /** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
 const REFRESH_MS = 1000;
 
-/** The run queue: its state, new sandbox and agent runs, every run's progress, and one run's trials live. */
-export function RunsPage() {
+type Props = { runId: number | null; trialId: number | null };
+
+/**
+ * The run queue: its state, new sandbox and agent runs, every run's progress, and one run's trials
+ * live. The selected run and trial are in the address ("#/runs/2/7"), so other pages link to them.
+ */
+export function RunsPage({ runId, trialId }: Props) {
   const [state, dispatch] = useReducer(runsReducer, INITIAL_RUNS_STATE);
   const [loadError, setLoadError] = useState<AppError | null>(null);
-  const [runId, setRunId] = useState<number | null>(null);
-  const [trialId, setTrialId] = useState<number | null>(null);
   const [trialsGeneration, setTrialsGeneration] = useState(0);
 
   const refresh = useCallback(async () => {
@@ -59,8 +63,7 @@ export function RunsPage() {
     await refresh();
   };
   const selectRun = (id: number) => {
-    setRunId(id);
-    setTrialId(null);
+    window.location.hash = runsHref(id);
   };
   const onStarted = (id: number) => {
     selectRun(id);
@@ -104,7 +107,7 @@ export function RunsPage() {
             <TrialsTable
               trials={trials}
               selectedId={trialId}
-              onSelect={setTrialId}
+              onSelect={(id) => (window.location.hash = runsHref(runId, id))}
               onCancel={(id) => runCancel(() => afterCancel(cancelTrial(id)))}
             />
           ) : (

@@ -1,0 +1,62 @@
+import type { ArmView, PairView } from "../api/types";
+import { pairDelta } from "../lib/experiments";
+import { runsHref } from "../lib/route";
+import { formatDelta, formatPoints } from "../lib/statsFormat";
+import { TrialStateBadge } from "./Badge";
+import { EmptyState } from "./EmptyState";
+import { Table, type Column } from "./Table";
+
+/** An arm's score (or its state until it has one), linking to its trial on the Runs page. */
+function Arm({ arm, runId, name }: { arm: ArmView; runId: number; name: string }) {
+  return (
+    <a href={runsHref(runId, arm.trial_id)} data-testid={`pair-${name}`} title={`Open the ${name} trial on the Runs page`}>
+      {arm.score === null ? <TrialStateBadge state={arm.state} /> : formatPoints(100 * arm.score)}
+    </a>
+  );
+}
+
+function columns(runId: number): Column<PairView>[] {
+  return [
+    { header: "Task", className: "col-nowrap", render: (p) => p.task },
+    { header: "Skill", className: "col-nowrap", render: (p) => p.skill },
+    { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
+    { header: "Condition", className: "col-nowrap", render: (p) => p.condition },
+    { header: "Repeat", className: "col-num", render: (p) => p.repeat },
+    { header: "Without", className: "col-nowrap col-num", render: (p) => <Arm arm={p.without} runId={runId} name="without" /> },
+    { header: "With", className: "col-nowrap col-num", render: (p) => <Arm arm={p.with} runId={runId} name="with" /> },
+    { header: "Delta", className: "col-nowrap col-num", render: (p) => formatDelta(pairDelta(p)) },
+    {
+      header: "Re-runs",
+      className: "col-num",
+      render: (p) => <span title="Infrastructure re-runs: without + with">{p.without.reruns + p.with.reruns}</span>,
+    },
+    {
+      header: "Excluded because",
+      className: "col-value",
+      render: (p) => p.excluded.length > 0 && <ul className="reasons">{p.excluded.map((r) => <li key={r}>{r}</li>)}</ul>,
+    },
+  ];
+}
+
+/** Every pair of the experiment (scores in points); each arm links to its trial. */
+export function PairsTable({ pairs, runId }: { pairs: PairView[]; runId: number }) {
+  return (
+    <section className="panel">
+      <h2>Pairs</h2>
+      <div className="table-scroll">
+        <Table
+          testId="pairs-table"
+          columns={columns(runId)}
+          rows={pairs}
+          rowKey={(p) => p.id}
+          rowAttributes={(p) => ({
+            "data-testid": "pair-row",
+            "data-pair-id": String(p.id),
+            "data-excluded": String(p.excluded.length > 0),
+          })}
+          empty={<EmptyState title="This experiment has no pairs." />}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Condition, ExperimentDesign, ExperimentTask } from "../api/types";
+import { emptyToNull, formReader, type Parsed } from "./forms";
+import { DEFAULT_IMAGE } from "./sandboxForm";
+
+/** The experiment form's fields, as typed (the lists as chosen). */
+export type ExperimentFields = {
+  name: string;
+  skill_version_ids: number[];
+  decoy_version_ids: number[];
+  agent_config_ids: number[];
+  conditions: Condition[];
+  repeats: string;
+  /** One task a line: "id | instruction | verifier command". */
+  tasks: string;
+  image: string;
+  workspace: string;
+};
+
+export const CONDITIONS: readonly [Condition, string][] = [
+  ["isolated", "Isolated (without: no skill; with: only the skill)"],
+  ["group", "Group (the decoys in both arms; with adds the skill)"],
+];
+
+export const EXPERIMENT_DEFAULTS: ExperimentFields = {
+  name: "",
+  skill_version_ids: [],
+  decoy_version_ids: [],
+  agent_config_ids: [],
+  conditions: ["isolated"],
+  repeats: "3",
+  tasks: "",
+  image: DEFAULT_IMAGE,
+  workspace: "",
+};
+
+/** The tasks of the lines (blank ones skipped), or the problems of the bad ones. */
+export function parseTasks(text: string, image: string, workspace: string | null): Parsed<ExperimentTask[]> {
+  const tasks: ExperimentTask[] = [];
+  const problems: string[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    // Only the first two bars separate: the command may hold more ("a || b").
+    const [head, middle = "", ...rest] = line.split("|");
+    const [id, instruction, command] = [head, middle, rest.join("|")].map((part) => part.trim());
+    if (!id || !instruction || !command) {
+      problems.push(`Task line ${i + 1} needs an id, an instruction and a verifier command, separated by "|".`);
+    } else if (tasks.some((t) => t.id === id)) {
+      problems.push(`Task line ${i + 1} repeats the id "${id}".`);
+    } else {
+      tasks.push({ id, instruction, image, workspace, verifier: ["sh", "-c", command], scoring: null, dockerfile_context: null });
+    }
+  });
+  if (tasks.length === 0 && problems.length === 0) problems.push("Write at least one task: id | instruction | verifier command.");
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: tasks };
+}
+
+/** The design the fields describe, or what is wrong with them. */
+export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesign> {
+  const r = formReader();
+  const name = fields.name.trim();
+  const image = fields.image.trim();
+  const tasks = parseTasks(fields.tasks, image, emptyToNull(fields.workspace));
+  const decoys = fields.conditions.includes("group") ? fields.decoy_version_ids : [];
+  r.check(name !== "", "Give the experiment a name.");
+  r.check(fields.skill_version_ids.length > 0, "Choose at least one skill to evaluate.");
+  r.check(fields.agent_config_ids.length > 0, "Choose at least one agent configuration.");
+  r.check(fields.conditions.length > 0, "Choose at least one condition.");
+  r.check(!fields.conditions.includes("group") || decoys.length > 0, "The group condition needs at least one decoy skill.");
+  r.check(!decoys.some((id) => fields.skill_version_ids.includes(id)), "A skill cannot be both evaluated and a decoy.");
+  r.check(image !== "", "Name the image the tasks run in.");
+  if (!tasks.ok) tasks.problems.forEach((p) => r.check(false, p));
+  const repeats = r.whole(fields.repeats, "Repeats", 1);
+  return r.done({
+    name,
+    skill_version_ids: fields.skill_version_ids,
+    decoy_version_ids: decoys,
+    tasks: tasks.ok ? tasks.value : [],
+    agent_config_ids: fields.agent_config_ids,
+    conditions: fields.conditions,
+    repeats,
+  });
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import type { ArmView, ExperimentDesign, PairView, StatsReport, StatsSummary, TrialState } from "../api/types";
+import {
+  classCounts,
+  deltaBar,
+  designPairs,
+  designText,
+  groupReasons,
+  pairDelta,
+  pairProgress,
+  skillRows,
+} from "./experiments";
+import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate, signFlipText } from "./statsFormat";
+
+const arm = (state: TrialState, score: number | null = null): ArmView => ({
+  trial_id: 1,
+  state,
+  score,
+  reruns: 0,
+  skills_listed: null,
+  image_digest: null,
+  agent_secs: null,
+  effective_input_tokens: null,
+});
+
+const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[] = []): PairView => ({
+  id,
+  skill: "pdf",
+  skill_version_id: 3,
+  task: "t1",
+  config: "small",
+  condition: "isolated",
+  repeat: 1,
+  without,
+  with: withArm,
+  excluded,
+});
+
+const summary = (patch: Partial<StatsSummary>): StatsSummary =>
+  ({ skill: "pdf", config: "all", class: "ineffective", p_signflip: 0.5, p_signflip_method: "exact", p_signflip_error: 0, ...patch }) as StatsSummary;
+
+const design: ExperimentDesign = {
+  name: "e",
+  skill_version_ids: [1, 2],
+  decoy_version_ids: [],
+  tasks: [{ id: "t1", instruction: "x", image: "i", workspace: null, verifier: ["true"], scoring: null, dockerfile_context: null }],
+  agent_config_ids: [7],
+  conditions: ["isolated", "group"],
+  repeats: 3,
+};
+
+describe("experiment design", () => {
+  it("counts and describes the pairs", () => {
+    expect(designPairs(design)).toBe(12);
+    expect(designText(design)).toBe("2 skills × 1 task × 1 config × 2 conditions × 3 repeats");
+  });
+});
+
+describe("pairs", () => {
+  const unfinished = "with arm not finished";
+  const digest = "the arms ran different image digests";
+  const pairs = [
+    pair(1, arm("passed", 1), arm("passed", 1)),
+    pair(2, arm("passed", 0), arm("queued"), [unfinished]),
+    pair(3, arm("failed", 0), arm("passed", 1), [digest]),
+    pair(4, arm("infra_error"), arm("passed", 1), ["without arm ended infra_error after 3 attempt(s)", digest]),
+    pair(5, arm("passed", 1), arm("passed", 1), [digest, digest]),
+  ];
+
+  it("splits progress into scored, pending and excluded", () => {
+    expect(pairProgress(pairs)).toEqual({ total: 5, scored: 1, pending: 1, excluded: 3 });
+    expect(pairProgress([])).toEqual({ total: 0, scored: 0, pending: 0, excluded: 0 });
+  });
+
+  it("groups the reasons of finished excluded pairs, commonest first, each pair counted once", () => {
+    expect(groupReasons(pairs)).toEqual([
+      { reason: digest, count: 3 },
+      { reason: "without arm ended infra_error after 3 attempt(s)", count: 1 },
+    ]);
+  });
+
+  it("computes a pair's delta in points once both arms are scored", () => {
+    expect(pairDelta(pairs[2])).toBe(100);
+    expect(pairDelta(pairs[1])).toBeNull();
+  });
+});
+
+describe("skill summaries", () => {
+  const report = {
+    overall: { n_pairs: 0, mean_without: 0, mean_with: 0, delta: 0 },
+    skills: [summary({ skill: "a", class: "golden" }), summary({ skill: "b", class: "ineffective" })],
+    groups: [summary({ skill: "b", config: "x" }), summary({ skill: "a", config: "x" }), summary({ skill: "a", config: "y" })],
+  } as StatsReport;
+
+  it("counts the classes of the pooled rows", () => {
+    expect(classCounts(report.skills)).toEqual({ golden: 1, ineffective: 1, harmful: 0 });
+  });
+
+  it("nests each skill's configuration rows under its pooled row", () => {
+    const key = (s: StatsSummary) => `${s.skill}/${s.config}`;
+    expect(skillRows(report, true).map(key)).toEqual(["a/all", "a/x", "a/y", "b/all", "b/x"]);
+    expect(skillRows(report, false).map(key)).toEqual(["a/all", "b/all"]);
+  });
+});
+
+describe("delta bar", () => {
+  it("grows from the centre, right for gains and left for losses, clamped to ±100", () => {
+    expect(deltaBar(40)).toEqual({ left: 50, width: 20, direction: "up" });
+    expect(deltaBar(-30)).toEqual({ left: 35, width: 15, direction: "down" });
+    expect(deltaBar(0)).toEqual({ left: 50, width: 0, direction: "none" });
+    expect(deltaBar(-250)).toEqual({ left: 0, width: 50, direction: "down" });
+  });
+});
+
+describe("statistics formatting", () => {
+  it("formats p-values", () => {
+    expect(formatP(0.0004)).toBe("< 0.001");
+    expect(formatP(0.001)).toBe("0.001");
+    expect(formatP(0.04321)).toBe("0.043");
+    expect(formatP(1)).toBe("1.000");
+  });
+
+  it("names the sign-flip method unless exact", () => {
+    expect(signFlipText(summary({ p_signflip: 0.031 }))).toBe("0.031");
+    expect(signFlipText(summary({ p_signflip: 0.031, p_signflip_method: "grid" }))).toBe("0.031 (grid)");
+    expect(signFlipText(summary({ p_signflip: 0.00001, p_signflip_method: "normal" }))).toBe("< 0.001 (normal)");
+  });
+
+  it("formats points, signed deltas, intervals, gains and rates", () => {
+    expect(formatPoints(42.25)).toBe("42.3");
+    expect(formatPoints(null)).toBe("—");
+    expect(formatDelta(12.5)).toBe("+12.5");
+    expect(formatDelta(-3)).toBe("−3.0");
+    expect(formatDelta(-0.01)).toBe("0.0");
+    expect(formatCi(-2.14, 15.3)).toBe("[−2.1, +15.3]");
+    expect(formatGain(0.25)).toBe("+0.25");
+    expect(formatGain(null)).toBe("—");
+    expect(formatRate(0.4)).toBe("40%");
+  });
+});

@@ -1,0 +1,100 @@
+import type { ExperimentDesign, PairView, StatsClass, StatsReport, StatsSummary } from "../api/types";
+import { plural } from "./format";
+import { isFinal } from "./trialStates";
+
+/** How many pairs a design makes: skills × tasks × configurations × conditions × repeats. */
+export function designPairs(d: ExperimentDesign): number {
+  return d.skill_version_ids.length * d.tasks.length * d.agent_config_ids.length * d.conditions.length * d.repeats;
+}
+
+/** "2 skills × 3 tasks × 1 config × 2 conditions × 5 repeats". */
+export function designText(d: ExperimentDesign): string {
+  return [
+    plural(d.skill_version_ids.length, "skill"),
+    plural(d.tasks.length, "task"),
+    plural(d.agent_config_ids.length, "config"),
+    plural(d.conditions.length, "condition"),
+    plural(d.repeats, "repeat"),
+  ].join(" × ");
+}
+
+/** True while either arm of the pair is queued or running. */
+export const isPending = (p: PairView): boolean => !isFinal(p.without.state) || !isFinal(p.with.state);
+
+export type PairProgress = {
+  total: number;
+  scored: number;
+  /** Pairs with an arm still queued or running. */
+  pending: number;
+  /** Finished pairs left out of the statistics (failed infrastructure or fairness check). */
+  excluded: number;
+};
+
+export function pairProgress(pairs: PairView[]): PairProgress {
+  const scored = pairs.filter((p) => p.excluded.length === 0).length;
+  const pending = pairs.filter(isPending).length;
+  return { total: pairs.length, scored, pending, excluded: pairs.length - scored - pending };
+}
+
+export type ReasonCount = { reason: string; count: number };
+
+/** Why finished pairs were left out: each reason once with how many pairs it excluded, commonest first. */
+export function groupReasons(pairs: PairView[]): ReasonCount[] {
+  const counts = new Map<string, number>();
+  for (const pair of pairs.filter((p) => !isPending(p))) {
+    for (const reason of new Set(pair.excluded)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([reason, count]) => ({ reason, count }))
+    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
+export const CLASSES: readonly StatsClass[] = ["golden", "ineffective", "harmful"];
+
+const CLASS_TEXT: Record<StatsClass, { label: string; description: string }> = {
+  golden: { label: "Golden", description: "Golden = the skill raised the score: mean delta > 0 with sign-flip p < 0.05." },
+  harmful: { label: "Harmful", description: "Harmful = the skill lowered the score: mean delta < 0 with sign-flip p < 0.05." },
+  ineffective: {
+    label: "Ineffective",
+    description: "Ineffective = no directional effect detected, not 'no effect' (see the MDE for what could have been detected).",
+  },
+};
+
+export const classLabel = (c: StatsClass): string => CLASS_TEXT[c].label;
+export const classDescription = (c: StatsClass): string => CLASS_TEXT[c].description;
+
+/** How many skills (pooled over configurations) fell into each class. */
+export function classCounts(skills: StatsSummary[]): Record<StatsClass, number> {
+  const counts: Record<StatsClass, number> = { golden: 0, ineffective: 0, harmful: 0 };
+  for (const s of skills) counts[s.class] += 1;
+  return counts;
+}
+
+/** Each skill's pooled row ("all"), followed by its per-configuration rows when `perConfig`. */
+export function skillRows(report: StatsReport, perConfig: boolean): StatsSummary[] {
+  return report.skills.flatMap((pooled) => [
+    pooled,
+    ...(perConfig ? report.groups.filter((g) => g.skill === pooled.skill) : []),
+  ]);
+}
+
+/** The pair's delta in points, once both arms have a score. */
+export function pairDelta(p: PairView): number | null {
+  return p.without.score === null || p.with.score === null ? null : 100 * (p.with.score - p.without.score);
+}
+
+export type DeltaBar = { left: number; width: number; direction: "up" | "down" | "none" };
+
+/**
+ * A delta of −100..100 points drawn from the middle of a bar: `left` and `width` are percentages of
+ * the bar, the negative half left of the centre, the positive half right of it.
+ */
+export function deltaBar(delta: number): DeltaBar {
+  const clamped = Math.max(-100, Math.min(100, delta));
+  const width = Math.abs(clamped) / 2;
+  return {
+    left: clamped < 0 ? 50 - width : 50,
+    width,
+    direction: clamped > 0 ? "up" : clamped < 0 ? "down" : "none",
+  };
+}

@@ -1,0 +1,60 @@
+// Numbers of the experiment statistics, as the Results page shows them.
+import type { StatsSummary } from "../api/types";
+
+const MINUS = "\u2212";
+const DASH = "—";
+
+const signed = (x: number, digits: number): string => {
+  const text = Math.abs(x).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return x < 0 ? `${MINUS}${text}` : `+${text}`;
+};
+
+/** "< 0.001", or three decimals: "0.043", "1.000". */
+export function formatP(p: number): string {
+  return p < 0.001 ? "< 0.001" : p.toFixed(3);
+}
+
+/** Points with one decimal: "42.5"; "—" when unknown. */
+export function formatPoints(x: number | null): string {
+  return x === null ? DASH : x.toFixed(1);
+}
+
+/** A signed delta in points: "+12.5", "−3.0", "0.0"; "—" when unknown. */
+export function formatDelta(x: number | null): string {
+  return x === null ? DASH : signed(x, 1);
+}
+
+/** "[−2.1, +15.3]". */
+export function formatCi(low: number, high: number): string {
+  return `[${signed(low, 1)}, ${signed(high, 1)}]`;
+}
+
+/** A gain in −1..1 with two decimals: "+0.25"; "—" when it could not be computed. */
+export function formatGain(x: number | null): string {
+  return x === null ? DASH : signed(x, 2);
+}
+
+/** A share as a whole percentage: "40%". */
+export function formatRate(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** The sign-flip p, with how it was obtained when that is not exact: "0.031 (grid)". */
+export function signFlipText(s: StatsSummary): string {
+  const p = formatP(s.p_signflip);
+  return s.p_signflip_method === "exact" ? p : `${p} (${s.p_signflip_method})`;
+}
+
+/** What an inexact sign-flip p means, for its tooltip. */
+export function signFlipBound(s: StatsSummary): string {
+  const e = s.p_signflip_error.toPrecision(2);
+  switch (s.p_signflip_method) {
+    case "exact":
+      return "Exact: every sign assignment was enumerated.";
+    case "grid":
+      return `Conservative bound: the true p lies between p − ${e} and p.`;
+    case "normal":
+      return `Normal approximation: the true p lies within ± ${e} (Berry–Esseen bound).`;
+  }
+}
