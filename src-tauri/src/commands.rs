@@ -14,6 +14,8 @@ use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::review::{self, ExportFormat};
 use skillscope_core::trajectories::{self, ImportedTrajectory, TrajectorySummary};
 use skillscope_core::credentials;
+use skillscope_core::decisions::{self, Decision, NewDecision};
+use skillscope_core::report::{self, ReportFormat};
 use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
 use skillscope_atif::Trajectory;
 use skillscope_models::ProviderConfig;
@@ -235,6 +237,29 @@ pub fn experiment_pairs(state: State<AppState>, id: i64) -> Res<Vec<PairView>> {
 #[tauri::command(async)]
 pub fn experiment_results(state: State<AppState>, id: i64) -> Res<ExperimentResults> {
     experiments::results(ws(&state)?, id)
+}
+
+#[tauri::command(async)]
+pub fn record_decision(state: State<AppState>, decision: NewDecision) -> Res<Decision> {
+    decisions::record(ws(&state)?, &decision)
+}
+
+#[tauri::command(async)]
+pub fn list_decisions(state: State<AppState>, skill_id: i64) -> Res<Vec<Decision>> {
+    decisions::list(ws(&state)?, skill_id)
+}
+
+/// Writes the report to the workspace's exports folder; returns the path.
+#[tauri::command(async)]
+pub fn export_report(state: State<AppState>, skill_id: i64, format: ReportFormat) -> Res<String> {
+    let ws = ws(&state)?;
+    report::export(ws, skill_id, format)
+}
+
+/// Charts of an experiment as SVG documents, titled.
+#[tauri::command(async)]
+pub fn experiment_charts(state: State<AppState>, id: i64) -> Res<Vec<(String, String)>> {
+    experiments::charts(ws(&state)?, id)
 }
 
 #[tauri::command(async)]

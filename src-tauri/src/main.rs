@@ -82,6 +82,10 @@ fn main() {
             commands::list_experiments,
             commands::experiment_pairs,
             commands::experiment_results,
+            commands::record_decision,
+            commands::list_decisions,
+            commands::export_report,
+            commands::experiment_charts,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");

@@ -6,6 +6,7 @@ mod agent_cmds;
 mod eval_cmd;
 mod library_cmds;
 mod queue_cmd;
+mod report_cmd;
 mod sandbox_cmd;
 mod scan_cmd;
 mod stats_cmd;
@@ -120,6 +121,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A skill's deployment report (utility, efficiency, safety, quality, evidence, decision).
+    Report {
+        skill: String,
+        #[arg(long, value_enum, default_value = "html")]
+        format: report_cmd::Format,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Record a reviewer's decision on the latest version of a skill (append-only).
+    Decide {
+        skill: String,
+        #[arg(long, value_enum)]
+        verdict: report_cmd::VerdictArg,
+        #[arg(long)]
+        rationale: String,
+        #[arg(long)]
+        reviewer: String,
+    },
     /// One trial's evidence.
     Trial {
         #[command(subcommand)]
@@ -162,6 +181,8 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),
         Command::Trial { cmd } => agent_cmds::trial(&ws, cmd),
         Command::Stats { pairs, json } => stats_cmd::run(&pairs, json),
+        Command::Report { skill, format, out } => report_cmd::report(&ws, &skill, format, out),
+        Command::Decide { skill, verdict, rationale, reviewer } => report_cmd::decide(&ws, &skill, verdict, rationale, reviewer),
         Command::Eval { skill, tasks, config, repeats, condition, decoys, json } => {
             eval_cmd::run(&ws, eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, json })
         }

@@ -80,4 +80,21 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     let s = &v["report"]["skills"][0];
     assert_eq!((s["mean_without"].as_f64(), s["mean_with"].as_f64()), (Some(100.0), Some(100.0)), "{s}");
     assert_eq!(s["class"], "ineffective");
+
+    // The reviewer's decision and the deployment report built on this evidence.
+    ok(run(h, &["decide", "csv-insights", "--verdict", "approve", "--rationale", "No effect, but safe and well made", "--reviewer", "Ana"], ""));
+    let html_path = h.join("report.html");
+    ok(run(h, &["report", "csv-insights", "--format", "html", "--out", html_path.to_str().unwrap()], ""));
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    for needle in ["id=\"heatmap\"", "id=\"decision\"", "No effect, but safe", "Ana", "<svg", "Security score", "ineffective"] {
+        assert!(html.contains(needle), "report lacks {needle}");
+    }
+    assert!(!html.contains("<script"), "no scripts in a report");
+    assert!(!html.contains(h.to_str().unwrap()), "local paths are redacted");
+    assert!(!html.contains("sk-eval-test"), "keys are redacted");
+    let md = run(h, &["report", "csv-insights", "--format", "md"], "");
+    assert!(String::from_utf8_lossy(&md.stdout).contains("## Utility"));
+    let json = ok(run(h, &["report", "csv-insights", "--format", "json"], ""));
+    assert_eq!(json["decisions"][0]["verdict"], "approve");
+    assert_eq!(json["utility"][0]["summary"]["class"], "ineffective");
 }

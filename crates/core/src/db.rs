@@ -189,6 +189,24 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX experiment_pairs_exp ON experiment_pairs(experiment_id);
     "#,
+    // 6: the reviewer's decisions, append-only (enforced by triggers, not just by the code).
+    r#"
+    CREATE TABLE decisions (
+        id INTEGER PRIMARY KEY,
+        skill_id INTEGER NOT NULL REFERENCES skills(id),
+        version_id INTEGER NOT NULL REFERENCES skill_versions(id),
+        sha256 TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('approve', 'reject', 'needs_work')),
+        rationale TEXT NOT NULL CHECK (length(trim(rationale)) > 0),
+        reviewer TEXT NOT NULL CHECK (length(trim(reviewer)) > 0),
+        evidence_json TEXT NOT NULL,
+        decided_at TEXT NOT NULL
+    );
+    CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions
+        BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+    CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions
+        BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

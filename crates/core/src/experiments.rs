@@ -348,3 +348,28 @@ pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
         .map(|(id, name, run_id, created_at, d)| Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)? }))
         .collect()
 }
+
+/// The experiment's charts as titled SVG documents: skill deltas with CI, pass rates, PRG by
+/// baseline stratum, and requirement-level deltas per skill and configuration.
+pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)>> {
+    let r = results(ws, experiment_id)?;
+    let mut out = vec![
+        ("Skill-level delta with 95% CI".to_string(), skillscope_charts::skill_deltas(&r.report.skills)),
+        ("Pass rate without vs with".to_string(), skillscope_charts::pass_rates(&r.report.skills)),
+        ("PRG by baseline stratum".to_string(), skillscope_charts::prg_by_stratum(&r.report.skills)),
+    ];
+    let all = pairs(ws, experiment_id)?;
+    for g in &r.report.groups {
+        let deltas: Vec<skillscope_charts::TaskDelta> = all
+            .iter()
+            .filter(|p| p.skill == g.skill && (p.config == g.config || format!("{} (group)", p.config) == g.config))
+            .map(|p| skillscope_charts::TaskDelta {
+                task: p.task.clone(),
+                delta: 100.0 * (p.with.score.unwrap_or(0.0) - p.without.score.unwrap_or(0.0)),
+                excluded: !p.excluded.is_empty(),
+            })
+            .collect();
+        out.push((format!("Requirement-level deltas: {} · {}", g.skill, g.config), skillscope_charts::task_deltas(&g.skill, &deltas)));
+    }
+    Ok(out)
+}
