@@ -113,6 +113,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let mut turns = 0;
     let mut final_text = None;
     let (mut model_time, mut tool_time) = (Duration::ZERO, Duration::ZERO);
+    let mut requests = Vec::new();
     let deadline = started + Duration::from_secs(limits.wall_timeout_secs);
     let stop = loop {
         if turns >= limits.max_turns {
@@ -134,11 +135,27 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             max_tokens: limits.max_output_tokens,
         };
         let asked = Instant::now();
+        let asked_at = time::OffsetDateTime::now_utc();
         let resp = match tokio::time::timeout(remaining, input.client.complete(&req, &mut |_| {})).await {
             Ok(r) => r?,
             Err(_) => break StopReason::WallTimeout,
         };
         model_time += asked.elapsed();
+        // The model request log: what was asked and what came back, without message bodies
+        // (those are the trajectory's steps).
+        requests.push(serde_json::json!({
+            "turn": turns + 1,
+            "started_at": asked_at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
+            "latency_ms": asked.elapsed().as_millis() as u64,
+            "model": resp.model,
+            "messages": req.messages.len(),
+            "tools": req.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
+            "temperature": req.temperature,
+            "max_tokens": req.max_tokens,
+            "attempts": resp.attempts,
+            "stop_reason": resp.stop_reason,
+            "usage": {"input": resp.usage.input_tokens, "cached": resp.usage.cached_tokens, "output": resp.usage.output_tokens},
+        }));
         turns += 1;
         add(&mut usage, &resp.usage);
         let cost = input.prices.cost(input.model, &resp.usage);
@@ -165,7 +182,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         }
     };
     let cost_usd = input.prices.cost(input.model, &usage);
-    let mut trajectory = rec.finish(&usage, cost_usd, stop);
+    let mut trajectory = rec.finish(&usage, cost_usd, stop, requests);
     input.redactor.redact_json(&mut trajectory);
     Ok(AgentOutcome {
         stop,

@@ -69,6 +69,18 @@ fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
         .ok_or_else(|| AppError::not_found(format!("no agent configuration {name_or_id:?}; `skillscope agent list` shows them")))
 }
 
+fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
+    eprintln!("another Skillscope process runs this workspace's queue; waiting for it to finish experiment #{id}");
+    let run = experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
+    loop {
+        let trials = skillscope_core::queue::store::trials(ws, run)?;
+        if trials.iter().all(|t| t.state.is_final()) {
+            return Ok(());
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+}
+
 pub struct EvalArgs {
     pub skill: String,
     pub tasks: std::path::PathBuf,
@@ -111,7 +123,12 @@ pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
             }
         }
     });
-    rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, progress))?;
+    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, progress)) {
+        Ok(()) => {}
+        // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
+        Err(e) if e.code == ErrorCode::Conflict => wait_for_experiment(ws, id)?,
+        Err(e) => return Err(e),
+    }
     let results = experiments::results(ws, id)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&results)?);

@@ -53,8 +53,14 @@ pub fn export(ws: &Workspace, trial_id: i64, dir: &Path) -> Result<Vec<String>> 
         files.push(name);
     }
     for t in &trajs {
-        let name = format!("attempt-{}-trajectory.atif.json", t.attempt.unwrap_or(0));
-        write(dir, &name, serde_json::to_value(trajectories::get(ws, t.id)?)?, &r)?;
+        let attempt = t.attempt.unwrap_or(0);
+        let traj = serde_json::to_value(trajectories::get(ws, t.id)?)?;
+        let requests = traj["final_metrics"]["extra"]["model_requests"].clone();
+        let name = format!("attempt-{attempt}-trajectory.atif.json");
+        write(dir, &name, traj, &r)?;
+        files.push(name);
+        let name = format!("attempt-{attempt}-model-requests.json");
+        write(dir, &name, requests, &r)?;
         files.push(name);
     }
     Ok(files)

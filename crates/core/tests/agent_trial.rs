@@ -178,6 +178,9 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     assert!(files.iter().any(|f| f.ends_with("trajectory.atif.json")), "{files:?}");
     let traj: Value = serde_json::from_str(&std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with(".atif.json")).unwrap())).unwrap()).unwrap();
     assert!(skillscope_atif::validate(&traj).is_empty());
+    let requests: Value = serde_json::from_str(&std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with("model-requests.json")).unwrap())).unwrap()).unwrap();
+    assert_eq!(requests.as_array().unwrap().len(), 3, "one logged request per model turn: {requests}");
+    assert!(requests[0]["latency_ms"].is_number() && requests[0]["tools"][0] == "bash");
 
     // The canary key is in the keyring and nowhere on disk.
     assert_eq!(credentials::get("scripted").unwrap().as_deref(), Some(CANARY));
