@@ -123,3 +123,37 @@ impl Drop for Session {
         let _ = self.driver.wait();
     }
 }
+
+/// Runs the project's CLI on a workspace (keys in the kernel keyring), failing loudly.
+pub fn cli(home: &Path, args: &[&str], stdin: &str) {
+    use std::io::Write;
+    let mut c = Command::new(target_bin("skillscope"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env("SKILLSCOPE_KEYRING", "keyutils")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = c.wait_with_output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Opens a local HTML file in headless Chromium (no network) and saves a screenshot.
+pub fn chromium_screenshot(html: &Path, png: &Path) {
+    let profile = tempfile::tempdir().unwrap();
+    let status = Command::new("timeout")
+        .args(["-k", "5", "60", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars", "--window-size=1100,1400"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", html.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("chromium (apt package chromium)");
+    assert!(status.success(), "chromium failed: {status}");
+}

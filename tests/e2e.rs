@@ -214,22 +214,7 @@ async fn results_page_shows_an_evaluated_skill() {
     .unwrap();
     let home = tempfile::tempdir().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let cli = |args: &[&str], stdin: &str| {
-        use std::io::Write;
-        let mut c = std::process::Command::new(driver::target_bin("skillscope"))
-            .arg("--home")
-            .arg(home.path())
-            .args(args)
-            .env("SKILLSCOPE_KEYRING", "keyutils")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-        let out = c.wait_with_output().unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    };
+    let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
     cli(&["samples"], "");
     cli(&["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
     cli(&["credential", "set", "local"], "sk-e2e-results-0000000");
@@ -248,4 +233,81 @@ async fn results_page_shows_an_evaluated_skill() {
     s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;
     s.screenshot("e2e-results.png").await;
     tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+}
+
+/// Issue 7: heatmap → cell → pair → first divergence; a decision; the exported report opens in
+/// headless Chromium and its screenshot shows the heatmap and the decision.
+#[tokio::test(flavor = "multi_thread")]
+async fn explore_results_decide_and_export_the_report() {
+    driver::join_session_keyring();
+    // With the skill the agent reads SKILL.md first; without it, it goes straight to work.
+    let script = serde_json::json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}],
+        "branches": [{"if_prompt_contains": "csv-insights", "steps": [
+            {"tool": "read_file", "args": {"path": "/skills/csv-insights/SKILL.md"}},
+            {"tool": "bash", "args": {"command": "cp task.txt answer.txt"}},
+            {"text": "copied, having read the skill"}
+        ]}]
+    });
+    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+        script: serde_json::from_value(script).unwrap(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let tasks = root.join("fixtures/tasks/harbor-local").canonicalize().unwrap();
+    let base_url = server.base_url.clone();
+    driver::cli(home.path(), &["samples"], "");
+    driver::cli(home.path(), &["provider", "add", "local", "--api", "openai_chat", "--base-url", &base_url], "");
+    driver::cli(home.path(), &["credential", "set", "local"], "sk-e2e-report-0000000");
+    driver::cli(home.path(), &["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
+    driver::cli(home.path(), &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], "");
+
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-row] td")).await.click().await.unwrap();
+    let cell = s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights][data-config=builtin]")).await;
+    cell.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=cell-detail]")).await;
+    s.screenshot("e2e-heatmap.png").await;
+    s.wait_for(Locator::Css("[data-testid=open-pair]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=pair-view]")).await;
+    s.wait_for(Locator::Css("[data-testid=pair-with] [data-testid=skill-read]")).await;
+    s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=pair-without] [data-divergent=true]")).await;
+    s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;
+    s.screenshot("e2e-pair.png").await;
+
+    // Decide on the skill's page and export the report.
+    c.find(Locator::Css("[data-testid=nav-library]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights] td")).await.click().await.unwrap();
+    // The tab row settles once the skill has loaded; click the Decision tab after that.
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    s.wait_for(Locator::Css("[data-testid=tab-decision]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=decision-form]")).await;
+    // Click the radio's label, as a person does (WebKitWebDriver's click on the bare input is lost).
+    s.wait_for(Locator::XPath("//input[@data-testid='decision-approve']/parent::label")).await.click().await.unwrap();
+    c.find(Locator::Css("[data-testid=decision-rationale]")).await.unwrap().send_keys("Safe and harmless; no measurable effect on copy tasks.").await.unwrap();
+    let reviewer = c.find(Locator::Css("[data-testid=decision-reviewer]")).await.unwrap();
+    reviewer.clear().await.unwrap();
+    reviewer.send_keys("E2E Reviewer").await.unwrap();
+    c.find(Locator::Css("[data-testid=decision-submit]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=decision-row][data-verdict=approve][data-covers-latest=true]")).await;
+    c.find(Locator::Css("[data-testid=report-html]")).await.unwrap().click().await.unwrap();
+    let path_el = s.wait_for(Locator::Css("[data-testid=report-path]")).await;
+    s.wait_text(&path_el, ".html").await;
+    let text = path_el.text().await.unwrap();
+    let report = text.split_whitespace().find(|w| w.ends_with(".html")).expect("the report path").to_string();
+    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("id=\"heatmap\"") && html.contains("E2E Reviewer") && !html.contains("<script"));
+    let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.artifacts/e2e-report.png");
+    driver::chromium_screenshot(std::path::Path::new(&report), &shot);
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "a real screenshot of the report");
 }

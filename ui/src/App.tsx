@@ -4,6 +4,7 @@ import { activeSection, sectionHref, type Route, type Section } from "./lib/rout
 import { NO_FILTER, type SkillFilter } from "./lib/skillFilter";
 import { useHashRoute } from "./lib/useHashRoute";
 import { LibraryPage } from "./pages/LibraryPage";
+import { PairPage } from "./pages/PairPage";
 import { ResultsPage } from "./pages/ResultsPage";
 import { RunsPage } from "./pages/RunsPage";
 import { ScansPage } from "./pages/ScansPage";
@@ -67,6 +68,8 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
       return <RunsPage runId={route.runId} trialId={route.trialId} />;
     case "results":
       return <ResultsPage experimentId={route.experimentId} />;
+    case "pair":
+      return <PairPage experimentId={route.experimentId} pairId={route.pairId} />;
     case "settings":
       return <SettingsPage />;
     case "unknown":

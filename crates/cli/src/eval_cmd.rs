@@ -102,7 +102,8 @@ pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
         return Err(AppError::invalid_input(format!("{} holds no task with a deterministic verifier", a.tasks.display())));
     }
     let design = ExperimentDesign {
-        name: format!("eval {} on {}", skill.name, a.tasks.display()),
+        // Named after the task folder only: experiment names end up in exported reports.
+        name: format!("eval {} on {}", skill.name, a.tasks.file_name().map_or_else(|| a.tasks.display().to_string(), |n| n.to_string_lossy().into_owned())),
         skill_version_ids: vec![skill.version_id],
         decoy_version_ids: decoys,
         tasks,

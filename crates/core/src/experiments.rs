@@ -91,6 +91,14 @@ pub struct PairView {
 }
 
 impl PairView {
+    /// The configuration as results report it: the group condition is its own column.
+    pub fn config_label(&self) -> String {
+        match self.condition {
+            Condition::Isolated => self.config.clone(),
+            Condition::Group => format!("{} (group)", self.config),
+        }
+    }
+
     pub fn condition_label(&self) -> &'static str {
         match self.condition {
             Condition::Isolated => "isolated",
@@ -308,7 +316,7 @@ pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> 
         .filter(|p| p.excluded.is_empty())
         .map(|p| skillscope_stats::Pair {
             skill: p.skill.clone(),
-            config: if p.condition == Condition::Group { format!("{} (group)", p.config) } else { p.config.clone() },
+            config: p.config_label(),
             task: p.task.clone(),
             repeat: Some(p.repeat),
             without: p.without.score.unwrap_or(0.0),
@@ -362,7 +370,7 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
     for g in &r.report.groups {
         let deltas: Vec<skillscope_charts::TaskDelta> = all
             .iter()
-            .filter(|p| p.skill == g.skill && (p.config == g.config || format!("{} (group)", p.config) == g.config))
+            .filter(|p| p.skill == g.skill && p.config_label() == g.config)
             .map(|p| skillscope_charts::TaskDelta {
                 task: p.task.clone(),
                 delta: 100.0 * (p.with.score.unwrap_or(0.0) - p.without.score.unwrap_or(0.0)),

@@ -6,16 +6,20 @@ import type {
   AgentRunRequest,
   AtifTrajectory,
   AttemptResult,
+  Chart,
+  Decision,
   ExperimentDesign,
   ExperimentResults,
   ExperimentView,
   ExportFormat,
   FileContent,
   ImportRequest,
+  NewDecision,
   PairView,
   ProviderConfig,
   ProviderView,
   QueueStatus,
+  ReportFormat,
   RunView,
   SandboxRunRequest,
   ScanReport,
@@ -141,3 +145,15 @@ export const experimentPairs = (id: number) => call<PairView[]>("experiment_pair
 
 /** The statistics over the experiment's scored pairs. */
 export const experimentResults = (id: number) => call<ExperimentResults>("experiment_results", { id });
+
+/** The experiment's charts as [title, SVG document] pairs, rendered (and escaped) by the back end. */
+export const experimentCharts = (id: number) => call<Chart[]>("experiment_charts", { id });
+
+/** Appends a decision on a version to its skill's trail; rejects ("invalid_input") without a rationale or reviewer. */
+export const recordDecision = (decision: NewDecision) => call<Decision>("record_decision", { decision });
+
+/** Every decision on the skill, newest first. */
+export const listDecisions = (skillId: number) => call<Decision[]>("list_decisions", { skillId });
+
+/** Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path. */
+export const exportReport = (skillId: number, format: ReportFormat) => call<string>("export_report", { skillId, format });

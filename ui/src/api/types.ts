@@ -75,3 +75,12 @@ export type { PairView } from "../bindings/PairView";
 export type { StatsClass } from "../bindings/StatsClass";
 export type { StatsReport } from "../bindings/StatsReport";
 export type { StatsSummary } from "../bindings/StatsSummary";
+
+export type { Decision } from "../bindings/Decision";
+export type { EvidenceLink } from "../bindings/EvidenceLink";
+export type { NewDecision } from "../bindings/NewDecision";
+export type { ReportFormat } from "../bindings/ReportFormat";
+export type { Verdict } from "../bindings/Verdict";
+
+/** A chart of an experiment as the back end renders it: its title and an SVG document. */
+export type Chart = [title: string, svg: string];

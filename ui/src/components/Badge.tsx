@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import type { ChangeKind, ScanSeverity, Severity, StatsClass, TrialState, ValidationStatus } from "../api/types";
+import type { ChangeKind, ScanSeverity, Severity, StatsClass, TrialState, ValidationStatus, Verdict } from "../api/types";
+import { verdictLabel } from "../lib/decisions";
 import { classDescription, classLabel } from "../lib/experiments";
 import { plural } from "../lib/format";
 import type { ScoreBand } from "../lib/scores";
@@ -81,4 +82,10 @@ export function ClassBadge({ value }: { value: StatsClass }) {
       {classLabel(value)}
     </Badge>
   );
+}
+
+const VERDICT: Record<Verdict, Tone> = { approve: "success", reject: "danger", needs_work: "warning" };
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  return <Badge tone={VERDICT[verdict]}>{verdictLabel(verdict)}</Badge>;
 }

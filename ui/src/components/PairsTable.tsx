@@ -6,11 +6,16 @@ import { TrialStateBadge } from "./Badge";
 import { EmptyState } from "./EmptyState";
 import { Table, type Column } from "./Table";
 
-/** An arm's score (or its state until it has one), linking to its trial on the Runs page. */
+/** An arm's score in points, or its state until it has one. */
+export function ArmScore({ arm }: { arm: ArmView }) {
+  return arm.score === null ? <TrialStateBadge state={arm.state} /> : <>{formatPoints(100 * arm.score)}</>;
+}
+
+/** An arm's score, linking to its trial on the Runs page. */
 function Arm({ arm, runId, name }: { arm: ArmView; runId: number; name: string }) {
   return (
     <a href={runsHref(runId, arm.trial_id)} data-testid={`pair-${name}`} title={`Open the ${name} trial on the Runs page`}>
-      {arm.score === null ? <TrialStateBadge state={arm.state} /> : formatPoints(100 * arm.score)}
+      <ArmScore arm={arm} />
     </a>
   );
 }

@@ -1,13 +1,23 @@
 import { useState } from "react";
 import type { StatsReport, StatsSummary } from "../api/types";
 import { skillRows } from "../lib/experiments";
+import { skillHref } from "../lib/route";
 import { formatCi, formatGain, formatP, formatPoints, formatRate, signFlipBound, signFlipText } from "../lib/statsFormat";
 import { ClassBadge } from "./Badge";
 import { DeltaBar } from "./DeltaBar";
 import { EmptyState } from "./EmptyState";
 import { Table, type Column } from "./Table";
 
-const columns: Column<StatsSummary>[] = [
+/** The Decision tab of a pooled row's skill, once its library id is known. */
+function DecideLink({ id }: { id: number | undefined }) {
+  return id === undefined ? null : (
+    <a href={skillHref(id, "decision")} data-testid="decide-link" title="Record a deployment decision on this skill">
+      Decide
+    </a>
+  );
+}
+
+const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
   { header: "Skill", className: "col-nowrap", render: (s) => (s.config === "all" ? <strong>{s.skill}</strong> : null) },
   {
     header: "Configuration",
@@ -33,10 +43,16 @@ const columns: Column<StatsSummary>[] = [
   { header: "CG", className: "col-num", render: (s) => <span title={`${s.n_cg} pairs`}>{formatGain(s.cg)}</span> },
   { header: "ECG", className: "col-num", render: (s) => formatGain(s.ecg) },
   { header: "Ceiling", className: "col-num", render: (s) => formatRate(s.ceiling_rate) },
+  { header: "Decision", className: "col-nowrap", render: (s) => s.config === "all" && <DecideLink id={skillIds.get(s.skill)} /> },
 ];
 
-/** One row per skill pooled over configurations, with its per-configuration rows nested below when shown. */
-export function SkillResultsTable({ report }: { report: StatsReport }) {
+type Props = { report: StatsReport; skillIds: Map<string, number> };
+
+/**
+ * One row per skill pooled over configurations, with its per-configuration rows nested below when shown;
+ * a pooled row links to its skill's decision (`skillIds`: library id by skill name).
+ */
+export function SkillResultsTable({ report, skillIds }: Props) {
   const [perConfig, setPerConfig] = useState(true);
   return (
     <section className="panel">
@@ -50,7 +66,7 @@ export function SkillResultsTable({ report }: { report: StatsReport }) {
       <div className="table-scroll">
         <Table
           testId="skill-results"
-          columns={columns}
+          columns={columns(skillIds)}
           rows={skillRows(report, perConfig)}
           rowKey={(s) => `${s.skill}\u0000${s.config}`}
           rowAttributes={(s) => ({

@@ -9,6 +9,7 @@ import {
   pairDelta,
   pairProgress,
   skillRows,
+  skillVersionIds,
 } from "./experiments";
 import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate, signFlipText } from "./statsFormat";
 
@@ -136,5 +137,16 @@ describe("statistics formatting", () => {
     expect(formatGain(0.25)).toBe("+0.25");
     expect(formatGain(null)).toBe("—");
     expect(formatRate(0.4)).toBe("40%");
+  });
+});
+
+describe("skillVersionIds", () => {
+  it("names each skill once with its version id", () => {
+    const a = pair(1, arm("passed"), arm("passed"));
+    const b = { ...a, id: 2, skill: "xlsx", skill_version_id: 8 };
+    expect(skillVersionIds([a, b, { ...a, id: 3 }])).toEqual([
+      ["pdf", 3],
+      ["xlsx", 8],
+    ]);
   });
 });

@@ -78,6 +78,13 @@ export function skillRows(report: StatsReport, perConfig: boolean): StatsSummary
   ]);
 }
 
+/** Each skill's name with the version id the experiment tested (the first pair's, should a name repeat). */
+export function skillVersionIds(pairs: PairView[]): [string, number][] {
+  const byName = new Map<string, number>();
+  for (const p of pairs) if (!byName.has(p.skill)) byName.set(p.skill, p.skill_version_id);
+  return [...byName];
+}
+
 /** The pair's delta in points, once both arms have a score. */
 export function pairDelta(p: PairView): number | null {
   return p.without.score === null || p.with.score === null ? null : 100 * (p.with.score - p.without.score);

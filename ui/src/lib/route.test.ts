@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, parseRoute, resultsHref, runsHref, scansHref, skillHref } from "./route";
+import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref } from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {
@@ -35,6 +35,18 @@ describe("parseRoute", () => {
     expect(parseRoute("#/results")).toEqual({ page: "results", experimentId: null });
     expect(parseRoute(resultsHref(4))).toEqual({ page: "results", experimentId: 4 });
     expect(parseRoute("#/results/4/1").page).toBe("unknown");
+  });
+
+  it("parses the pair view of an experiment and highlights Results", () => {
+    expect(parseRoute(pairHref(4, 9))).toEqual({ page: "pair", experimentId: 4, pairId: 9 });
+    expect(activeSection(parseRoute(pairHref(4, 9)))).toBe("results");
+    expect(parseRoute("#/pair/4").page).toBe("unknown");
+    expect(parseRoute("#/pair/4/9/1").page).toBe("unknown");
+    expect(parseRoute("#/pair/4/x").page).toBe("unknown");
+  });
+
+  it("parses the decision tab of a skill", () => {
+    expect(parseRoute(skillHref(5, "decision"))).toEqual({ page: "skill", id: 5, tab: "decision" });
   });
 
   it("rejects anything else", () => {

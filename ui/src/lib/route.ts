@@ -1,4 +1,4 @@
-export const SKILL_TABS = ["readme", "files", "frontmatter", "findings", "review", "versions"] as const;
+export const SKILL_TABS = ["readme", "files", "frontmatter", "findings", "review", "versions", "decision"] as const;
 export type SkillTab = (typeof SKILL_TABS)[number];
 
 export const SECTIONS = ["library", "scans", "runs", "results", "settings"] as const;
@@ -12,6 +12,7 @@ export type Route =
   | { page: "scans"; skillId: number | null }
   | { page: "runs"; runId: number | null; trialId: number | null }
   | { page: "results"; experimentId: number | null }
+  | { page: "pair"; experimentId: number; pairId: number }
   | { page: "skill"; id: number; tab: SkillTab }
   | { page: "unknown"; hash: string };
 
@@ -26,7 +27,7 @@ function trailingIds(parts: string[], count: number): (number | null)[] | null {
 
 /**
  * Parses "#/library", "#/scans/3", "#/runs/2/7" (run 2, its trial 7), "#/results/4", "#/skill/3",
- * "#/skill/3/files" … ; an empty hash is the Library.
+ * "#/pair/4/9" (pair 9 of experiment 4), "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library.
  */
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
@@ -39,6 +40,11 @@ export function parseRoute(hash: string): Route {
     if (head === "scans") return { page: "scans", skillId: first };
     if (head === "runs") return { page: "runs", runId: first, trialId: second };
     return { page: "results", experimentId: first };
+  }
+  if (head === "pair") {
+    const [experimentId, pairId] = trailingIds(parts, 2) ?? [];
+    if (experimentId == null || pairId == null) return { page: "unknown", hash };
+    return { page: "pair", experimentId, pairId };
   }
   if (parts.length === 1 && (SECTIONS as readonly string[]).includes(head)) return { page: head as PlainSection };
   if (head === "skill" && isId(id) && parts.length <= 3) {
@@ -67,6 +73,11 @@ export function resultsHref(experimentId: number): string {
   return `#/results/${experimentId}`;
 }
 
+/** The two runs of one pair of an experiment, side by side. */
+export function pairHref(experimentId: number, pairId: number): string {
+  return `#/pair/${experimentId}/${pairId}`;
+}
+
 export function skillHref(id: number, tab: SkillTab = "readme"): string {
   return tab === "readme" ? `#/skill/${id}` : `#/skill/${id}/${tab}`;
 }
@@ -74,5 +85,6 @@ export function skillHref(id: number, tab: SkillTab = "readme"): string {
 /** The sidebar entry that is highlighted for a route. */
 export function activeSection(route: Route): Section | null {
   if (route.page === "skill") return "library";
+  if (route.page === "pair") return "results";
   return route.page === "unknown" ? null : route.page;
 }

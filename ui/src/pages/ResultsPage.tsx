@@ -1,15 +1,18 @@
 import { useEffect, useMemo } from "react";
-import { experimentPairs, experimentResults, listExperiments } from "../api/commands";
+import { experimentCharts, experimentPairs, experimentResults, getVersion, listExperiments } from "../api/commands";
 import { useQueueEvents } from "../api/queue";
-import type { ExperimentResults } from "../api/types";
+import type { ExperimentResults, PairView } from "../api/types";
 import { AsyncView } from "../components/AsyncView";
+import { ChartsSection } from "../components/ChartsSection";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ExperimentForm } from "../components/ExperimentForm";
 import { ExperimentsTable, type ExperimentEntry } from "../components/ExperimentsTable";
+import { Heatmap } from "../components/Heatmap";
 import { PairsTable } from "../components/PairsTable";
 import { ResultsSummary } from "../components/ResultsSummary";
 import { SkillResultsTable } from "../components/SkillResultsTable";
+import { skillVersionIds } from "../lib/experiments";
 import { resultsHref, runsHref } from "../lib/route";
 import { throttle } from "../lib/throttle";
 import { useAsync } from "../lib/useAsync";
@@ -21,6 +24,13 @@ async function loadEntries(): Promise<ExperimentEntry[]> {
   const experiments = await listExperiments();
   const pairs = await Promise.all(experiments.map((e) => experimentPairs(e.id)));
   return experiments.map((experiment, i) => ({ experiment, pairs: pairs[i] }));
+}
+
+/** The library id of each skill the pairs tested, by the name its statistics use. */
+async function loadSkillIds(pairs: PairView[]): Promise<Map<string, number>> {
+  const tested = skillVersionIds(pairs);
+  const versions = await Promise.all(tested.map(([, versionId]) => getVersion(versionId)));
+  return new Map(tested.map(([name], i) => [name, versions[i].skill_id]));
 }
 
 /** Paired experiments: each one's progress, and the selected one's statistics and pairs, kept current as trials finish. */
@@ -81,6 +91,9 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
 
 function Selected({ entry, results }: { entry: ExperimentEntry; results: ExperimentResults }) {
   const { experiment, pairs } = entry;
+  // Charts change only when another pair is scored; the skills tested never change.
+  const [charts, reloadCharts] = useAsync(() => experimentCharts(experiment.id), [experiment.id, results.pairs_scored]);
+  const [skillIds, reloadSkillIds] = useAsync(() => loadSkillIds(pairs), [experiment.id]);
   return (
     <div data-testid="experiment-results" data-experiment-id={experiment.id}>
       <header className="panel-header">
@@ -88,7 +101,15 @@ function Selected({ entry, results }: { entry: ExperimentEntry; results: Experim
         <a href={runsHref(experiment.run_id)}>Open its trials on the Runs page</a>
       </header>
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
-      <SkillResultsTable report={results.report} />
+      <Heatmap
+        report={results.report}
+        pairs={pairs}
+        charts={charts.status === "ready" ? charts.data : []}
+        experimentId={experiment.id}
+      />
+      {skillIds.status === "error" && <ErrorPanel error={skillIds.error} onRetry={reloadSkillIds} />}
+      <SkillResultsTable report={results.report} skillIds={skillIds.status === "ready" ? skillIds.data : new Map()} />
+      <ChartsSection state={charts} onRetry={reloadCharts} />
       <PairsTable pairs={pairs} runId={experiment.run_id} />
     </div>
   );

@@ -3,6 +3,7 @@ import { getSkill, getVersion } from "../api/commands";
 import type { SkillDetail, VersionDetail } from "../api/types";
 import { AsyncView } from "../components/AsyncView";
 import { Badge, StatusBadge } from "../components/Badge";
+import { DecisionPanel } from "../components/DecisionPanel";
 import { FilesSection } from "../components/FilesSection";
 import { FindingsList } from "../components/FindingsList";
 import { FrontmatterTable } from "../components/FrontmatterTable";
@@ -42,6 +43,7 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
     { id: "findings", label: "Findings", count: loaded?.findings.length },
     { id: "review", label: "Review" },
     { id: "versions", label: "Versions", count: versions.length },
+    { id: "decision", label: "Decision" },
   ].map((t) => ({ ...t, href: skillHref(summary.id, t.id as SkillTab) }));
 
   return (
@@ -71,6 +73,8 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
       <div className="tab-panel">
         {tab === "versions" ? (
           <VersionsSection versions={versions} viewedVersionId={viewedId} onView={setViewedId} />
+        ) : tab === "decision" ? (
+          <DecisionPanel detail={detail} versionId={viewedId} />
         ) : (
           <AsyncView state={state} what={`version ${viewed?.version ?? ""}`} onRetry={reload}>
             {(version) => <VersionTab tab={tab} version={version} />}
@@ -81,7 +85,7 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
   );
 }
 
-function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions">; version: VersionDetail }) {
+function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions" | "decision">; version: VersionDetail }) {
   switch (tab) {
     case "readme":
       return <ReadmeSection html={version.body_html} />;

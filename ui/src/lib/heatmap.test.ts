@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { PairView, StatsReport, StatsSummary } from "../api/types";
+import { cellPairs, heatColour, heatGrid, legendGradient, pairGroupConfig, requirementChartTitle, significanceMarks } from "./heatmap";
+
+const summary = (patch: Partial<StatsSummary>): StatsSummary =>
+  ({ skill: "pdf", config: "all", class: "ineffective", delta: 0, p_signflip: 0.5, q_bh: 0.5, n: 3, ...patch }) as StatsSummary;
+
+const report = (skills: StatsSummary[], groups: StatsSummary[]): StatsReport => ({ overall: {} as StatsReport["overall"], skills, groups });
+
+const pair = (patch: Partial<PairView>): PairView => ({ id: 1, skill: "pdf", config: "small", condition: "isolated", ...patch }) as PairView;
+
+describe("heatGrid", () => {
+  const skills = [
+    summary({ skill: "b", delta: 5, class: "ineffective" }),
+    summary({ skill: "a", delta: -20, class: "harmful" }),
+    summary({ skill: "c", delta: 30, class: "golden" }),
+  ];
+  const groups = [
+    summary({ skill: "b", config: "small", delta: 5 }),
+    summary({ skill: "a", config: "large", delta: -20 }),
+    summary({ skill: "c", config: "small", delta: 30 }),
+    summary({ skill: "c", config: "all", delta: 30 }),
+  ];
+
+  it("makes a row per skill and a column per configuration, with null where a skill has no statistics", () => {
+    const grid = heatGrid(report(skills, groups), "name", null);
+    expect(grid.configs).toEqual(["small", "large"]);
+    expect(grid.rows.map((r) => r.skill.skill)).toEqual(["a", "b", "c"]);
+    expect(grid.rows[0].cells.map((c) => c?.delta ?? null)).toEqual([null, -20]);
+    expect(grid.rows[2].cells.map((c) => c?.delta ?? null)).toEqual([30, null]);
+  });
+
+  it("sorts by pooled delta (largest first) or by class, and filters by class", () => {
+    expect(heatGrid(report(skills, groups), "delta", null).rows.map((r) => r.skill.skill)).toEqual(["c", "b", "a"]);
+    expect(heatGrid(report(skills, groups), "class", null).rows.map((r) => r.skill.skill)).toEqual(["c", "b", "a"]);
+    expect(heatGrid(report(skills, groups), "name", "harmful").rows.map((r) => r.skill.skill)).toEqual(["a"]);
+  });
+
+  it("does not reorder the report's own list", () => {
+    const list = [...skills];
+    heatGrid(report(list, groups), "name", null);
+    expect(list).toEqual(skills);
+  });
+});
+
+describe("cells", () => {
+  it("reports the group condition under '<config> (group)'", () => {
+    expect(pairGroupConfig(pair({ condition: "group" }))).toBe("small (group)");
+    const pairs = [pair({ id: 1 }), pair({ id: 2, condition: "group" }), pair({ id: 3, skill: "xlsx" })];
+    expect(cellPairs(pairs, "pdf", "small").map((p) => p.id)).toEqual([1]);
+    expect(cellPairs(pairs, "pdf", "small (group)").map((p) => p.id)).toEqual([2]);
+  });
+
+  it("names the requirement-level chart as the back end does", () => {
+    expect(requirementChartTitle("pdf", "small")).toBe("Requirement-level deltas: pdf · small");
+  });
+
+  it("marks p and q below 0.05", () => {
+    expect(significanceMarks(summary({ p_signflip: 0.01, q_bh: 0.2 }))).toBe("*");
+    expect(significanceMarks(summary({ p_signflip: 0.01, q_bh: 0.04 }))).toBe("*†");
+    expect(significanceMarks(summary({ p_signflip: 0.05, q_bh: 0.05 }))).toBe("");
+  });
+});
+
+describe("heatColour", () => {
+  it("is near-white at zero, red for losses, green for gains, clamped at ±100 points", () => {
+    expect(heatColour(0).background).toBe("rgb(246, 247, 248)");
+    expect(heatColour(-100).background).toBe("rgb(180, 35, 24)");
+    expect(heatColour(100).background).toBe("rgb(29, 122, 62)");
+    expect(heatColour(250)).toEqual(heatColour(100));
+    expect(heatColour(-50).background).toBe("rgb(213, 141, 136)");
+  });
+
+  it("uses light text on strong colours only", () => {
+    expect(heatColour(10).text).toBe("#1d2127");
+    expect(heatColour(-80).text).toBe("#ffffff");
+  });
+
+  it("draws the legend with the same colours", () => {
+    expect(legendGradient()).toBe(
+      `linear-gradient(to right, rgb(180, 35, 24) 0%, ${heatColour(-50).background} 25%, rgb(246, 247, 248) 50%, ${heatColour(50).background} 75%, rgb(29, 122, 62) 100%)`,
+    );
+  });
+});

@@ -1,0 +1,65 @@
+import { useCallback } from "react";
+import { experimentPairs, getTrajectory, listExperiments, trialResults, trialTrajectories } from "../api/commands";
+import type { AppError, AtifStep, AttemptResult, ExperimentView, PairView } from "../api/types";
+import { AsyncView } from "../components/AsyncView";
+import { PairArmResult } from "../components/PairArmResult";
+import { PairSteps } from "../components/PairSteps";
+import { pairDelta } from "../lib/experiments";
+import { lastAttemptTrajectory } from "../lib/pairSteps";
+import { resultsHref } from "../lib/route";
+import { formatDelta } from "../lib/statsFormat";
+import { useAsync } from "../lib/useAsync";
+
+/** A trial's last attempt: its verifier result and its agent's steps (none without a trajectory). */
+type ArmRun = { result: AttemptResult | null; steps: AtifStep[] };
+type Loaded = { experiment: ExperimentView; pair: PairView; without: ArmRun; with: ArmRun };
+
+async function loadArm(trialId: number): Promise<ArmRun> {
+  const [results, trajectories] = await Promise.all([trialResults(trialId), trialTrajectories(trialId)]);
+  const last = lastAttemptTrajectory(trajectories);
+  const trajectory = last === null ? null : await getTrajectory(last.id);
+  return { result: results.at(-1) ?? null, steps: trajectory?.steps ?? [] };
+}
+
+async function loadPair(experimentId: number, pairId: number): Promise<Loaded> {
+  const [experiments, pairs] = await Promise.all([listExperiments(), experimentPairs(experimentId)]);
+  const experiment = experiments.find((e) => e.id === experimentId);
+  const pair = pairs.find((p) => p.id === pairId);
+  if (!experiment || !pair) {
+    throw { code: "not_found", message: `experiment ${experimentId} has no pair ${pairId}` } satisfies AppError;
+  }
+  const [without, withArm] = await Promise.all([loadArm(pair.without.trial_id), loadArm(pair.with.trial_id)]);
+  return { experiment, pair, without, with: withArm };
+}
+
+/** The without and with runs of one pair side by side: verifier results, then the steps aligned. */
+export function PairPage({ experimentId, pairId }: { experimentId: number; pairId: number }) {
+  const [state, reload] = useAsync(() => loadPair(experimentId, pairId), [experimentId, pairId]);
+  const close = useCallback(() => (window.location.hash = resultsHref(experimentId)), [experimentId]);
+  return (
+    <div className="pair-page" data-testid="pair-view" data-pair-id={pairId}>
+      <a className="back" href={resultsHref(experimentId)}>
+        ← Results
+      </a>
+      <AsyncView state={state} what="the pair" onRetry={reload}>
+        {({ experiment, pair, without, with: withArm }) => (
+          <>
+            <header className="page-header">
+              <h1>
+                {pair.skill} on {pair.task}
+              </h1>
+              <span className="muted">
+                {experiment.name} · {pair.config} · {pair.condition} · repeat {pair.repeat} · delta {formatDelta(pairDelta(pair))}
+              </span>
+            </header>
+            <div className="pair-arms">
+              <PairArmResult name="without" label="Without the skill" arm={pair.without} result={without.result} runId={experiment.run_id} />
+              <PairArmResult name="with" label="With the skill" arm={pair.with} result={withArm.result} runId={experiment.run_id} />
+            </div>
+            <PairSteps without={without.steps} with={withArm.steps} onClose={close} />
+          </>
+        )}
+      </AsyncView>
+    </div>
+  );
+}
