@@ -107,8 +107,24 @@ impl Session {
         }
     }
 
+    /// Ends the WebDriver session, bounded: a hung close must not hang the test.
     pub async fn close(&self) {
-        let _ = self.client.clone().close().await;
+        let _ = tokio::time::timeout(Duration::from_secs(20), self.client.clone().close()).await;
+    }
+
+    /// Imports `source` through the Library's import dialog, waits for `expect` in the result,
+    /// and closes the dialog with Escape.
+    pub async fn import_via_dialog(&self, source: &str, expect: &str) {
+        self.client.find(Locator::Css("[data-testid=import-open]")).await.unwrap().click().await.unwrap();
+        let input = self.wait_for(Locator::Css("[data-testid=import-source]")).await;
+        input.send_keys(source).await.unwrap();
+        self.client.find(Locator::Css("[data-testid=import-submit]")).await.unwrap().click().await.unwrap();
+        let result = self.wait_for(Locator::Css("[data-testid=import-result]")).await;
+        self.wait_text(&result, expect).await;
+        self.screenshot("e2e-import-dialog.png").await;
+        // Escape closes the dialog (WebKitWebDriver misjudges clicks inside the scrolling dialog).
+        input.send_keys("\u{E00C}").await.unwrap();
+        self.wait_gone(Locator::Css("[data-testid=import-close]")).await;
     }
 }
 
@@ -156,4 +172,15 @@ pub fn chromium_screenshot(html: &Path, png: &Path) {
         .status()
         .expect("chromium (apt package chromium)");
     assert!(status.success(), "chromium failed: {status}");
+}
+
+/// The project's scripted model server on 127.0.0.1, playing `script`.
+pub async fn model_server(script: serde_json::Value, require_key: Option<&str>) -> skillscope_modelserver::ServerHandle {
+    skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+        script: serde_json::from_value(script).unwrap(),
+        require_key: require_key.map(String::from),
+        ..Default::default()
+    })
+    .await
+    .unwrap()
 }

@@ -5,7 +5,6 @@
 mod driver;
 
 use driver::{Session, Locator};
-use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
@@ -20,21 +19,11 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     .unwrap();
 
     let s = Session::start(home.path()).await;
-    let c = &s.client;
 
     // First start seeds the sample skills into the new workspace.
     s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights]")).await;
 
-    c.find(Locator::Css("[data-testid=import-open]")).await.unwrap().click().await.unwrap();
-    let input = s.wait_for(Locator::Css("[data-testid=import-source]")).await;
-    input.send_keys(&skill.display().to_string()).await.unwrap();
-    c.find(Locator::Css("[data-testid=import-submit]")).await.unwrap().click().await.unwrap();
-    let result = s.wait_for(Locator::Css("[data-testid=import-result]")).await;
-    s.wait_text(&result, "e2e-imported").await;
-    s.screenshot("e2e-import-dialog.png").await;
-    // Escape closes the dialog (WebKitWebDriver misjudges clicks inside the scrolling dialog).
-    input.send_keys("\u{E00C}").await.unwrap();
-    s.wait_gone(Locator::Css("[data-testid=import-close]")).await;
+    s.import_via_dialog(&skill.display().to_string(), "e2e-imported").await;
 
     let row = s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=e2e-imported]")).await;
     s.screenshot("e2e-library.png").await;
@@ -47,7 +36,7 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     // The UI's import really reached the workspace on disk.
     let db = rusqlite_count(home.path());
     assert!(db >= 4, "expected the 3 samples and the imported skill, found {db} skills");
-    tokio::time::timeout(Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 }
 
 /// Counts skills with the project's own CLI, so the test reads the same workspace the app wrote.
@@ -71,13 +60,7 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     let s = Session::start(home.path()).await;
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights]")).await;
-    c.find(Locator::Css("[data-testid=import-open]")).await.unwrap().click().await.unwrap();
-    let input = s.wait_for(Locator::Css("[data-testid=import-source]")).await;
-    input.send_keys(&fixture.canonicalize().unwrap().display().to_string()).await.unwrap();
-    c.find(Locator::Css("[data-testid=import-submit]")).await.unwrap().click().await.unwrap();
-    let result = s.wait_for(Locator::Css("[data-testid=import-result]")).await;
-    s.wait_text(&result, "a2-tag-smuggling").await;
-    input.send_keys("\u{E00C}").await.unwrap();
+    s.import_via_dialog(&fixture.canonicalize().unwrap().display().to_string(), "a2-tag-smuggling").await;
 
     c.find(Locator::Css("[data-testid=nav-scans]")).await.unwrap().click().await.unwrap();
     let row = s.wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]")).await;
@@ -99,7 +82,7 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
     assert!(path.starts_with(&home.path().canonicalize().unwrap().display().to_string()), "exports stay in the workspace");
-    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 }
 
 /// Issue 4: queue a sandbox run from the Runs page, watch its live log, see it pass.
@@ -128,7 +111,7 @@ async fn queue_a_sandbox_run_and_watch_it_finish() {
     let stdout = s.wait_for(Locator::Css("[data-testid=attempt-stdout]")).await;
     s.wait_text(&stdout, "finished-e2e").await;
     s.screenshot("e2e-runs-done.png").await;
-    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 }
 
 /// Issue 5: add a provider and its key (kernel keyring), test the key with a real call to the
@@ -142,13 +125,7 @@ async fn settings_key_agent_run_and_trajectory() {
         {"tool": "read_file", "args": {"path": "report.txt"}},
         {"text": "report.txt holds the sum."}
     ]});
-    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
-        script: serde_json::from_value(script).unwrap(),
-        require_key: Some(key.into()),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let server = driver::model_server(script, Some(key)).await;
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("data.csv"), "n\n4\n5\n6\n").unwrap();
@@ -197,7 +174,7 @@ async fn settings_key_agent_run_and_trajectory() {
     s.wait_text(&traj, "read_file").await;
     s.wait_text(&traj, "15").await;
     s.screenshot("e2e-trajectory.png").await;
-    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 }
 
 /// Issue 6: an experiment run by `skillscope eval` (Harbor task, built-in agent, scripted model)
@@ -206,12 +183,7 @@ async fn settings_key_agent_run_and_trajectory() {
 async fn results_page_shows_an_evaluated_skill() {
     driver::join_session_keyring();
     let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
-    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
-        script: serde_json::from_value(script).unwrap(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let server = driver::model_server(script, None).await;
     let home = tempfile::tempdir().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
@@ -232,7 +204,7 @@ async fn results_page_shows_an_evaluated_skill() {
     s.wait_text(&summary, "100").await;
     s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;
     s.screenshot("e2e-results.png").await;
-    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 }
 
 /// Issue 7: heatmap → cell → pair → first divergence; a decision; the exported report opens in
@@ -249,12 +221,7 @@ async fn explore_results_decide_and_export_the_report() {
             {"text": "copied, having read the skill"}
         ]}]
     });
-    let server = skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
-        script: serde_json::from_value(script).unwrap(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let server = driver::model_server(script, None).await;
     let home = tempfile::tempdir().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let tasks = root.join("fixtures/tasks/harbor-local").canonicalize().unwrap();
@@ -303,7 +270,7 @@ async fn explore_results_decide_and_export_the_report() {
     s.wait_text(&path_el, ".html").await;
     let text = path_el.text().await.unwrap();
     let report = text.split_whitespace().find(|w| w.ends_with(".html")).expect("the report path").to_string();
-    tokio::time::timeout(std::time::Duration::from_secs(20), s.close()).await.ok();
+    s.close().await;
 
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("id=\"heatmap\"") && html.contains("E2E Reviewer") && !html.contains("<script"));

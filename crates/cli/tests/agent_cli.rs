@@ -1,26 +1,13 @@
 //! Trajectory, credential, provider and agent subcommands as scripts use them.
 
-use std::io::Write;
+mod common;
+
+use common::{join_session_keyring, text};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn run(home: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .arg("--home")
-        .arg(home)
-        .args(args)
-        .env("SKILLSCOPE_KEYRING", "keyutils")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    common::run(home, args, stdin.unwrap_or(""))
 }
 
 #[test]
@@ -57,9 +44,7 @@ fn trajectory_validate_reports_each_violation_with_step_and_rule() {
 
 #[test]
 fn credentials_go_to_the_keyring_and_are_tested_with_a_real_call() {
-    // A private session keyring for this process and its children.
-    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
-    assert!(r >= 0);
+    join_session_keyring();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let key = "sk-cli-test-0123456789abcdef";
     let server = rt

@@ -2,14 +2,16 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
+mod common;
+
 fn run(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillscope")).arg("--home").arg(home).args(args).output().unwrap()
+    common::run(home, args, "")
 }
 
 fn json(out: &Output) -> Value {

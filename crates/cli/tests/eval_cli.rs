@@ -2,32 +2,13 @@
 //! (built from a Dockerfile context, scored from reward.txt) with the built-in agent and the
 //! scripted model server on the real engine.
 
-use std::io::Write;
+mod common;
+
+use common::{join_session_keyring, ok, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(home: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .arg("--home")
-        .arg(home)
-        .args(args)
-        .env("SKILLSCOPE_KEYRING", "keyutils")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(o: Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null)
 }
 
 #[test]
@@ -56,8 +37,7 @@ fn stats_json_shape_and_line_numbered_errors() {
 
 #[test]
 fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
-    let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
-    assert!(r >= 0);
+    join_session_keyring();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
     let server = rt
