@@ -6,25 +6,23 @@ use skillscope_charts::{
 };
 use skillscope_stats::{analyze, Pair};
 
+#[path = "../tests/common/pairs.rs"]
+mod pairs;
+use pairs::ramp;
+
 fn main() -> std::io::Result<()> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "charts".into());
     std::fs::create_dir_all(&dir)?;
     let mut pairs = Vec::new();
     for t in 0..10 {
         let f = t as f64 / 10.0;
-        pairs.push(Pair::new(
-            "pdf-forms",
-            "all",
-            &format!("t{t}"),
-            0.1 + 0.05 * f,
-            0.6 + 0.3 * f,
-        ));
-        pairs.push(Pair::new(
+        pairs.push(ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3)));
+        pairs.push(ramp(
             "legacy-<script>&-helper",
-            "all",
-            &format!("t{t}"),
-            0.9 - 0.02 * f,
-            0.3 + 0.2 * f,
+            t,
+            10,
+            (0.9, -0.02),
+            (0.3, 0.2),
         ));
         pairs.push(Pair::new(
             "docx",

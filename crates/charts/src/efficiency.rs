@@ -67,8 +67,7 @@ pub fn efficiency_sized(skill: &str, costs: &[ArmCost], width: u32, height: Opti
     let times: Vec<Option<f64>> = rows.iter().map(|r| r.1).collect();
     let tokens: Vec<Option<f64>> = rows.iter().map(|r| r.2).collect();
     svg::render(width, height, &title, |root| {
-        let body = frame::titled(root, &title)?;
-        let (plot_area, ny) = frame::footer(&body, 2);
+        let (plot_area, ny) = frame::layout(root, &title, 2)?;
         let (w, _) = plot_area.dim_in_pixel();
         let left_w = label_w + (w - label_w) / 2;
         let (left, right) = plot_area.split_horizontally(left_w);
@@ -95,9 +94,8 @@ pub fn efficiency_sized(skill: &str, costs: &[ArmCost], width: u32, height: Opti
             .map(|r| (svg::label(r.0, "", fit), TEXT))
             .collect();
         frame::row_labels(root, &chart, &labels, "Task")?;
-        frame::legend(
+        frame::legend_and_note(
             root,
-            12,
             ny,
             &[
                 (Marker::Square(GOLDEN, 1.0), "skill saves (Δ < 0)".into()),
@@ -106,17 +104,8 @@ pub fn efficiency_sized(skill: &str, costs: &[ArmCost], width: u32, height: Opti
                     "skill costs more (Δ > 0)".into(),
                 ),
             ],
-        )?;
-        frame::legend(
-            root,
-            12,
-            ny + frame::LINE_H as i32,
-            &[(
-                Marker::None,
-                "Δ = with − without per paired task; n/a: not measured in both arms.".into(),
-            )],
-        )?;
-        Ok(())
+            "Δ = with − without per paired task; n/a: not measured in both arms.",
+        )
     })
 }
 

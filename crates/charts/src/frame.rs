@@ -66,6 +66,13 @@ pub(crate) fn footer<'a>(body: &Area<'a>, lines: u32) -> (Area<'a>, i32) {
     (plot, notes.get_base_pixel().1 + 14)
 }
 
+/// Draw the title and reserve `lines` legend/note lines at the bottom;
+/// returns the plot area and the pixel y of the first line.
+pub(crate) fn layout<'a>(root: &Area<'a>, title: &str, lines: u32) -> DrawResult<(Area<'a>, i32)> {
+    let body = titled(root, title)?;
+    Ok(footer(&body, lines))
+}
+
 /// Draw the title; returns the area below it.
 pub(crate) fn titled<'a>(root: &Area<'a>, title: &str) -> DrawResult<Area<'a>> {
     let (top, rest) = root.split_vertically(TITLE_H);
@@ -229,6 +236,36 @@ pub(crate) fn legend(root: &Area<'_>, x: i32, y: i32, items: &[(Marker, String)]
         x += (text_width(text, NOTE_PX) as f64 * 0.88) as i32 + 16;
     }
     Ok(())
+}
+
+/// The usual two footer lines: the legend `items` at pixel row `y` and a
+/// plain `note` on the line below.
+pub(crate) fn legend_and_note(
+    root: &Area<'_>,
+    y: i32,
+    items: &[(Marker, String)],
+    note: &str,
+) -> DrawResult {
+    legend(root, 12, y, items)?;
+    legend(
+        root,
+        12,
+        y + LINE_H as i32,
+        &[(Marker::None, note.to_string())],
+    )
+}
+
+/// Row labels with their header on the left and the header of the value
+/// column on the right.
+pub(crate) fn side_columns(
+    root: &Area<'_>,
+    chart: &Chart<'_, '_>,
+    labels: &[(String, RGBColor)],
+    label_header: &str,
+    value_header: &str,
+) -> DrawResult {
+    row_labels(root, chart, labels, label_header)?;
+    right_header(root, chart, labels.len(), value_header)
 }
 
 /// A grey rectangle with diagonal hatching and an outline, in pixels.

@@ -18,6 +18,7 @@ mod pass_rates;
 mod prg;
 mod skill_deltas;
 pub mod style;
+mod summary_rows;
 pub mod svg;
 mod task_deltas;
 
@@ -32,19 +33,3 @@ pub use task_deltas::{task_deltas, task_deltas_sized, TaskDelta};
 pub const DEFAULT_WIDTH: u32 = 640;
 /// Smallest width a chart is drawn at, px.
 pub const MIN_WIDTH: u32 = 360;
-
-/// Row label of a summary: `skill (n=…)`, or `skill · config (n=…)` for a
-/// single configuration (pooled rows have config `all`).
-pub(crate) fn summary_label(s: &skillscope_stats::Summary, max: usize) -> String {
-    let name = if s.config.is_empty() || s.config == "all" {
-        s.skill.clone()
-    } else {
-        format!("{} · {}", s.skill, s.config)
-    };
-    svg::label(&name, &format!("(n={})", s.n), max)
-}
-
-/// The full (untruncated) length of [`summary_label`].
-pub(crate) fn summary_label_len(s: &skillscope_stats::Summary) -> usize {
-    summary_label(s, usize::MAX / 2).chars().count()
-}

@@ -1,9 +1,10 @@
 //! Chart 5: PRG (pass-rate gain) by baseline stratum, grouped bars.
 
-use crate::frame::{self, Frame, Marker};
-use crate::style::{sign_color, GOLDEN, HARMFUL, MUTED, TEXT};
+use crate::frame::{self, Marker};
+use crate::style::{sign_color, GOLDEN, HARMFUL, MUTED};
+use crate::summary_rows::{self, Spec, ZeroLine};
 use crate::svg::{self, signed};
-use crate::{summary_label, summary_label_len, DEFAULT_WIDTH, MIN_WIDTH};
+use crate::{DEFAULT_WIDTH, MIN_WIDTH};
 use plotters::prelude::*;
 use skillscope_stats::Summary;
 
@@ -34,82 +35,53 @@ pub fn prg_by_stratum_sized(summaries: &[Summary], width: u32, height: Option<u3
         let p = &s.prg_by_stratum;
         p.n_low + p.n_mid + p.n_high
     };
-    let mut rows: Vec<&Summary> = summaries.iter().filter(|s| st_n(s) > 0).collect();
+    let rows = summary_rows::select(
+        summaries,
+        |s| st_n(s) > 0,
+        |s| if s.prg.is_finite() { s.prg } else { 0.0 },
+    );
     if rows.is_empty() {
         return svg::empty(width, TITLE);
     }
-    let prg = |s: &Summary| if s.prg.is_finite() { s.prg } else { 0.0 };
-    rows.sort_by(|a, b| {
-        prg(b)
-            .total_cmp(&prg(a))
-            .then_with(|| a.skill.cmp(&b.skill))
-            .then_with(|| a.config.cmp(&b.config))
-            .then_with(|| a.n.cmp(&b.n))
-    });
     let total: usize = rows.iter().map(|s| st_n(s)).sum();
-    let title = format!("{TITLE} (n = {total} pairs)");
-    let height = height.unwrap_or_else(|| frame::auto_height(rows.len(), ROW_H, 2));
-    let (label_w, fit) = frame::label_column(rows.iter().map(|s| summary_label_len(s)), width);
-    svg::render(width, height, &title, |root| {
-        let body = frame::titled(root, &title)?;
-        let (plot_area, ny) = frame::footer(&body, 2);
-        let n_rows = rows.len();
-        let f = Frame {
-            x: -1.0..1.0,
-            rows: n_rows,
-            left: label_w,
-            right: RIGHT_W,
-            x_desc: "PRG (pass-rate gain, unitless ratio, −1 to 1)",
-        };
-        let mut chart = frame::build(&plot_area, &f)?;
-        let mut labels = Vec::with_capacity(n_rows);
-        for (i, s) in rows.iter().enumerate() {
-            let yc = frame::row_y(n_rows, i);
-            let p = &s.prg_by_stratum;
-            let strata = [(p.low, p.n_low), (p.mid, p.n_mid), (p.high, p.n_high)];
-            for ((name, off, alpha), (value, n)) in STRATA.iter().zip(strata) {
-                let y = yc + off;
-                let value = value.filter(|v| v.is_finite() && n > 0);
-                let text = match value {
-                    Some(v) => {
-                        let v = v.clamp(-1.0, 1.0);
-                        let c = sign_color(v);
-                        chart.draw_series(std::iter::once(Rectangle::new(
-                            [(0.0, y - HALF), (v, y + HALF)],
-                            c.mix(*alpha).filled(),
-                        )))?;
-                        format!("{name} n={n}: {}", signed(v, 2))
-                    }
-                    None => format!("{name} n={n}: —"),
-                };
-                let color = value.map_or(MUTED, sign_color);
-                frame::right_text(root, &chart, y, text, color)?;
-            }
-            labels.push((summary_label(s, fit), TEXT));
+    let legend = [
+        (Marker::Square(GOLDEN, 0.45), "low: baseline < 0.5".into()),
+        (Marker::Square(GOLDEN, 0.7), "mid: 0.5–0.8".into()),
+        (Marker::Square(GOLDEN, 1.0), "high: > 0.8".into()),
+        (Marker::Square(HARMFUL, 1.0), "negative PRG".into()),
+    ];
+    let spec = Spec {
+        title: TITLE,
+        row_h: ROW_H,
+        right: RIGHT_W,
+        x: -1.0..1.0,
+        x_desc: "PRG (pass-rate gain, unitless ratio, −1 to 1)",
+        zero: ZeroLine::Over,
+        value_header: "stratum, pairs: PRG",
+        legend: &legend,
+        note: "Baseline = no-skill pass ratio of the pair; n = pairs in the stratum.",
+    };
+    summary_rows::render(&rows, total, &spec, width, height, |root, chart, yc, s| {
+        let p = &s.prg_by_stratum;
+        let strata = [(p.low, p.n_low), (p.mid, p.n_mid), (p.high, p.n_high)];
+        for ((name, off, alpha), (value, n)) in STRATA.iter().zip(strata) {
+            let y = yc + off;
+            let value = value.filter(|v| v.is_finite() && n > 0);
+            let text = match value {
+                Some(v) => {
+                    let v = v.clamp(-1.0, 1.0);
+                    let c = sign_color(v);
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        [(0.0, y - HALF), (v, y + HALF)],
+                        c.mix(*alpha).filled(),
+                    )))?;
+                    format!("{name} n={n}: {}", signed(v, 2))
+                }
+                None => format!("{name} n={n}: —"),
+            };
+            let color = value.map_or(MUTED, sign_color);
+            frame::right_text(root, chart, y, text, color)?;
         }
-        frame::zero_line(&mut chart, n_rows)?;
-        frame::row_labels(root, &chart, &labels, "Skill (n = pairs)")?;
-        frame::right_header(root, &chart, n_rows, "stratum, pairs: PRG")?;
-        frame::legend(
-            root,
-            12,
-            ny,
-            &[
-                (Marker::Square(GOLDEN, 0.45), "low: baseline < 0.5".into()),
-                (Marker::Square(GOLDEN, 0.7), "mid: 0.5–0.8".into()),
-                (Marker::Square(GOLDEN, 1.0), "high: > 0.8".into()),
-                (Marker::Square(HARMFUL, 1.0), "negative PRG".into()),
-            ],
-        )?;
-        frame::legend(
-            root,
-            12,
-            ny + frame::LINE_H as i32,
-            &[(
-                Marker::None,
-                "Baseline = no-skill pass ratio of the pair; n = pairs in the stratum.".into(),
-            )],
-        )?;
         Ok(())
     })
 }

@@ -59,8 +59,7 @@ pub fn task_deltas_sized(
         width,
     );
     svg::render(width, height, &title, |root| {
-        let body = frame::titled(root, &title)?;
-        let (plot_area, ny) = frame::footer(&body, notes);
+        let (plot_area, ny) = frame::layout(root, &title, notes)?;
         let n_rows = rows.len();
         let f = Frame {
             x: -100.0..100.0,
@@ -100,8 +99,7 @@ pub fn task_deltas_sized(
             }
         }
         frame::zero_line(&mut chart, n_rows)?;
-        frame::row_labels(root, &chart, &labels, "Task")?;
-        frame::right_header(root, &chart, n_rows, "Δ, pts")?;
+        frame::side_columns(root, &chart, &labels, "Task", "Δ, pts")?;
         frame::legend(
             root,
             12,

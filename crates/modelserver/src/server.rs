@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use axum::extract::{DefaultBodyLimit, OriginalUri, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use bytes::Bytes;
 use serde_json::{json, Value};
@@ -192,34 +192,13 @@ async fn model_request(
     api.render(&answer, delivery)
 }
 
-async fn chat(
-    State(s): State<Arc<Shared>>,
-    m: Method,
-    u: OriginalUri,
-    h: HeaderMap,
-    b: Bytes,
-) -> Response {
-    model_request(Api::ChatCompletions, s, m, u, h, b).await
-}
-
-async fn responses(
-    State(s): State<Arc<Shared>>,
-    m: Method,
-    u: OriginalUri,
-    h: HeaderMap,
-    b: Bytes,
-) -> Response {
-    model_request(Api::Responses, s, m, u, h, b).await
-}
-
-async fn messages(
-    State(s): State<Arc<Shared>>,
-    m: Method,
-    u: OriginalUri,
-    h: HeaderMap,
-    b: Bytes,
-) -> Response {
-    model_request(Api::Anthropic, s, m, u, h, b).await
+/// `POST` on a model route speaking `api`.
+fn model_route(api: Api) -> MethodRouter<Arc<Shared>> {
+    post(
+        move |State(s): State<Arc<Shared>>, m: Method, u: OriginalUri, h: HeaderMap, b: Bytes| {
+            model_request(api, s, m, u, h, b)
+        },
+    )
 }
 
 /// `POST /v1/messages/count_tokens`: the same estimate as usage.
@@ -271,12 +250,12 @@ async fn not_found(
 pub fn router(s: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(root))
-        .route("/v1/chat/completions", post(chat))
-        .route("/chat/completions", post(chat))
-        .route("/v1/responses", post(responses))
-        .route("/responses", post(responses))
-        .route("/v1/messages", post(messages))
-        .route("/messages", post(messages))
+        .route("/v1/chat/completions", model_route(Api::ChatCompletions))
+        .route("/chat/completions", model_route(Api::ChatCompletions))
+        .route("/v1/responses", model_route(Api::Responses))
+        .route("/responses", model_route(Api::Responses))
+        .route("/v1/messages", model_route(Api::Anthropic))
+        .route("/messages", model_route(Api::Anthropic))
         .route("/v1/messages/count_tokens", post(count_tokens))
         .route("/v1/models", get(models))
         .route("/models", get(models))

@@ -1,9 +1,12 @@
 //! The `skillscope-model-server` binary: args, the listening line, serving.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use serde_json::{json, Value};
+use common::send_json;
+use serde_json::json;
 
 struct Kill(std::process::Child);
 
@@ -51,16 +54,12 @@ async fn binary_serves_script_with_key_and_models() {
     let c = reqwest::Client::new();
     let req = json!({"model": "m2", "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "bash", "parameters": {}}}]});
-    let b: Value = c
-        .post(format!("{base}/v1/chat/completions"))
-        .bearer_auth("K1")
-        .json(&req)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let b = send_json(
+        c.post(format!("{base}/v1/chat/completions"))
+            .bearer_auth("K1")
+            .json(&req),
+    )
+    .await;
     assert_eq!(b["choices"][0]["message"]["content"], "From file.");
     let r = c
         .post(format!("{base}/v1/chat/completions"))
@@ -70,14 +69,7 @@ async fn binary_serves_script_with_key_and_models() {
         .await
         .unwrap();
     assert_eq!(r.status(), 401);
-    let models: Value = c
-        .get(format!("{base}/v1/models"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let models = send_json(c.get(format!("{base}/v1/models"))).await;
     assert_eq!(models["data"][1]["id"], "m2");
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);

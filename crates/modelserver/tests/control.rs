@@ -105,16 +105,22 @@ async fn unknown_model_gets_404() {
         .as_str()
         .unwrap()
         .contains("test-model"));
-    let (st, b) = post_json(&s, "/v1/responses", &responses_request("x", true)).await;
-    assert_eq!(
-        (st, b["error"]["code"].as_str()),
-        (404, Some("model_not_found"))
-    );
-    let (st, b) = post_json(&s, "/v1/messages", &anthropic_request("x", false)).await;
-    assert_eq!(
-        (st, b["error"]["type"].as_str()),
-        (404, Some("not_found_error"))
-    );
+    assert_error(
+        &s,
+        "/v1/responses",
+        &responses_request("x", true),
+        "code",
+        (404, "model_not_found"),
+    )
+    .await;
+    assert_error(
+        &s,
+        "/v1/messages",
+        &anthropic_request("x", false),
+        "type",
+        (404, "not_found_error"),
+    )
+    .await;
 
     let mut req = anthropic_request("x", false);
     req["model"] = json!("scripted-2");
@@ -126,15 +132,12 @@ async fn unknown_model_gets_404() {
 #[tokio::test]
 async fn models_endpoint_lists_configured_models() {
     let s = keyed_server().await;
-    let b: Value = client()
-        .get(format!("{}/v1/models", s.base_url))
-        .bearer_auth(KEY)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let b = send_json(
+        client()
+            .get(format!("{}/v1/models", s.base_url))
+            .bearer_auth(KEY),
+    )
+    .await;
     let ids: Vec<&str> = b["data"]
         .as_array()
         .unwrap()

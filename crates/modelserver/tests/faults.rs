@@ -42,16 +42,22 @@ async fn server_errors_use_the_requested_status_in_order() {
         Fault::ServerError { status: 529 },
         Fault::ServerError { status: 503 },
     ]);
-    let (st, b) = post_json(&s, "/v1/chat/completions", &chat_request("x", true)).await;
-    assert_eq!(
-        (st, b["error"]["type"].as_str()),
-        (500, Some("server_error"))
-    );
-    let (st, b) = post_json(&s, "/v1/messages", &anthropic_request("x", false)).await;
-    assert_eq!(
-        (st, b["error"]["type"].as_str()),
-        (529, Some("overloaded_error"))
-    );
+    assert_error(
+        &s,
+        "/v1/chat/completions",
+        &chat_request("x", true),
+        "type",
+        (500, "server_error"),
+    )
+    .await;
+    assert_error(
+        &s,
+        "/v1/messages",
+        &anthropic_request("x", false),
+        "type",
+        (529, "overloaded_error"),
+    )
+    .await;
     let (st, b) = post_json(&s, "/v1/responses", &responses_request("x", false)).await;
     assert_eq!(st, 503);
     assert!(b["error"]["message"].is_string());
@@ -179,14 +185,7 @@ async fn faults_can_be_queued_over_http() {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    let pending: Value = c
-        .get(format!("{}/_control/faults", s.base_url))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let pending = send_json(c.get(format!("{}/_control/faults", s.base_url))).await;
     assert_eq!(pending.as_array().unwrap().len(), 2);
     let r = post(&s, "/v1/responses", &responses_request("x", false)).await;
     assert_eq!(r.status(), 429);

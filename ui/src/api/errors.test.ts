@@ -1,19 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeError, toAppError } from "./errors";
-import type { ErrorCode } from "./types";
-
-const ALL_CODES: ErrorCode[] = [
-  "not_found",
-  "invalid_input",
-  "invalid_skill",
-  "unsafe_archive",
-  "too_large",
-  "io",
-  "database",
-  "git",
-  "conflict",
-  "internal",
-];
+import { ERROR_CODES as ALL_CODES, describeError, toAppError } from "./errors";
 
 describe("describeError", () => {
   it("explains an unsafe archive and says nothing was imported", () => {

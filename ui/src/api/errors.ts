@@ -1,17 +1,21 @@
 import type { AppError, ErrorCode } from "./types";
 
-const ERROR_CODES: readonly ErrorCode[] = [
-  "not_found",
-  "invalid_input",
-  "invalid_skill",
-  "unsafe_archive",
-  "too_large",
-  "io",
-  "database",
-  "git",
-  "conflict",
-  "internal",
-];
+/** Keyed by ErrorCode so the compiler rejects a missing or unknown code. */
+const ERROR_CODE_SET: Record<ErrorCode, true> = {
+  not_found: true,
+  invalid_input: true,
+  invalid_skill: true,
+  unsafe_archive: true,
+  too_large: true,
+  io: true,
+  database: true,
+  git: true,
+  conflict: true,
+  internal: true,
+};
+
+/** Every error code the back end can reject with. */
+export const ERROR_CODES = Object.keys(ERROR_CODE_SET) as readonly ErrorCode[];
 
 function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);

@@ -1,36 +1,35 @@
 import { useState, type FormEvent } from "react";
-import { listAgents, listSkills, startAgentRun } from "../api/commands";
+import { startAgentRun } from "../api/commands";
 import type { AgentConfig, AgentRunRequest, SkillSummary } from "../api/types";
 import { AGENT_RUN_DEFAULTS, MAX_REPEATS, parseAgentRun, type AgentRunFields } from "../lib/agentRunForm";
 import { sectionHref } from "../lib/route";
-import { useAsync } from "../lib/useAsync";
 import { useSubmit } from "../lib/useSubmit";
-import { AsyncView } from "./AsyncView";
+import { AgentsSkillsPanel } from "./AgentsSkillsPanel";
 import { EmptyState } from "./EmptyState";
 import { Field } from "./Field";
+import { ImageWorkspaceFields } from "./ImageWorkspaceFields";
 import { MultiSelect, skillOptions } from "./MultiSelect";
 import { SubmissionStatus } from "./SubmissionStatus";
+import { SubmitActions } from "./SubmitActions";
+import { TextAreaField } from "./TextAreaField";
 
 type Props = { onStarted: (runId: number) => void };
 
 /** Queues the built-in agent on one task, repeated, with or without skills; `onStarted` gets the run id. */
 export function AgentRunForm({ onStarted }: Props) {
-  const [state, reload] = useAsync(() => Promise.all([listAgents(), listSkills()]), []);
   return (
-    <section className="panel">
-      <h2>New agent run</h2>
-      <AsyncView state={state} what="the agent configurations" onRetry={reload}>
-        {([agents, skills]) =>
-          agents.length === 0 ? (
-            <EmptyState title="There is no agent configuration yet." testId="agent-run-no-config">
-              Add a model provider and an agent configuration in <a href={sectionHref("settings")}>Settings</a>.
-            </EmptyState>
-          ) : (
-            <Form agents={agents} skills={skills} onStarted={onStarted} />
-          )
-        }
-      </AsyncView>
-    </section>
+    <AgentsSkillsPanel
+      title="New agent run"
+      what="the agent configurations"
+      ready={(agents) => agents.length > 0}
+      missing={
+        <EmptyState title="There is no agent configuration yet." testId="agent-run-no-config">
+          Add a model provider and an agent configuration in <a href={sectionHref("settings")}>Settings</a>.
+        </EmptyState>
+      }
+    >
+      {(agents, skills) => <Form agents={agents} skills={skills} onStarted={onStarted} />}
+    </AgentsSkillsPanel>
   );
 }
 
@@ -73,37 +72,23 @@ function Form({ agents, skills, onStarted }: FormProps) {
           disabled={busy}
         />
       </div>
-      <label className="field">
-        <span>Instruction</span>
-        <textarea
-          data-testid="agent-run-instruction"
-          rows={4}
-          value={fields.instruction}
-          onChange={(e) => set({ instruction: e.target.value })}
-          required
-          disabled={busy}
-        />
-      </label>
+      <TextAreaField
+        label="Instruction"
+        testId="agent-run-instruction"
+        rows={4}
+        value={fields.instruction}
+        onChange={(instruction) => set({ instruction })}
+        required
+        disabled={busy}
+      />
       <div className="field-row">
-        <Field
-          label="Image"
-          testId="agent-run-image"
-          value={fields.image}
-          onChange={(image) => set({ image })}
-          required
+        <ImageWorkspaceFields
+          testIdPrefix="agent-run"
+          image={fields.image}
+          workspace={fields.workspace}
+          onChange={set}
           disabled={busy}
-          spellCheck={false}
-        />
-        <Field
-          label="Workspace folder (optional)"
-          testId="agent-run-workspace"
-          className="mono"
-          value={fields.workspace}
-          onChange={(workspace) => set({ workspace })}
-          placeholder="/path/on/this/computer"
-          disabled={busy}
-          spellCheck={false}
-          hint="Copied into the container before the agent starts."
+          workspaceHint="Copied into the container before the agent starts."
         />
       </div>
       <Field
@@ -142,11 +127,7 @@ function Form({ agents, skills, onStarted }: FormProps) {
           disabled={busy}
         />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button-primary" data-testid="agent-run-submit" disabled={busy}>
-          {busy ? "Queuing…" : "Queue agent run"}
-        </button>
-      </div>
+      <SubmitActions testId="agent-run-submit" busy={busy} label="Queue agent run" busyLabel="Queuing…" />
       <SubmissionStatus submission={submission} testId="agent-run" />
     </form>
   );

@@ -13,6 +13,8 @@ import {
 import { useSubmit } from "../lib/useSubmit";
 import { Field } from "./Field";
 import { SubmissionStatus } from "./SubmissionStatus";
+import { SubmitActions } from "./SubmitActions";
+import { TextAreaField } from "./TextAreaField";
 
 type Props = { version: VersionInfo; latest: boolean; evidence: EvidenceLink[]; onRecorded: () => void };
 
@@ -55,18 +57,16 @@ export function DecisionForm({ version, latest, evidence, onRecorded }: Props) {
           </label>
         ))}
       </fieldset>
-      <label className="field">
-        <span>Rationale</span>
-        <textarea
-          data-testid="decision-rationale"
-          rows={4}
-          required
-          disabled={busy}
-          value={fields.rationale}
-          onChange={(e) => set({ rationale: e.target.value })}
-          placeholder="Why: what the evidence shows, and any conditions on deployment."
-        />
-      </label>
+      <TextAreaField
+        label="Rationale"
+        testId="decision-rationale"
+        rows={4}
+        required
+        disabled={busy}
+        value={fields.rationale}
+        onChange={(rationale) => set({ rationale })}
+        placeholder="Why: what the evidence shows, and any conditions on deployment."
+      />
       <Field
         label="Reviewer"
         testId="decision-reviewer"
@@ -96,11 +96,7 @@ export function DecisionForm({ version, latest, evidence, onRecorded }: Props) {
         })}
       </fieldset>
       <SubmissionStatus submission={submission} testId="decision" />
-      <div className="form-actions">
-        <button type="submit" className="button-primary" data-testid="decision-submit" disabled={busy}>
-          {busy ? "Recording…" : "Record decision"}
-        </button>
-      </div>
+      <SubmitActions testId="decision-submit" busy={busy} label="Record decision" busyLabel="Recording…" />
     </form>
   );
 }

@@ -1,37 +1,36 @@
 import { useState, type FormEvent } from "react";
-import { createExperiment, listAgents, listSkills } from "../api/commands";
+import { createExperiment } from "../api/commands";
 import type { AgentConfig, Condition, ExperimentDesign, SkillSummary } from "../api/types";
 import { CONDITIONS, EXPERIMENT_DEFAULTS, parseExperiment, type ExperimentFields } from "../lib/experimentForm";
 import { sectionHref } from "../lib/route";
-import { useAsync } from "../lib/useAsync";
 import { useSubmit } from "../lib/useSubmit";
-import { AsyncView } from "./AsyncView";
+import { AgentsSkillsPanel } from "./AgentsSkillsPanel";
 import { EmptyState } from "./EmptyState";
 import { Field } from "./Field";
+import { ImageWorkspaceFields } from "./ImageWorkspaceFields";
 import { MultiSelect, skillOptions } from "./MultiSelect";
 import { SubmissionStatus } from "./SubmissionStatus";
+import { SubmitActions } from "./SubmitActions";
+import { TextAreaField } from "./TextAreaField";
 
 type Props = { onCreated: (experimentId: number) => void };
 
 /** Queues a paired experiment: every skill × task × configuration × condition × repeat, run without and with the skill. */
 export function ExperimentForm({ onCreated }: Props) {
-  const [state, reload] = useAsync(() => Promise.all([listAgents(), listSkills()]), []);
   return (
-    <section className="panel">
-      <h2>New experiment</h2>
-      <AsyncView state={state} what="the skills and agent configurations" onRetry={reload}>
-        {([agents, skills]) =>
-          agents.length === 0 || skills.length === 0 ? (
-            <EmptyState title="An experiment needs a skill and an agent configuration." testId="experiment-form-missing">
-              Import skills in the <a href={sectionHref("library")}>Library</a> and add an agent configuration in{" "}
-              <a href={sectionHref("settings")}>Settings</a>.
-            </EmptyState>
-          ) : (
-            <Form agents={agents} skills={skills} onCreated={onCreated} />
-          )
-        }
-      </AsyncView>
-    </section>
+    <AgentsSkillsPanel
+      title="New experiment"
+      what="the skills and agent configurations"
+      ready={(agents, skills) => agents.length > 0 && skills.length > 0}
+      missing={
+        <EmptyState title="An experiment needs a skill and an agent configuration." testId="experiment-form-missing">
+          Import skills in the <a href={sectionHref("library")}>Library</a> and add an agent configuration in{" "}
+          <a href={sectionHref("settings")}>Settings</a>.
+        </EmptyState>
+      }
+    >
+      {(agents, skills) => <Form agents={agents} skills={skills} onCreated={onCreated} />}
+    </AgentsSkillsPanel>
   );
 }
 
@@ -93,41 +92,27 @@ function Form({ agents, skills, onCreated }: FormProps) {
           </label>
         ))}
       </fieldset>
-      <label className="field">
-        <span>Tasks, one a line: id | instruction | verifier command</span>
-        <textarea
-          data-testid="experiment-tasks"
-          className="mono"
-          rows={4}
-          value={fields.tasks}
-          onChange={(e) => set({ tasks: e.target.value })}
-          placeholder="hello | Write hello to out.txt | test -f out.txt"
-          required
-          disabled={busy}
-          spellCheck={false}
-        />
-        <small className="muted">The verifier runs with sh -c; exit code 0 scores 1.0, anything else 0.0.</small>
-      </label>
+      <TextAreaField
+        label="Tasks, one a line: id | instruction | verifier command"
+        testId="experiment-tasks"
+        className="mono"
+        rows={4}
+        value={fields.tasks}
+        onChange={(tasks) => set({ tasks })}
+        placeholder="hello | Write hello to out.txt | test -f out.txt"
+        required
+        disabled={busy}
+        spellCheck={false}
+        hint="The verifier runs with sh -c; exit code 0 scores 1.0, anything else 0.0."
+      />
       <div className="field-row">
-        <Field
-          label="Image"
-          testId="experiment-image"
-          value={fields.image}
-          onChange={(image) => set({ image })}
-          required
+        <ImageWorkspaceFields
+          testIdPrefix="experiment"
+          image={fields.image}
+          workspace={fields.workspace}
+          onChange={set}
           disabled={busy}
-          spellCheck={false}
-        />
-        <Field
-          label="Workspace folder (optional)"
-          testId="experiment-workspace"
-          className="mono"
-          value={fields.workspace}
-          onChange={(workspace) => set({ workspace })}
-          placeholder="/path/on/this/computer"
-          disabled={busy}
-          spellCheck={false}
-          hint="Copied into every task's working directory before the agent starts."
+          workspaceHint="Copied into every task's working directory before the agent starts."
         />
         <Field
           type="number"
@@ -140,11 +125,7 @@ function Form({ agents, skills, onCreated }: FormProps) {
           disabled={busy}
         />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button-primary" data-testid="experiment-submit" disabled={busy}>
-          {busy ? "Queuing…" : "Queue experiment"}
-        </button>
-      </div>
+      <SubmitActions testId="experiment-submit" busy={busy} label="Queue experiment" busyLabel="Queuing…" />
       <SubmissionStatus submission={submission} testId="experiment" />
     </form>
   );

@@ -9,7 +9,9 @@ import { skillHref } from "../lib/route";
 import { Badge } from "./Badge";
 import { Dialog } from "./Dialog";
 import { ErrorPanel } from "./ErrorPanel";
+import { Field } from "./Field";
 import { ProgressBar } from "./ProgressBar";
+import { SubmitActions } from "./SubmitActions";
 
 type Phase =
   | { step: "editing" }
@@ -45,50 +47,44 @@ export function ImportDialog({ onClose, onImported }: Props) {
   return (
     <Dialog title="Import skills" onClose={onClose} closeTestId="import-close">
       <form className="form" onSubmit={submit}>
-        <label className="field">
-          <span>Source</span>
-          <input
-            data-testid="import-source"
-            value={source}
-            onChange={(e) => setSource(e.target.value)}
-            placeholder="/path/to/skill-folder, /path/to/skill.zip, or a git URL / repository path"
+        <Field
+          label="Source"
+          testId="import-source"
+          value={source}
+          onChange={setSource}
+          placeholder="/path/to/skill-folder, /path/to/skill.zip, or a git URL / repository path"
+          disabled={running}
+          autoFocus
+          spellCheck={false}
+          hint="A folder containing SKILL.md (or folders of skills), a .zip or .skill archive, or a git repository."
+        />
+        <div className="field-row">
+          <Field
+            label="Git ref (optional)"
+            testId="import-ref"
+            value={gitRef}
+            onChange={setGitRef}
+            placeholder="branch, tag or commit"
             disabled={running}
-            autoFocus
             spellCheck={false}
           />
-          <small className="muted">
-            A folder containing SKILL.md (or folders of skills), a .zip or .skill archive, or a git repository.
-          </small>
-        </label>
-        <div className="field-row">
-          <label className="field">
-            <span>Git ref (optional)</span>
-            <input
-              data-testid="import-ref"
-              value={gitRef}
-              onChange={(e) => setGitRef(e.target.value)}
-              placeholder="branch, tag or commit"
-              disabled={running}
-              spellCheck={false}
-            />
-          </label>
-          <label className="field">
-            <span>Subpath (optional)</span>
-            <input
-              data-testid="import-subpath"
-              value={subpath}
-              onChange={(e) => setSubpath(e.target.value)}
-              placeholder="e.g. skills/pdf"
-              disabled={running}
-              spellCheck={false}
-            />
-          </label>
+          <Field
+            label="Subpath (optional)"
+            testId="import-subpath"
+            value={subpath}
+            onChange={setSubpath}
+            placeholder="e.g. skills/pdf"
+            disabled={running}
+            spellCheck={false}
+          />
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button-primary" data-testid="import-submit" disabled={running || !source.trim()}>
-            {running ? "Importing…" : "Import"}
-          </button>
-        </div>
+        <SubmitActions
+          testId="import-submit"
+          busy={running}
+          disabled={!source.trim()}
+          label="Import"
+          busyLabel="Importing…"
+        />
       </form>
       <ImportPhaseView phase={phase} onOpenSkill={onClose} />
     </Dialog>

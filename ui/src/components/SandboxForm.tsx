@@ -3,6 +3,8 @@ import { startSandboxRun } from "../api/commands";
 import { SANDBOX_DEFAULTS, sandboxRequest, type SandboxForm as Fields } from "../lib/sandboxForm";
 import { useAction } from "../lib/useAction";
 import { ErrorPanel } from "./ErrorPanel";
+import { Field } from "./Field";
+import { SubmitActions } from "./SubmitActions";
 
 type NumberField = "count" | "memory_mb" | "timeout_secs";
 
@@ -29,64 +31,55 @@ export function SandboxForm({ onStarted }: { onStarted: (runId: number) => void 
       <h2>New sandbox run</h2>
       <form className="form" data-testid="sandbox-form" onSubmit={submit}>
         <div className="field-row">
-          <label className="field">
-            <span>Name (optional)</span>
-            <input
-              data-testid="sandbox-name"
-              value={fields.name}
-              onChange={(e) => set("name", e.target.value)}
-              placeholder="sandbox: <command>"
-              disabled={running}
-            />
-          </label>
-          <label className="field">
-            <span>Image</span>
-            <input
-              data-testid="sandbox-image"
-              value={fields.image}
-              onChange={(e) => set("image", e.target.value)}
-              required
-              disabled={running}
-              spellCheck={false}
-            />
-            <small className="muted">
-              <code>skillscope/busybox:1</code> is built locally by <code>skillscope image bootstrap</code>.
-            </small>
-          </label>
-        </div>
-        <label className="field">
-          <span>Command (run with sh -c)</span>
-          <input
-            data-testid="sandbox-command"
-            className="mono"
-            value={fields.command}
-            onChange={(e) => set("command", e.target.value)}
+          <Field
+            label="Name (optional)"
+            testId="sandbox-name"
+            value={fields.name}
+            onChange={(value) => set("name", value)}
+            placeholder="sandbox: <command>"
+            disabled={running}
+          />
+          <Field
+            label="Image"
+            testId="sandbox-image"
+            value={fields.image}
+            onChange={(value) => set("image", value)}
             required
             disabled={running}
             spellCheck={false}
+            hint={
+              <>
+                <code>skillscope/busybox:1</code> is built locally by <code>skillscope image bootstrap</code>.
+              </>
+            }
           />
-        </label>
+        </div>
+        <Field
+          label="Command (run with sh -c)"
+          testId="sandbox-command"
+          className="mono"
+          value={fields.command}
+          onChange={(value) => set("command", value)}
+          required
+          disabled={running}
+          spellCheck={false}
+        />
         <div className="field-row">
           {NUMBER_FIELDS.map(([key, label, min]) => (
-            <label key={key} className="field">
-              <span>{label}</span>
-              <input
-                type="number"
-                data-testid={`sandbox-${key.replace("_", "-")}`}
-                min={min}
-                value={fields[key]}
-                onChange={(e) => set(key, e.target.value)}
-                required
-                disabled={running}
-              />
-            </label>
+            <Field
+              key={key}
+              type="number"
+              label={label}
+              testId={`sandbox-${key.replace("_", "-")}`}
+              min={min}
+              value={fields[key]}
+              onChange={(value) => set(key, value)}
+              required
+              disabled={running}
+            />
           ))}
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button-primary" data-testid="sandbox-submit" disabled={running}>
-            {running ? "Queuing…" : "Queue run"}
-          </button>
-        </div>
+        <SubmitActions testId="sandbox-submit" busy={running} label="Queue run" busyLabel="Queuing…" />
       </form>
       {state.status === "failed" && <ErrorPanel error={state.error} testId="sandbox-error" />}
     </section>

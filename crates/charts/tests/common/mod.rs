@@ -5,6 +5,9 @@ use roxmltree::{Document, Node};
 use skillscope_charts::style;
 use skillscope_stats::{analyze, Class, Pair, Summary};
 
+mod pairs;
+pub use pairs::ramp;
+
 /// A skill name that would break unescaped markup.
 pub const HOSTILE: &str = "<script>&";
 
@@ -12,27 +15,10 @@ pub const HOSTILE: &str = "<script>&";
 /// pairs), `legacy` harmful (8 pairs), the hostile name ineffective (6
 /// pairs).
 pub fn summaries() -> Vec<Summary> {
-    let mut pairs = Vec::new();
-    for t in 0..10 {
-        let f = t as f64 / 10.0;
-        pairs.push(Pair::new(
-            "pdf-forms",
-            "all",
-            &format!("t{t}"),
-            0.1 + 0.05 * f,
-            0.6 + 0.3 * f,
-        ));
-    }
-    for t in 0..8 {
-        let f = t as f64 / 8.0;
-        pairs.push(Pair::new(
-            "legacy",
-            "all",
-            &format!("t{t}"),
-            0.9 - 0.1 * f,
-            0.3 + 0.2 * f,
-        ));
-    }
+    let mut pairs: Vec<Pair> = (0..10)
+        .map(|t| ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3)))
+        .collect();
+    pairs.extend((0..8).map(|t| ramp("legacy", t, 8, (0.9, -0.1), (0.3, 0.2))));
     for t in 0..6 {
         let (wo, wi) = if t % 2 == 0 { (0.5, 0.7) } else { (0.6, 0.45) };
         pairs.push(Pair::new(HOSTILE, "all", &format!("t{t}"), wo, wi));

@@ -1,6 +1,9 @@
 //! Anthropic Messages (`/v1/messages`).
 
-use super::{error_from_body, malformed, parse_arguments, parse_json, Ctx};
+use super::{
+    answering_model, error_from_body, event_kind, id_and_name, malformed, non_empty,
+    parse_arguments, parse_json, Ctx,
+};
 use crate::error::ModelError;
 use crate::sse::SseEvent;
 use crate::types::{ChatRequest, ChatResponse, Message, ToolCall, Usage};
@@ -126,14 +129,9 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
         match block.get("type").and_then(Value::as_str) {
             Some("text") => text.push_str(block.get("text").and_then(Value::as_str).unwrap_or("")),
             Some("tool_use") => {
-                let id = block.get("id").and_then(Value::as_str);
-                let name = block.get("name").and_then(Value::as_str);
-                let (Some(id), Some(name)) = (id, name) else {
-                    return Err(malformed(
-                        ctx,
-                        format!("tool_use block {i} lacks an id or a name"),
-                    ));
-                };
+                let (id, name) = id_and_name(ctx, block, "id", || {
+                    format!("tool_use block {i} lacks an id or a name")
+                })?;
                 tool_calls.push(ToolCall {
                     id: id.to_string(),
                     name: name.to_string(),
@@ -150,7 +148,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
         usage.output_tokens = output;
     }
     Ok(ChatResponse {
-        text: (!text.is_empty()).then_some(text),
+        text: non_empty(text),
         tool_calls,
         usage,
         stop_reason: v
@@ -158,11 +156,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string(),
-        model: v
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or(ctx.model)
-            .to_string(),
+        model: answering_model(ctx, v),
         attempts: 1,
     })
 }
@@ -201,11 +195,7 @@ impl StreamState {
             return Ok(false);
         }
         let v = parse_json(ctx, &ev.data, "stream")?;
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .or(ev.event.as_deref())
-            .unwrap_or("");
+        let kind = event_kind(&v, ev);
         match kind {
             "message_start" => {
                 let m = v.get("message").unwrap_or(&Value::Null);
@@ -330,7 +320,7 @@ impl StreamState {
         let mut usage = self.usage;
         usage.output_tokens = self.output_tokens;
         Ok(ChatResponse {
-            text: (!self.text.is_empty()).then_some(self.text),
+            text: non_empty(self.text),
             tool_calls,
             usage,
             stop_reason: self.stop_reason.unwrap_or_default(),

@@ -8,7 +8,7 @@ pub(crate) mod responses;
 use crate::config::ApiKind;
 use crate::error::ModelError;
 use crate::sse::SseEvent;
-use crate::types::{ChatRequest, ChatResponse};
+use crate::types::{ChatRequest, ChatResponse, Usage};
 use serde_json::Value;
 
 /// What every message about a call needs: who was asked, for which model.
@@ -117,6 +117,52 @@ pub(crate) fn parse_arguments(raw: &str) -> Value {
             tracing::warn!(error = %e, "model wrote tool-call arguments that are not valid JSON");
             Value::String(raw.to_string())
         }
+    }
+}
+
+/// Token counts from a usage object, by the names its API gives them (0 when absent).
+pub(crate) fn usage_from(u: &Value, input: &str, cached_pointer: &str, output: &str) -> Usage {
+    let count = |v: Option<&Value>| v.and_then(Value::as_u64).unwrap_or(0);
+    Usage {
+        input_tokens: count(u.get(input)),
+        cached_tokens: count(u.pointer(cached_pointer)),
+        output_tokens: count(u.get(output)),
+    }
+}
+
+/// `Some` unless the text is empty.
+pub(crate) fn non_empty(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+/// The model the provider says answered, else the one asked.
+pub(crate) fn answering_model(ctx: &Ctx, v: &Value) -> String {
+    v.get("model")
+        .and_then(Value::as_str)
+        .unwrap_or(ctx.model)
+        .to_string()
+}
+
+/// A streamed event's kind: its JSON `type`, else its SSE `event:` name.
+pub(crate) fn event_kind<'a>(v: &'a Value, ev: &'a SseEvent) -> &'a str {
+    v.get("type")
+        .and_then(Value::as_str)
+        .or(ev.event.as_deref())
+        .unwrap_or("")
+}
+
+/// A tool call's id (under `id_key`) and name, or a malformed-response error saying `missing`.
+pub(crate) fn id_and_name<'a>(
+    ctx: &Ctx,
+    v: &'a Value,
+    id_key: &str,
+    missing: impl FnOnce() -> String,
+) -> Result<(&'a str, &'a str), ModelError> {
+    let id = v.get(id_key).and_then(Value::as_str);
+    let name = v.get("name").and_then(Value::as_str);
+    match (id, name) {
+        (Some(id), Some(name)) => Ok((id, name)),
+        _ => Err(malformed(ctx, missing())),
     }
 }
 

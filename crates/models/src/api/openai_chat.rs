@@ -1,6 +1,9 @@
 //! OpenAI Chat Completions (`/v1/chat/completions`).
 
-use super::{error_from_body, malformed, parse_arguments, parse_json, Ctx};
+use super::{
+    answering_model, error_from_body, malformed, non_empty, parse_arguments, parse_json,
+    usage_from, Ctx,
+};
 use crate::error::ModelError;
 use crate::sse::SseEvent;
 use crate::types::{ChatRequest, ChatResponse, Message, ToolCall, Usage};
@@ -84,21 +87,12 @@ pub(crate) fn build_request(ctx: &Ctx, req: &ChatRequest, stream: bool) -> Value
 }
 
 fn parse_usage(v: &Value) -> Usage {
-    Usage {
-        input_tokens: v.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
-        cached_tokens: v
-            .pointer("/prompt_tokens_details/cached_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
-        output_tokens: v
-            .get("completion_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
-    }
-}
-
-fn non_empty(s: String) -> Option<String> {
-    (!s.is_empty()).then_some(s)
+    usage_from(
+        v,
+        "prompt_tokens",
+        "/prompt_tokens_details/cached_tokens",
+        "completion_tokens",
+    )
 }
 
 pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, ModelError> {
@@ -145,11 +139,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string(),
-        model: v
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or(ctx.model)
-            .to_string(),
+        model: answering_model(ctx, v),
         attempts: 1,
     })
 }

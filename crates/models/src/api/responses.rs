@@ -1,6 +1,9 @@
 //! OpenAI Responses (`/v1/responses`).
 
-use super::{error_from_body, malformed, parse_arguments, parse_json, Ctx};
+use super::{
+    answering_model, error_from_body, event_kind, id_and_name, malformed, non_empty,
+    parse_arguments, parse_json, usage_from, Ctx,
+};
 use crate::error::ModelError;
 use crate::sse::SseEvent;
 use crate::types::{ChatRequest, ChatResponse, Message, ToolCall, Usage};
@@ -77,14 +80,12 @@ pub(crate) fn build_request(req: &ChatRequest, stream: bool) -> Value {
 }
 
 fn parse_usage(u: &Value) -> Usage {
-    Usage {
-        input_tokens: u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0),
-        cached_tokens: u
-            .pointer("/input_tokens_details/cached_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
-        output_tokens: u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
-    }
+    usage_from(
+        u,
+        "input_tokens",
+        "/input_tokens_details/cached_tokens",
+        "output_tokens",
+    )
 }
 
 /// `completed`, `tool_calls` when the model called tools, or why the response is incomplete.
@@ -147,14 +148,9 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
                 }
             }
             Some("function_call") => {
-                let call_id = item.get("call_id").and_then(Value::as_str);
-                let name = item.get("name").and_then(Value::as_str);
-                let (Some(call_id), Some(name)) = (call_id, name) else {
-                    return Err(malformed(
-                        ctx,
-                        format!("function_call output {i} lacks a call_id or a name"),
-                    ));
-                };
+                let (call_id, name) = id_and_name(ctx, item, "call_id", || {
+                    format!("function_call output {i} lacks a call_id or a name")
+                })?;
                 tool_calls.push(ToolCall {
                     id: call_id.to_string(),
                     name: name.to_string(),
@@ -167,15 +163,11 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
         }
     }
     Ok(ChatResponse {
-        text: (!text.is_empty()).then_some(text),
+        text: non_empty(text),
         stop_reason: stop_reason(v, !tool_calls.is_empty()),
         tool_calls,
         usage: v.get("usage").map(parse_usage).unwrap_or_default(),
-        model: v
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or(ctx.model)
-            .to_string(),
+        model: answering_model(ctx, v),
         attempts: 1,
     })
 }
@@ -220,11 +212,7 @@ impl StreamState {
             return Ok(false);
         }
         let v = parse_json(ctx, data, "stream")?;
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .or(ev.event.as_deref())
-            .unwrap_or("");
+        let kind = event_kind(&v, ev);
         match kind {
             "response.created" | "response.in_progress" => {
                 if let Some(m) = v.pointer("/response/model").and_then(Value::as_str) {
@@ -342,7 +330,7 @@ impl StreamState {
             });
         }
         Ok(ChatResponse {
-            text: (!self.text.is_empty()).then_some(self.text),
+            text: non_empty(self.text),
             stop_reason: stop_reason(&response, !tool_calls.is_empty()),
             tool_calls,
             usage: self.usage,

@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::Response;
 use serde_json::Value;
 
-use crate::script::{Conversation, Reply};
+use crate::script::{Conversation, OfferedTool, Reply};
 use crate::sse::{json_response, Delivery};
 
 /// Which API a request speaks.
@@ -163,4 +163,27 @@ pub fn openai_error(err: &ApiError) -> Value {
 /// The call id used on the wire for the tool call of step `index`.
 pub fn call_id(prefix: &str, index: usize) -> String {
     format!("{prefix}_{index}")
+}
+
+/// The elements of an optional JSON array: none when it is absent or not an array.
+pub(crate) fn items(v: Option<&Value>) -> impl Iterator<Item = &Value> {
+    v.and_then(Value::as_array).into_iter().flatten()
+}
+
+/// The tools a request offers, each named by `name` with its schema under `schema_key`;
+/// with `wrapper`, a tool's definition may sit inside that key (OpenAI's `function`).
+pub(crate) fn offered_tools(
+    body: &Value,
+    wrapper: Option<&str>,
+    schema_key: &str,
+) -> Vec<OfferedTool> {
+    items(body.get("tools"))
+        .filter_map(|t| {
+            let f = wrapper.and_then(|w| t.get(w)).unwrap_or(t);
+            Some(OfferedTool {
+                name: f.get("name")?.as_str()?.to_string(),
+                schema: f.get(schema_key).cloned().unwrap_or(Value::Null),
+            })
+        })
+        .collect()
 }

@@ -4,30 +4,15 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::{call_id, Answer};
-use crate::script::{Conversation, OfferedTool, Reply};
+use super::{call_id, items, offered_tools, Answer};
+use crate::script::{Conversation, Reply};
 use crate::sse::{fragments, json_response, sse_response, Delivery, SseEvent};
 
 pub fn conversation(body: &Value) -> Conversation {
     let mut c = Conversation::from_body(body);
-    c.tools = body
-        .get("tools")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|t| {
-            let f = t.get("function").unwrap_or(t);
-            Some(OfferedTool {
-                name: f.get("name")?.as_str()?.to_string(),
-                schema: f.get("parameters").cloned().unwrap_or(Value::Null),
-            })
-        })
-        .collect();
+    c.tools = offered_tools(body, Some("function"), "parameters");
     let messages = body.get("messages");
-    c.tool_results = messages
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    c.tool_results = items(messages)
         .filter(|m| {
             matches!(
                 m.get("role").and_then(Value::as_str),

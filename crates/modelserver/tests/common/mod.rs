@@ -91,6 +91,23 @@ pub async fn post_json(s: &ServerHandle, path: &str, body: &Value) -> (u16, Valu
     (status, v)
 }
 
+/// POSTs and asserts the status and the error body's `error.<field>`.
+pub async fn assert_error(
+    s: &ServerHandle,
+    path: &str,
+    body: &Value,
+    field: &str,
+    want: (u16, &str),
+) {
+    let (st, b) = post_json(s, path, body).await;
+    assert_eq!((st, b["error"][field].as_str()), (want.0, Some(want.1)));
+}
+
+/// Sends a request and returns its JSON body.
+pub async fn send_json(req: reqwest::RequestBuilder) -> Value {
+    req.send().await.unwrap().json().await.unwrap()
+}
+
 /// POSTs a streaming request and returns the parsed events.
 pub async fn post_sse(s: &ServerHandle, path: &str, body: &Value) -> Vec<Ev> {
     let r = post(s, path, body).await;
