@@ -378,6 +378,18 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
             })
             .collect();
         out.push((format!("Requirement-level deltas: {} · {}", g.skill, g.config), skillscope_charts::task_deltas(&g.skill, &deltas)));
+        let costs: Vec<skillscope_charts::ArmCost> = all
+            .iter()
+            .filter(|p| p.skill == g.skill && p.config_label() == g.config && p.excluded.is_empty())
+            .map(|p| skillscope_charts::ArmCost {
+                task: p.task.clone(),
+                time_without: p.without.agent_secs,
+                time_with: p.with.agent_secs,
+                tokens_without: p.without.effective_input_tokens,
+                tokens_with: p.with.effective_input_tokens,
+            })
+            .collect();
+        out.push((format!("Time and token deltas: {} · {}", g.skill, g.config), skillscope_charts::efficiency(&g.skill, &costs)));
     }
     Ok(out)
 }

@@ -118,6 +118,10 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     let mut with = group[0].with.skills_listed.clone().unwrap();
     with.sort();
     assert_eq!(with, ["golden-helper", "irrelevant-notes"]);
+    let charts = experiments::charts(&ws, e1).unwrap();
+    let titles: Vec<&str> = charts.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(titles.iter().any(|t| t.starts_with("Skill-level delta")) && titles.iter().any(|t| t.starts_with("Time and token deltas")), "{titles:?}");
+    assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") || svg.contains("<svg")));
     let isolated = experiments::pairs(&ws, e1).unwrap();
     assert_eq!(isolated[0].without.skills_listed.as_deref(), Some(&[][..]), "no skill at all in the without arm");
 }
