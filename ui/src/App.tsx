@@ -65,7 +65,7 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
     case "scans":
       return <ScansPage selectedId={route.skillId} />;
     case "runs":
-      return <RunsPage runId={route.runId} trialId={route.trialId} />;
+      return <RunsPage runId={route.runId} trialId={route.trialId} stepId={route.stepId} />;
     case "results":
       return <ResultsPage experimentId={route.experimentId} />;
     case "pair":

@@ -6,9 +6,10 @@ use crate::error::{AppError, Result};
 use crate::queue::model::{AgentTask, TrialSpec, TrialState};
 use crate::queue::store;
 use crate::workspace::Workspace;
-use crate::{agents, library, now, trajectories};
+use crate::{agents, library, now};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use ts_rs::TS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -184,31 +185,43 @@ fn seconds_between(a: &Option<String>, b: &Option<String>) -> Option<f64> {
     Some((b - a).as_seconds_f64())
 }
 
-fn arm(ws: &Workspace, trial_id: i64) -> Result<(ArmView, Option<serde_json::Value>)> {
-    let t = store::trial(&ws.conn()?, trial_id)?;
-    let last = store::results(ws, trial_id)?.into_iter().filter(|r| r.attempt == t.attempt).last();
-    let spec: Option<serde_json::Value> = ws
-        .conn()?
-        .query_row("SELECT spec_json FROM trials WHERE id = ?1", [trial_id], |r| r.get::<_, String>(0))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok());
-    let tokens = trajectories::for_trial(ws, trial_id)?
-        .into_iter()
-        .find(|s| s.attempt == Some(t.attempt))
-        .map(|s| s.input_tokens.saturating_sub(s.cached_tokens) as f64);
-    Ok((
-        ArmView {
-            trial_id,
-            state: t.state,
-            score: last.as_ref().and_then(|r| r.score),
-            reruns: t.attempt.saturating_sub(1),
-            skills_listed: last.and_then(|r| r.skills_listed),
-            agent_secs: seconds_between(&t.phases.agent_started_at, &t.phases.agent_finished_at),
-            image_digest: t.image_digest,
-            effective_input_tokens: tokens,
-        },
-        spec,
-    ))
+type Arm = (ArmView, Option<serde_json::Value>);
+
+/// Every trial of the experiment's run with what its pairs need, in one query: the Results page
+/// asks for tens of thousands of pairs at once.
+fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT t.id, t.state, t.attempt, t.image_digest, t.spec_json, t.agent_started_at, t.agent_finished_at,
+                r.score, r.skills_json,
+                (SELECT tr.input_tokens - tr.cached_tokens FROM trajectories tr WHERE tr.trial_id = t.id AND tr.attempt = t.attempt)
+         FROM experiments e JOIN trials t ON t.run_id = e.run_id
+         LEFT JOIN trial_results r ON r.trial_id = t.id AND r.attempt = t.attempt
+         WHERE e.id = ?1",
+    )?;
+    let rows = st.query_map([experiment_id], |r| {
+        let attempt: u32 = r.get(2)?;
+        let spec: String = r.get(4)?;
+        let skills: Option<String> = r.get(8)?;
+        let tokens: Option<i64> = r.get(9)?;
+        Ok((
+            r.get::<_, i64>(0)?,
+            (
+                ArmView {
+                    trial_id: r.get(0)?,
+                    state: TrialState::parse(&r.get::<_, String>(1)?),
+                    score: r.get(7)?,
+                    reruns: attempt.saturating_sub(1),
+                    skills_listed: skills.and_then(|j| serde_json::from_str(&j).ok()),
+                    agent_secs: seconds_between(&r.get(5)?, &r.get(6)?),
+                    image_digest: r.get(3)?,
+                    effective_input_tokens: tokens.map(|t| t.max(0) as f64),
+                },
+                serde_json::from_str(&spec).ok(),
+            ),
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The spec with the skill list removed: everything that must be identical across the arms.
@@ -271,23 +284,34 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             .collect::<rusqlite::Result<_>>()?;
         rows
     };
+    let arms = load_arms(ws, experiment_id)?;
+    let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let arm = |id: i64| arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")));
     let mut out = Vec::new();
     for (id, skill_version_id, task, config_id, cond, repeat, tw, tv) in rows {
         let condition: Condition = serde_json::from_value(serde_json::Value::String(cond))?;
-        let skill = skill_name(ws, skill_version_id)?;
+        let skill = match names.get(&skill_version_id) {
+            Some(n) => n.clone(),
+            None => {
+                let n = skill_name(ws, skill_version_id)?;
+                names.insert(skill_version_id, n.clone());
+                n
+            }
+        };
         let (expect_without, expect_with) = match condition {
             Condition::Isolated => (Vec::new(), vec![skill.clone()]),
             Condition::Group => (decoys.clone(), decoys.iter().cloned().chain([skill.clone()]).collect()),
         };
-        let without = arm(ws, tw)?;
-        let with = arm(ws, tv)?;
+        let without = arm(tw)?;
+        let with = arm(tv)?;
         let excluded = check(&without, &with, &expect_without, &expect_with);
         out.push(PairView {
             id,
             skill,
             skill_version_id,
             task,
-            config: agents::agent(ws, config_id).map(|a| a.name).unwrap_or_else(|_| format!("config {config_id}")),
+            config: configs.get(&config_id).cloned().unwrap_or_else(|| format!("config {config_id}")),
             condition,
             repeat,
             without: without.0,

@@ -1,12 +1,15 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { formatCount } from "../lib/format";
 import { clipText } from "../lib/trajectory";
 
-type Props = { text: string; maxChars: number; maxLines: number; className: string; testId?: string };
+type Props = { text: string; maxChars: number; maxLines: number; className: string; testId?: string; open?: boolean };
 
-/** Preformatted text cut to its start when long, with a button to expand it. */
-export function ClippedText({ text, maxChars, maxLines, className, testId }: Props) {
-  const [expanded, setExpanded] = useState(false);
+/** Preformatted text cut to its start when long, with a button to expand it; `open` expands or clips it from outside. */
+export function ClippedText({ text, maxChars, maxLines, className, testId, open }: Props) {
+  const [expanded, setExpanded] = useState(open ?? false);
+  useEffect(() => {
+    if (open !== undefined) setExpanded(open);
+  }, [open]);
   const clipped = clipText(text, maxChars, maxLines);
   const cut = clipped.hidden > 0 && !expanded;
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { AtifStep } from "../api/types";
-import { firstDivergence, moveHighlight, skillReadIndex } from "../lib/pairSteps";
+import { firstDivergence, skillReadIndex } from "../lib/pairSteps";
+import { moveHighlight } from "../lib/stepNav";
 import { Badge } from "./Badge";
 import { EmptyState } from "./EmptyState";
 import { TrajectoryStep } from "./TrajectoryStep";

@@ -11,10 +11,10 @@ import { ErrorPanel } from "./ErrorPanel";
 import { LiveLogView } from "./LiveLogView";
 import { TrialTrajectories } from "./TrialTrajectories";
 
-type Props = { trial: TrialView; log: LiveLog | null; logError: AppError | null };
+type Props = { trial: TrialView; log: LiveLog | null; logError: AppError | null; stepId?: number | null };
 
 /** The selected trial: its live output while running, the result of every finished attempt, and the agent's trajectories. */
-export function TrialDetail({ trial, log, logError }: Props) {
+export function TrialDetail({ trial, log, logError, stepId = null }: Props) {
   return (
     <section className="panel trial-detail" data-testid="trial-detail" data-trial-id={trial.id}>
       <header className="trial-detail-header">
@@ -30,7 +30,7 @@ export function TrialDetail({ trial, log, logError }: Props) {
         </>
       )}
       <Attempts trial={trial} />
-      {isFinal(trial.state) && <TrialTrajectories trial={trial} />}
+      {isFinal(trial.state) && <TrialTrajectories trial={trial} stepId={stepId} />}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { getTrajectory, trialTrajectories } from "../api/commands";
 import type { TrajectorySummary, TrialView } from "../api/types";
 import { formatCost, formatTokens } from "../lib/format";
+import { lastAttemptTrajectory } from "../lib/pairSteps";
 import { stopReasonLabel } from "../lib/trajectory";
 import { useAsync } from "../lib/useAsync";
 import { AsyncView } from "./AsyncView";
@@ -20,15 +21,21 @@ const columns: Column<TrajectorySummary>[] = [
   { header: "Steps", className: "col-num", render: (t) => t.steps },
 ];
 
-/** The agent's trajectories of a finished trial (one per attempt that ran it); one selected shows its steps. */
-export function TrialTrajectories({ trial }: { trial: TrialView }) {
+type Props = { trial: TrialView; stepId?: number | null };
+
+/**
+ * The agent's trajectories of a finished trial (one per attempt that ran it); one selected shows its steps.
+ * With `stepId` (a link to a step) the latest trajectory opens, unless one was selected, on that step.
+ */
+export function TrialTrajectories({ trial, stepId = null }: Props) {
   const [state, reload] = useAsync(() => trialTrajectories(trial.id), [trial.id, trial.state]);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   return (
     <AsyncView state={state} what="the trajectories" onRetry={reload}>
       {(list) => {
         if (list.length === 0) return null;
-        const selected = list.length === 1 ? list[0].id : selectedId;
+        const latest = stepId === null ? null : lastAttemptTrajectory(list);
+        const selected = list.length === 1 ? list[0].id : (selectedId ?? latest?.id ?? null);
         return (
           <section className="trajectories" data-testid="trial-trajectories">
             <h3>Agent trajectory</h3>
@@ -48,7 +55,7 @@ export function TrialTrajectories({ trial }: { trial: TrialView }) {
             {selected === null ? (
               <p className="muted">Select an attempt to see its steps.</p>
             ) : (
-              <Trajectory key={selected} id={selected} />
+              <Trajectory key={selected} id={selected} trial={trial} stepId={stepId} />
             )}
           </section>
         );
@@ -57,11 +64,13 @@ export function TrialTrajectories({ trial }: { trial: TrialView }) {
   );
 }
 
-function Trajectory({ id }: { id: number }) {
+function Trajectory({ id, trial, stepId }: { id: number; trial: TrialView; stepId: number | null }) {
   const [state, reload] = useAsync(() => getTrajectory(id), [id]);
   return (
     <AsyncView state={state} what="the trajectory" onRetry={reload}>
-      {(trajectory) => <TrajectorySteps steps={trajectory.steps} />}
+      {(trajectory) => (
+        <TrajectorySteps steps={trajectory.steps} owner={{ runId: trial.run_id, trialId: trial.id }} focusStepId={stepId} />
+      )}
     </AsyncView>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AtifStep, TrajectorySummary } from "../api/types";
-import { firstDivergence, lastAttemptTrajectory, moveHighlight, skillReadIndex, stepSignature } from "./pairSteps";
+import { firstDivergence, lastAttemptTrajectory, skillReadIndex, stepSignature } from "./pairSteps";
 
 const call = (id: string, name: string, args: Record<string, unknown>, output: string, message = ""): AtifStep => ({
   step_id: 1,
@@ -61,15 +61,5 @@ describe("lastAttemptTrajectory", () => {
     expect(lastAttemptTrajectory([t(1, 1), t(2, 2), t(3, 1)])?.id).toBe(2);
     expect(lastAttemptTrajectory([t(4, null)])?.id).toBe(4);
     expect(lastAttemptTrajectory([])).toBeNull();
-  });
-});
-
-describe("moveHighlight", () => {
-  it("starts at the first step and stays within the steps", () => {
-    expect(moveHighlight(null, 1, 3)).toBe(0);
-    expect(moveHighlight(0, 1, 3)).toBe(1);
-    expect(moveHighlight(2, 1, 3)).toBe(2);
-    expect(moveHighlight(0, -1, 3)).toBe(0);
-    expect(moveHighlight(null, 1, 0)).toBeNull();
   });
 });

@@ -46,10 +46,3 @@ export function skillReadIndex(steps: AtifStep[]): number | null {
 export function lastAttemptTrajectory(list: TrajectorySummary[]): TrajectorySummary | null {
   return list.reduce<TrajectorySummary | null>((best, t) => (best === null || (t.attempt ?? 0) >= (best.attempt ?? 0) ? t : best), null);
 }
-
-/** The highlighted step after moving `by` steps, kept within 0..count−1; the first step when none was highlighted. */
-export function moveHighlight(current: number | null, by: number, count: number): number | null {
-  if (count === 0) return null;
-  if (current === null) return 0;
-  return Math.max(0, Math.min(count - 1, current + by));
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref } from "./route";
+import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref, stepHref } from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {
@@ -23,12 +23,24 @@ describe("parseRoute", () => {
   });
 
   it("parses the Runs page with an optional run and trial", () => {
-    expect(parseRoute("#/runs")).toEqual({ page: "runs", runId: null, trialId: null });
-    expect(parseRoute(runsHref(2))).toEqual({ page: "runs", runId: 2, trialId: null });
-    expect(parseRoute(runsHref(2, 7))).toEqual({ page: "runs", runId: 2, trialId: 7 });
+    expect(parseRoute("#/runs")).toEqual({ page: "runs", runId: null, trialId: null, stepId: null });
+    expect(parseRoute(runsHref(2))).toEqual({ page: "runs", runId: 2, trialId: null, stepId: null });
+    expect(parseRoute(runsHref(2, 7))).toEqual({ page: "runs", runId: 2, trialId: 7, stepId: null });
     expect(activeSection(parseRoute(runsHref(2, 7)))).toBe("runs");
     expect(parseRoute("#/runs/2/7/1").page).toBe("unknown");
     expect(parseRoute("#/runs/x").page).toBe("unknown");
+  });
+
+  it("round-trips a link to one step of a trial's trajectory", () => {
+    expect(stepHref(2, 7, 5)).toBe("#/runs/2/7/step/5");
+    expect(parseRoute(stepHref(2, 7, 5))).toEqual({ page: "runs", runId: 2, trialId: 7, stepId: 5 });
+    expect(parseRoute("#/runs/2/7/step/0")).toEqual({ page: "runs", runId: 2, trialId: 7, stepId: 0 });
+    expect(activeSection(parseRoute(stepHref(2, 7, 5)))).toBe("runs");
+    expect(parseRoute("#/runs/2/7/step").page).toBe("unknown");
+    expect(parseRoute("#/runs/2/7/step/x").page).toBe("unknown");
+    expect(parseRoute("#/runs/2/7/steps/5").page).toBe("unknown");
+    expect(parseRoute("#/runs/2/x/step/5").page).toBe("unknown");
+    expect(parseRoute("#/runs/2/7/step/5/1").page).toBe("unknown");
   });
 
   it("parses the Results page with an optional experiment", () => {

@@ -10,7 +10,7 @@ type PlainSection = Exclude<Section, "scans" | "runs" | "results">;
 export type Route =
   | { page: PlainSection }
   | { page: "scans"; skillId: number | null }
-  | { page: "runs"; runId: number | null; trialId: number | null }
+  | { page: "runs"; runId: number | null; trialId: number | null; stepId: number | null }
   | { page: "results"; experimentId: number | null }
   | { page: "pair"; experimentId: number; pairId: number }
   | { page: "skill"; id: number; tab: SkillTab }
@@ -27,18 +27,24 @@ function trailingIds(parts: string[], count: number): (number | null)[] | null {
 
 /**
  * Parses "#/library", "#/scans/3", "#/runs/2/7" (run 2, its trial 7), "#/results/4", "#/skill/3",
- * "#/pair/4/9" (pair 9 of experiment 4), "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library.
+ * "#/runs/2/7/step/5" (step 5 of trial 7's trajectory), "#/pair/4/9" (pair 9 of experiment 4),
+ * "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library.
  */
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts.length === 0) return { page: "library" };
   const [head, id, tab] = parts;
+  if (head === "runs" && parts.length === 5 && parts[3] === "step") {
+    const [, runId, trialId, , stepId] = parts;
+    if (!isId(runId) || !isId(trialId) || !isId(stepId)) return { page: "unknown", hash };
+    return { page: "runs", runId: Number(runId), trialId: Number(trialId), stepId: Number(stepId) };
+  }
   if (head === "scans" || head === "runs" || head === "results") {
     const found = trailingIds(parts, head === "runs" ? 2 : 1);
     if (found === null) return { page: "unknown", hash };
     const [first, second] = found;
     if (head === "scans") return { page: "scans", skillId: first };
-    if (head === "runs") return { page: "runs", runId: first, trialId: second };
+    if (head === "runs") return { page: "runs", runId: first, trialId: second, stepId: null };
     return { page: "results", experimentId: first };
   }
   if (head === "pair") {
@@ -66,6 +72,11 @@ export function scansHref(skillId: number): string {
 /** The Runs page with a run, and optionally one of its trials, selected. */
 export function runsHref(runId: number, trialId: number | null = null): string {
   return trialId === null ? `#/runs/${runId}` : `#/runs/${runId}/${trialId}`;
+}
+
+/** One step of the latest trajectory of a trial, opened on the Runs page. */
+export function stepHref(runId: number, trialId: number, stepId: number): string {
+  return `#/runs/${runId}/${trialId}/step/${stepId}`;
 }
 
 /** The Results page with one experiment selected. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AtifStep } from "../api/types";
-import { clipText, contentText, filterSteps, indexSteps, pairToolCalls, stepSearchText, stopReasonLabel } from "./trajectory";
+import { clipText, contentText, filterSteps, indexSteps, pairToolCalls, stepSearchText, stepTimeDeltas, stopReasonLabel } from "./trajectory";
 
 const agentStep: AtifStep = {
   step_id: 2,
@@ -65,5 +65,21 @@ describe("trajectory", () => {
     expect(stopReasonLabel("token_budget")).toBe("Token budget");
     expect(stopReasonLabel("something_new")).toBe("something_new");
     expect(stopReasonLabel(null)).toBe("—");
+  });
+});
+
+describe("stepTimeDeltas", () => {
+  const at = (timestamp?: string) => ({ step_id: 1, source: "agent", message: "", timestamp }) as AtifStep;
+
+  it("gives the time since the previous step, none for the first", () => {
+    const steps = [at("2024-01-01T10:00:00Z"), at("2024-01-01T10:00:01.500Z"), at("2024-01-01T10:01:01.500Z")];
+    expect(stepTimeDeltas(steps)).toEqual([null, 1500, 60_000]);
+  });
+
+  it("is null around a missing or unreadable timestamp and never negative", () => {
+    const steps = [at("2024-01-01T10:00:05Z"), at(), at("2024-01-01T10:00:06Z"), at("nonsense"), at("2024-01-01T10:00:07Z")];
+    expect(stepTimeDeltas(steps)).toEqual([null, null, null, null, null]);
+    expect(stepTimeDeltas([at("2024-01-01T10:00:05Z"), at("2024-01-01T10:00:04Z")])).toEqual([null, 0]);
+    expect(stepTimeDeltas([])).toEqual([]);
   });
 });

@@ -76,3 +76,15 @@ export function stopReasonLabel(reason: string | null): string {
   if (reason === null) return "—";
   return STOP_REASONS[reason] ?? reason;
 }
+
+/**
+ * For each step, the milliseconds since the previous step's timestamp; null for the first step and
+ * whenever either timestamp is missing or unreadable. Never negative (clock skew shows as 0).
+ */
+export function stepTimeDeltas(steps: AtifStep[]): (number | null)[] {
+  const times = steps.map((step) => (step.timestamp === undefined ? NaN : Date.parse(step.timestamp)));
+  return times.map((time, i) => {
+    const previous = i === 0 ? NaN : times[i - 1];
+    return Number.isNaN(time) || Number.isNaN(previous) ? null : Math.max(0, time - previous);
+  });
+}

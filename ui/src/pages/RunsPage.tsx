@@ -20,13 +20,14 @@ import { useAction } from "../lib/useAction";
 /** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
 const REFRESH_MS = 1000;
 
-type Props = { runId: number | null; trialId: number | null };
+type Props = { runId: number | null; trialId: number | null; stepId?: number | null };
 
 /**
  * The run queue: its state, new sandbox and agent runs, every run's progress, and one run's trials
- * live. The selected run and trial are in the address ("#/runs/2/7"), so other pages link to them.
+ * live. The selected run and trial are in the address ("#/runs/2/7"), so other pages link to them;
+ * "#/runs/2/7/step/5" also opens the trial's latest trajectory on its step 5.
  */
-export function RunsPage({ runId, trialId }: Props) {
+export function RunsPage({ runId, trialId, stepId = null }: Props) {
   const [state, dispatch] = useReducer(runsReducer, INITIAL_RUNS_STATE);
   const [loadError, setLoadError] = useState<AppError | null>(null);
   const [trialsGeneration, setTrialsGeneration] = useState(0);
@@ -116,7 +117,7 @@ export function RunsPage({ runId, trialId }: Props) {
         </section>
       )}
       {trial ? (
-        <TrialDetail trial={trial} log={state.log} logError={logError} />
+        <TrialDetail trial={trial} log={state.log} logError={logError} stepId={stepId} />
       ) : (
         trials && trials.length > 0 && <EmptyState title="Select a trial to see its output and results." />
       )}
