@@ -17,6 +17,7 @@ mod frame;
 mod pass_rates;
 mod prg;
 mod skill_deltas;
+pub mod png;
 pub mod style;
 mod summary_rows;
 pub mod svg;

@@ -129,6 +129,14 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Write an experiment's charts (SVG, or PNG for documents) into a folder.
+    Charts {
+        experiment: i64,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, value_enum, default_value = "svg")]
+        format: report_cmd::ChartFormat,
+    },
     /// Record a reviewer's decision on the latest version of a skill (append-only).
     Decide {
         skill: String,
@@ -182,6 +190,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Trial { cmd } => agent_cmds::trial(&ws, cmd),
         Command::Stats { pairs, json } => stats_cmd::run(&pairs, json),
         Command::Report { skill, format, out } => report_cmd::report(&ws, &skill, format, out),
+        Command::Charts { experiment, out, format } => report_cmd::charts(&ws, experiment, &out, format),
         Command::Decide { skill, verdict, rationale, reviewer } => report_cmd::decide(&ws, &skill, verdict, rationale, reviewer),
         Command::Eval { skill, tasks, config, repeats, condition, decoys, json } => {
             eval_cmd::run(&ws, eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, json })

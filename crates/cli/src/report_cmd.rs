@@ -20,6 +20,28 @@ pub enum VerdictArg {
     NeedsWork,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ChartFormat {
+    Svg,
+    Png,
+}
+
+/// Writes every chart of an experiment into `out` as SVG or PNG; prints the files.
+pub fn charts(ws: &Workspace, experiment: i64, out: &std::path::Path, format: ChartFormat) -> Result<bool, AppError> {
+    std::fs::create_dir_all(out).map_err(|e| AppError::io(out.display(), e))?;
+    for (i, (title, svg)) in skillscope_core::experiments::charts(ws, experiment)?.into_iter().enumerate() {
+        let slug: String = title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        let (ext, bytes) = match format {
+            ChartFormat::Svg => ("svg", svg.into_bytes()),
+            ChartFormat::Png => ("png", skillscope_charts::png::to_png(&svg, 2.0).map_err(AppError::invalid_input)?),
+        };
+        let path = out.join(format!("{:02}-{}.{ext}", i + 1, slug.trim_matches('-')));
+        std::fs::write(&path, bytes).map_err(|e| AppError::io(path.display(), e))?;
+        println!("{}", path.display());
+    }
+    Ok(true)
+}
+
 pub fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>) -> Result<bool, AppError> {
     let s = library::resolve(ws, skill)?;
     let format = match format {

@@ -74,6 +74,11 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert!(!html.contains("sk-eval-test"), "keys are redacted");
     let md = run(h, &["report", "csv-insights", "--format", "md"], "");
     assert!(String::from_utf8_lossy(&md.stdout).contains("## Utility"));
+    let charts = h.join("charts");
+    ok(run(h, &["charts", "1", "--out", charts.to_str().unwrap(), "--format", "png"], ""));
+    let pngs: Vec<_> = std::fs::read_dir(&charts).unwrap().flatten().map(|e| e.path()).collect();
+    assert!(pngs.len() >= 4, "{pngs:?}");
+    assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
     let json = ok(run(h, &["report", "csv-insights", "--format", "json"], ""));
     assert_eq!(json["decisions"][0]["verdict"], "approve");
     assert_eq!(json["utility"][0]["summary"]["class"], "ineffective");
