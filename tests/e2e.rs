@@ -99,7 +99,9 @@ async fn queue_a_sandbox_run_and_watch_it_finish() {
     command.send_keys("echo hello-from-e2e; sleep 3; echo finished-e2e").await.unwrap();
     c.find(Locator::Css("[data-testid=sandbox-submit]")).await.unwrap().click().await.unwrap();
 
-    let run = s.wait_for(Locator::Css("[data-testid=run-row] td")).await;
+    // A new workspace holds the labelled demo experiment's run; the new run is the other one.
+    s.wait_for(Locator::Css("[data-testid=run-row][data-demo=true] [data-testid=origin-badge]")).await;
+    let run = s.wait_for(Locator::Css("[data-testid=run-row][data-demo=false] td")).await;
     run.click().await.unwrap();
     let trial = s.wait_for(Locator::Css("[data-testid=trial-row] td")).await;
     trial.click().await.unwrap();
@@ -167,7 +169,8 @@ async fn settings_key_agent_run_and_trajectory() {
     form.find(Locator::Css("[data-testid=agent-run-verifier]")).await.unwrap()
         .send_keys("test \"$(cat report.txt)\" = 15").await.unwrap();
     form.find(Locator::Css("[data-testid=agent-run-submit]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=run-row] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=run-row][data-demo=true]")).await;
+    s.wait_for(Locator::Css("[data-testid=run-row][data-demo=false] td")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=trial-row][data-state=passed] td")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=trajectory] [data-testid=traj-tool-call]")).await;
     let traj = s.wait_for(Locator::Css("[data-testid=trajectory]")).await;
@@ -198,7 +201,9 @@ async fn results_page_shows_an_evaluated_skill() {
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
     c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=experiment-row] td")).await.click().await.unwrap();
+    // The demo experiment (imported on first start) is labelled; pick the evaluated one.
+    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] [data-testid=origin-badge]")).await;
+    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=ineffective]")).await;
     let summary = s.wait_for(Locator::Css("[data-testid=results-summary]")).await;
     s.wait_text(&summary, "100").await;
@@ -236,7 +241,9 @@ async fn explore_results_decide_and_export_the_report() {
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
     c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=experiment-row] td")).await.click().await.unwrap();
+    // The demo experiment (imported on first start) is labelled; pick the evaluated one.
+    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] [data-testid=origin-badge]")).await;
+    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await.click().await.unwrap();
     let cell = s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights][data-config=builtin]")).await;
     cell.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=cell-detail]")).await;
@@ -277,4 +284,59 @@ async fn explore_results_decide_and_export_the_report() {
     let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.artifacts/e2e-report.png");
     driver::chromium_screenshot(std::path::Path::new(&report), &shot);
     assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "a real screenshot of the report");
+}
+
+/// Issue 7: a 5,000-step, ~50 MB trajectory opens a window of steps at a time: the first screen,
+/// more on scrolling (never more than a window kept), a link to a far step, a back-end filter. The
+/// time to the first screen is printed for docs/benchmarks.md, not asserted.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_trajectory_opens_a_window_at_a_time() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("long-run.json");
+    let out = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+    serde_json::to_writer(out, &skillscope_atif::synthetic(5_000, 10_000)).unwrap();
+    driver::cli(home.path(), &["trajectory", "import", file.to_str().unwrap()], "");
+
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=nav-trajectories]")).await.click().await.unwrap();
+    let row = s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='long-run.json']]/td")).await;
+    let started = std::time::Instant::now();
+    row.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=traj-step][data-step-id='1']")).await;
+    println!("first screen of a 5,000-step trajectory in {} ms (from the click)", started.elapsed().as_millis());
+    let view = s.wait_for(Locator::Css("[data-testid=trajectory][data-steps-total='5000']")).await;
+    let steps = |s: &Session| {
+        let c = s.client.clone();
+        async move { c.find_all(Locator::Css("[data-testid=traj-step]")).await.unwrap().len() }
+    };
+    let first = steps(&s).await;
+    assert!((1..=250).contains(&first), "only a window is loaded, not {first} steps");
+    s.wait_for(Locator::Css("[data-testid=window-later]")).await;
+
+    // Scrolling down loads later steps and drops early ones: the window moves, it does not grow.
+    for _ in 0..12 {
+        s.client.execute("const b = document.querySelector('[data-testid=traj-scroll]'); b.scrollTop = b.scrollHeight;", vec![]).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    s.wait_for(Locator::Css("[data-testid=window-earlier]")).await;
+    let loaded = steps(&s).await;
+    assert!(loaded <= 250, "{loaded} steps in the page");
+    assert!(s.client.find(Locator::Css("[data-testid=traj-step][data-step-id='1']")).await.is_err(), "step 1 was dropped");
+
+    // A link to a far step opens its window, highlighted.
+    s.client.execute("window.location.hash = window.location.hash.split('/step/')[0] + '/step/4321';", vec![]).await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=traj-step][data-step-id='4321'][data-highlighted=true]")).await;
+    s.screenshot("e2e-long-trajectory.png").await;
+    // j moves the highlight to the next step; at a window's edge the next window loads.
+    for _ in 0..40 {
+        s.client.active_element().await.unwrap().send_keys("j").await.unwrap();
+    }
+    s.wait_for(Locator::Css("[data-testid=traj-step][data-step-id='4361'][data-highlighted=true]")).await;
+
+    // The filter runs on the back end over all 5,000 steps.
+    s.wait_for(Locator::Css("[data-testid=traj-filter]")).await.send_keys("echo step 4321 &&").await.unwrap();
+    let count = s.wait_for(Locator::Css("[data-testid=traj-count]")).await;
+    s.wait_text(&count, "1 of 5000 steps").await;
+    s.wait_text(&view, "Step 4321: looking at the next failure.").await;
+    s.close().await;
 }

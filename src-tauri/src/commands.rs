@@ -12,12 +12,11 @@ use skillscope_core::queue::store;
 use skillscope_core::agents::{self, AgentConfig, ProviderView};
 use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::review::{self, ExportFormat};
-use skillscope_core::trajectories::{self, ImportedTrajectory, TrajectorySummary};
+use skillscope_core::trajectories::{self, ImportedTrajectory, PairAlignment, StepWindow, TrajectorySummary, WindowRequest};
 use skillscope_core::credentials;
 use skillscope_core::decisions::{self, Decision, NewDecision};
 use skillscope_core::report::{self, ReportFormat};
 use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
-use skillscope_atif::Trajectory;
 use skillscope_models::ProviderConfig;
 use skillscope_core::{library, AppError, Workspace};
 use skillscope_scan::ScanReport;
@@ -207,9 +206,20 @@ pub fn trial_trajectories(state: State<AppState>, trial_id: i64) -> Res<Vec<Traj
     trajectories::for_trial(ws(&state)?, trial_id)
 }
 
+/// One window of a trajectory's steps: viewers never ask for a whole trajectory.
 #[tauri::command(async)]
-pub fn get_trajectory(state: State<AppState>, id: i64) -> Res<Trajectory> {
-    trajectories::get(ws(&state)?, id)
+pub fn trajectory_window(state: State<AppState>, id: i64, request: WindowRequest) -> Res<StepWindow> {
+    trajectories::window(ws(&state)?, id, &request)
+}
+
+#[tauri::command(async)]
+pub fn step_position(state: State<AppState>, id: i64, step_id: u64) -> Res<Option<u32>> {
+    trajectories::step_position(ws(&state)?, id, step_id)
+}
+
+#[tauri::command(async)]
+pub fn align_pair(state: State<AppState>, without: Option<i64>, with: Option<i64>) -> Res<PairAlignment> {
+    trajectories::align(ws(&state)?, without, with)
 }
 
 /// Imports an ATIF file; returns the new id and any rule violations found in it.

@@ -19,6 +19,12 @@ fn open_workspace() -> Result<Workspace, AppError> {
     if let Some(o) = import::seed_samples_once(&ws)? {
         tracing::info!("imported {} sample skill(s) into a new workspace", o.skills.len());
     }
+    // The demo is a convenience: a workspace that cannot take it still opens.
+    match skillscope_core::demo::seed_once(&ws) {
+        Ok(Some(id)) => tracing::info!("imported the demo experiment as #{id}"),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("{e}"),
+    }
     Ok(ws)
 }
 
@@ -76,7 +82,9 @@ fn main() {
             commands::delete_agent,
             commands::list_trajectories,
             commands::trial_trajectories,
-            commands::get_trajectory,
+            commands::trajectory_window,
+            commands::step_position,
+            commands::align_pair,
             commands::import_trajectory,
             commands::create_experiment,
             commands::list_experiments,

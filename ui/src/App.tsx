@@ -10,12 +10,14 @@ import { RunsPage } from "./pages/RunsPage";
 import { ScansPage } from "./pages/ScansPage";
 import { SettingsPage } from "./pages/SettingsPage";
 import { SkillPage } from "./pages/SkillPage";
+import { TrajectoriesPage } from "./pages/TrajectoriesPage";
 
 const NAV: [Section, string][] = [
   ["library", "Library"],
   ["scans", "Scans"],
   ["runs", "Runs"],
   ["results", "Results"],
+  ["trajectories", "Trajectories"],
   ["settings", "Settings"],
 ];
 
@@ -68,6 +70,8 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
       return <RunsPage runId={route.runId} trialId={route.trialId} stepId={route.stepId} />;
     case "results":
       return <ResultsPage experimentId={route.experimentId} />;
+    case "trajectories":
+      return <TrajectoriesPage id={route.id} stepId={route.stepId} />;
     case "pair":
       return <PairPage experimentId={route.experimentId} pairId={route.pairId} />;
     case "settings":

@@ -22,8 +22,13 @@ pub struct Imported {
     pub violations: Vec<Violation>,
 }
 
+/// Largest trajectory file read: parsing holds the whole document in memory several times over.
+pub const MAX_IMPORT_BYTES: u64 = 512 * 1024 * 1024;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
+    #[error("{} is {} MB; trajectory files up to {} MB can be imported", path.display(), size / 1_000_000, MAX_IMPORT_BYTES / 1_000_000)]
+    TooLarge { path: PathBuf, size: u64 },
     #[error("cannot read {}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -43,10 +48,18 @@ pub enum ImportError {
 
 /// Imports the trajectory file at `path`.
 pub fn import_file(path: &Path) -> Result<Imported, ImportError> {
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
+    let read_error = |source| ImportError::Read {
         path: path.to_owned(),
         source,
-    })?;
+    };
+    let size = std::fs::metadata(path).map_err(read_error)?.len();
+    if size > MAX_IMPORT_BYTES {
+        return Err(ImportError::TooLarge {
+            path: path.to_owned(),
+            size,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(read_error)?;
     import_bytes(&bytes)
 }
 

@@ -4,15 +4,17 @@
 //! * [`model`]: serde (and ts-rs) types of an ATIF document;
 //! * [`builder`]: the recorder the agent loop feeds while it runs;
 //! * [`validate`]: schema and RFC cross-field checks on raw JSON;
-//! * [`store`]: compressed storage form and search-index rows;
+//! * [`store`]: compressed storage form and per-step index rows;
 //! * [`import`]: reading trajectories produced by other tools;
-//! * [`redact`]: removing secrets from trajectory text.
+//! * [`redact`]: removing secrets from trajectory text;
+//! * [`synthetic`]: long generated trajectories for benchmarks and tests.
 
 pub mod builder;
 pub mod import;
 pub mod model;
 pub mod redact;
 pub mod store;
+pub mod synthetic;
 pub mod validate;
 
 pub use builder::{BuildError, ToolCallSpec, TrajectoryBuilder, TurnMetrics};
@@ -23,8 +25,6 @@ pub use model::{
     Trajectory, KNOWN_SCHEMA_VERSIONS, SCHEMA_VERSION,
 };
 pub use redact::{Redactor, MIN_SECRET_CHARS, REDACTED};
-pub use store::{
-    compress, decompress, index, tool_call_rows, StepIndexRow, StoreError, ToolCallRow,
-    INDEX_TEXT_CHARS,
-};
+pub use store::{compress, decompress, index, StepIndexRow, StoreError, INDEX_TEXT_CHARS};
+pub use synthetic::synthetic;
 pub use validate::{validate, Violation};

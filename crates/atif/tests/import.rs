@@ -164,3 +164,20 @@ fn unreadable_file_names_its_path() {
         "{err}"
     );
 }
+
+#[test]
+fn oversized_file_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    // A sparse file: its size is what counts, nothing is written or read.
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(skillscope_atif::import::MAX_IMPORT_BYTES + 1)
+        .unwrap();
+    let err = import_file(&path).unwrap_err();
+    assert!(matches!(err, ImportError::TooLarge { .. }), "{err}");
+    assert!(
+        err.to_string().contains("trajectory files up to 536 MB"),
+        "{err}"
+    );
+}

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use skillscope_atif::{
-    compress, decompress, index, tool_call_rows, validate, Agent, BuildError, Content, ContentPart,
+    compress, decompress, index, validate, Agent, BuildError, Content, ContentPart,
     ImageSource, StepSource, Trajectory, TrajectoryBuilder, TurnMetrics, INDEX_TEXT_CHARS,
 };
 use time::macros::datetime;
@@ -112,14 +112,14 @@ fn round_trips_through_json_and_compression() {
     let packed = compress(&trajectory).unwrap();
     assert_eq!(&packed[..2], &[0x1f, 0x8b], "gzip magic");
     assert!(packed.len() < text.len());
-    let unpacked = decompress(&packed).unwrap();
+    let unpacked: Trajectory = decompress(&packed).unwrap();
     assert_eq!(unpacked, trajectory);
     assert_eq!(
         validate(&serde_json::to_value(&unpacked).unwrap()),
         Vec::new()
     );
 
-    assert!(decompress(b"not gzip").is_err());
+    assert!(decompress::<Trajectory>(b"not gzip").is_err());
 }
 
 #[test]
@@ -188,40 +188,55 @@ fn observations_belong_to_the_step_of_their_call() {
 }
 
 #[test]
-fn index_rows_summarise_steps_and_tool_calls() {
+fn index_rows_carry_search_text_times_and_signatures() {
     let trajectory = record();
     let rows = index(&trajectory);
     assert_eq!(rows.len(), 4);
+    assert_eq!(rows.iter().map(|r| r.position).collect::<Vec<_>>(), [0, 1, 2, 3]);
     assert_eq!(rows[0].source, StepSource::System);
     assert_eq!(rows[0].source.as_str(), "system");
-    assert_eq!(rows[1].text, "Create hello.txt with a greeting.");
-    assert_eq!(rows[1].tokens, None);
-    assert_eq!(rows[2].tool_names, ["write_file", "bash"]);
-    assert_eq!(rows[2].tokens, Some(1280));
+    assert_eq!(rows[1].text, "create hello.txt with a greeting.");
+    // The agent step is found by its reasoning, its calls' names and arguments, and its outputs.
+    for needle in ["two tool calls", "write_file", "\"path\":\"hello.txt\"", "written 5 bytes", "hello"] {
+        assert!(rows[2].text.contains(needle), "{needle} in {}", rows[2].text);
+    }
     assert_eq!(rows[3].step_id, 4);
-
-    let calls = tool_call_rows(&trajectory);
-    assert_eq!(calls.len(), 2);
-    assert_eq!(calls[0].step_id, 3);
-    assert_eq!(calls[0].tool_call_id, "call_1");
-    assert_eq!(calls[0].function_name, "write_file");
-    assert_eq!(
-        serde_json::from_str::<Value>(&calls[0].arguments).unwrap(),
-        json!({"path": "hello.txt", "content": "Hello"})
-    );
-    assert_eq!(calls[0].result.as_deref(), Some("written 5 bytes"));
-    assert_eq!(calls[1].result.as_deref(), Some("Hello"));
+    assert!(rows.iter().all(|r| r.at_ms.is_some()), "the recorder stamps every step");
+    assert_eq!(rows[3].at_ms.unwrap() - rows[2].at_ms.unwrap(), 500);
+    // Steps without calls or outputs look alike; a step with them does not.
+    assert_eq!(rows[0].signature, rows[3].signature);
+    assert_ne!(rows[2].signature, rows[3].signature);
 }
 
 #[test]
-fn index_text_is_truncated_and_skips_images() {
+fn signatures_ignore_messages_and_argument_order_but_not_outputs() {
+    let step = |message: &str, args: Value, output: &str| {
+        let mut builder = TrajectoryBuilder::new("t", Agent::new("a", "1", None));
+        let id = builder.agent_step(
+            message,
+            None,
+            vec![("c".into(), "write_file".into(), args)],
+            TurnMetrics::default(),
+            datetime!(2026-05-01 12:00 UTC),
+        );
+        builder.observation(id, "c", output).unwrap();
+        index(&builder.finish(None)).remove(0).signature
+    };
+    let base = step("one", json!({"path": "a", "content": "x"}), "ok");
+    assert_eq!(base, step("two", json!({"content": "x", "path": "a"}), "ok"));
+    assert_ne!(base, step("one", json!({"path": "b", "content": "x"}), "ok"));
+    assert_ne!(base, step("one", json!({"path": "a", "content": "x"}), "failed"));
+}
+
+#[test]
+fn index_text_is_lower_cased_truncated_and_skips_images() {
     let mut builder = TrajectoryBuilder::new("t", Agent::new("a", "1", None));
-    let long = "é".repeat(INDEX_TEXT_CHARS + 10);
+    let long = "É".repeat(INDEX_TEXT_CHARS + 10);
     builder.user_step(long.as_str());
     builder.user_step("x".repeat(INDEX_TEXT_CHARS).as_str());
     builder.user_step(Content::Parts(vec![
         ContentPart::Text {
-            text: "look".into(),
+            text: "Look".into(),
         },
         ContentPart::Image {
             source: ImageSource {

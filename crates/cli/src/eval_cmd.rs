@@ -18,7 +18,7 @@ pub enum Cond {
 const DEFAULT_IMAGE: &str = "skillscope/busybox:1";
 
 /// Harbor task folders (one or many), else a skill's evals.json (or the file itself).
-fn load_tasks(dir: &Path) -> Result<Vec<TaskSpec>, AppError> {
+pub(crate) fn load_tasks(dir: &Path) -> Result<Vec<TaskSpec>, AppError> {
     let bad = |e: skillscope_tasks::ImportError| AppError::invalid_input(e.to_string());
     let harbor = harbor::import_dir(dir).map_err(bad)?;
     for e in &harbor.errors {
@@ -31,7 +31,7 @@ fn load_tasks(dir: &Path) -> Result<Vec<TaskSpec>, AppError> {
 }
 
 /// Writes a task's workspace files under the workspace home, where the queue copies them from.
-fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<ExperimentTask>, AppError> {
+pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<ExperimentTask>, AppError> {
     if !t.is_deterministic() {
         eprintln!("skipped {}: it has no deterministic verifier (a judge will score it later)", t.id);
         return Ok(None);
@@ -81,6 +81,23 @@ fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
     }
 }
 
+/// Drains the queue, printing each trial as it ends, until experiment `id` has finished.
+pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i64) -> Result<(), AppError> {
+    let progress = Arc::new(|ev: skillscope_core::queue::model::QueueEvent| {
+        if let skillscope_core::queue::model::QueueEvent::Trial { trial } = ev {
+            if trial.state.is_final() {
+                eprintln!("  {}: {:?}", trial.label, trial.state);
+            }
+        }
+    });
+    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, progress)) {
+        Ok(()) => Ok(()),
+        // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
+        Err(e) if e.code == ErrorCode::Conflict => wait_for_experiment(ws, id),
+        Err(e) => Err(e),
+    }
+}
+
 pub struct EvalArgs {
     pub skill: String,
     pub tasks: std::path::PathBuf,
@@ -116,20 +133,8 @@ pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     };
     let id = experiments::create(ws, &design)?;
     eprintln!("experiment #{id}: {} task(s), both arms queued", design.tasks.len());
-    let rt = tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?;
-    let progress = Arc::new(|ev: skillscope_core::queue::model::QueueEvent| {
-        if let skillscope_core::queue::model::QueueEvent::Trial { trial } = ev {
-            if trial.state.is_final() {
-                eprintln!("  {}: {:?}", trial.label, trial.state);
-            }
-        }
-    });
-    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, progress)) {
-        Ok(()) => {}
-        // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
-        Err(e) if e.code == ErrorCode::Conflict => wait_for_experiment(ws, id)?,
-        Err(e) => return Err(e),
-    }
+    let rt = crate::sandbox_cmd::runtime()?;
+    run_experiment(ws, &rt, id)?;
     let results = experiments::results(ws, id)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&results)?);

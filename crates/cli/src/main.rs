@@ -3,7 +3,9 @@
 //! `skillscope: <code>: <message>` on stderr and exit 2.
 
 mod agent_cmds;
+mod demo_cmd;
 mod eval_cmd;
+mod experiment_cmd;
 mod library_cmds;
 mod queue_cmd;
 mod report_cmd;
@@ -172,10 +174,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Experiments as bundles, to move them between workspaces.
+    Experiment {
+        #[command(subcommand)]
+        cmd: experiment_cmd::ExperimentCmd,
+    },
+    /// The demo experiment embedded in the app.
+    Demo {
+        #[command(subcommand)]
+        cmd: demo_cmd::DemoCmd,
+    },
 }
 
 /// Ok(false): the command ran but a gate failed (exit 1); errors exit 2.
 fn run(cli: Cli) -> Result<bool, AppError> {
+    // The demo runs in a workspace of its own: the user's is not even opened.
+    if let Command::Demo { cmd } = cli.command {
+        return demo_cmd::run(cmd);
+    }
     let home = match cli.home {
         Some(h) => h,
         None => workspace::default_home()?,
@@ -206,6 +222,8 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Show { skill, version, json } => done(library_cmds::show(&ws, &skill, version, json)),
         Command::Diff { skill, from, to, json } => done(library_cmds::diff(&ws, &skill, from, to, json)),
         Command::Samples { json } => done(library_cmds::samples(&ws, json)),
+        Command::Experiment { cmd } => done(experiment_cmd::run(&ws, cmd)),
+        Command::Demo { .. } => unreachable!("handled before the workspace opens"),
     }
 }
 

@@ -38,12 +38,12 @@ pub enum ImageCmd {
     },
 }
 
-fn sandbox_error(e: SandboxError) -> AppError {
+pub(crate) fn sandbox_error(e: SandboxError) -> AppError {
     let code = if e.is_infrastructure() { ErrorCode::Io } else { ErrorCode::InvalidInput };
     AppError::new(code, e.to_string())
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
     tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, format!("tokio runtime: {e}")))
 }
 

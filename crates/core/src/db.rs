@@ -207,6 +207,29 @@ const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions
         BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
     "#,
+    // 7: trajectories are read a window of steps at a time (each step stored on its own, with what
+    // filtering, timing and pair alignment need); imported experiments say where they came from.
+    r#"
+    DROP TABLE trajectory_steps;
+    CREATE TABLE trajectory_steps (
+        trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        step_id INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        -- What a reader can see (message, reasoning, tool calls, outputs), lower-cased, for filtering.
+        text TEXT NOT NULL,
+        -- The step's timestamp (unix ms) when it has a readable one.
+        at_ms INTEGER,
+        -- Hash of the calls made and the outputs seen: where two runs of a pair diverge.
+        signature TEXT NOT NULL,
+        reads_skill INTEGER NOT NULL,
+        step_gz BLOB NOT NULL,
+        PRIMARY KEY (trajectory_id, position)
+    );
+    -- NULL for trajectories stored before migration 7: their steps are indexed when the workspace opens.
+    ALTER TABLE trajectories ADD COLUMN step_count INTEGER;
+    ALTER TABLE experiments ADD COLUMN provenance_json TEXT;
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -369,15 +369,20 @@ pub struct ExperimentView {
     pub run_id: i64,
     pub created_at: String,
     pub design: ExperimentDesign,
+    /// Set for an experiment imported from a bundle (the built-in demo is one).
+    pub provenance: Option<crate::bundle::Provenance>,
 }
 
 pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
     let conn = ws.conn()?;
-    let mut st = conn.prepare("SELECT id, name, run_id, created_at, design_json FROM experiments ORDER BY id DESC")?;
-    let rows: Vec<(i64, String, i64, String, String)> =
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut st = conn.prepare("SELECT id, name, run_id, created_at, design_json, provenance_json FROM experiments ORDER BY id DESC")?;
+    let rows: Vec<(i64, String, i64, String, String, Option<String>)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?.collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
-        .map(|(id, name, run_id, created_at, d)| Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)? }))
+        .map(|(id, name, run_id, created_at, d, p)| {
+            let provenance = p.map(|p| serde_json::from_str(&p)).transpose()?;
+            Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)?, provenance })
+        })
         .collect()
 }
 

@@ -3,10 +3,12 @@
 
 pub mod agents;
 pub mod blobs;
+pub mod bundle;
 pub mod config;
 pub mod credentials;
 pub mod db;
 pub mod decisions;
+pub mod demo;
 pub mod error;
 pub mod experiments;
 pub mod evidence;
@@ -16,6 +18,7 @@ pub mod library;
 pub mod model;
 pub mod package;
 pub mod queue;
+pub mod redaction;
 pub mod render;
 pub mod report;
 pub mod review;

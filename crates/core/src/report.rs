@@ -3,12 +3,13 @@
 //! Exported as self-contained HTML (no scripts, no network), Markdown or JSON, with secrets and
 //! local paths redacted.
 
+use crate::bundle::Provenance;
 use crate::decisions::{self, Decision, EvidenceLink};
 use crate::error::Result;
 use crate::experiments;
 use crate::model::SourceKind;
 use crate::workspace::Workspace;
-use crate::{agents, credentials, library, now, review};
+use crate::{library, now, review};
 use serde::{Deserialize, Serialize};
 use skillscope_stats::Summary;
 use std::collections::BTreeMap;
@@ -28,6 +29,8 @@ pub enum ReportFormat {
 pub struct UtilityRow {
     pub experiment_id: i64,
     pub experiment: String,
+    /// Where the experiment came from when it was imported; demo evidence is flagged as such.
+    pub provenance: Option<Provenance>,
     pub summary: Summary,
 }
 
@@ -85,9 +88,10 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
             continue;
         }
         let results = experiments::results(ws, e.id)?;
-        evidence.push(EvidenceLink { kind: "experiment".into(), id: e.id, label: format!("{} ({} scored pairs)", e.name, results.pairs_scored) });
+        let demo = if e.provenance.as_ref().is_some_and(Provenance::is_demo) { ", demo data" } else { "" };
+        evidence.push(EvidenceLink { kind: "experiment".into(), id: e.id, label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored) });
         for summary in results.report.skills.into_iter().chain(results.report.groups).filter(|x| x.skill == s.name) {
-            utility.push(UtilityRow { experiment_id: e.id, experiment: e.name.clone(), summary });
+            utility.push(UtilityRow { experiment_id: e.id, experiment: e.name.clone(), provenance: e.provenance.clone(), summary });
         }
     }
     let scan = review::report(ws, s.version_id)?;
@@ -124,6 +128,19 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
         decisions: decisions::list(ws, skill_id)?,
         evidence,
     })
+}
+
+/// The provenance sentences of the demo experiments the utility rests on, once each.
+fn demo_notes(r: &SkillReport) -> Vec<&str> {
+    let mut notes: Vec<&str> = r.utility.iter().filter_map(|u| u.provenance.as_ref().filter(|p| p.is_demo())).map(|p| p.sentence.as_str()).collect();
+    notes.dedup();
+    notes
+}
+
+/// The experiment as a utility row names it, marked when it is demo data.
+fn experiment_label(u: &UtilityRow) -> String {
+    let demo = if u.provenance.as_ref().is_some_and(Provenance::is_demo) { " (demo)" } else { "" };
+    format!("#{} {}{demo}", u.experiment_id, u.experiment)
 }
 
 fn esc(s: &str) -> String {
@@ -166,13 +183,16 @@ fn markdown(r: &SkillReport) -> String {
     if r.utility.is_empty() {
         o.push_str("No experiment has evaluated this skill yet.\n\n");
     } else {
+        for note in demo_notes(r) {
+            let _ = writeln!(o, "> **Demo evidence.** {note}\n");
+        }
         o.push_str("| experiment | config | n | without → with | delta (pts) | 95% CI | p (sign-flip) | q (BH) | class | EG | CG | ECG |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for u in &r.utility {
             let s = &u.summary;
             let _ = writeln!(
                 o,
-                "| #{} {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {:.3} | {:.3} | {} | {} | {} | {} |",
-                u.experiment_id, u.experiment, s.config, s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, class_of(s), opt(s.eg), opt(s.cg), opt(s.ecg)
+                "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {:.3} | {:.3} | {} | {} | {} | {} |",
+                experiment_label(u), s.config, s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, class_of(s), opt(s.eg), opt(s.cg), opt(s.ecg)
             );
         }
         o.push('\n');
@@ -193,7 +213,7 @@ const CSS: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:32px auto;max
 table{border-collapse:collapse;width:100%;margin:8px 0 16px}th,td{border-bottom:1px solid #dde1e8;padding:4px 8px;text-align:left}\
 th{background:#f3f5f8}.golden{color:#1a7f37;font-weight:600}.harmful{color:#c62828;font-weight:600}.ineffective{color:#5b6270}\
 .badge{display:inline-block;padding:2px 8px;border-radius:10px;background:#eef1f6}.risky{background:#fde7e7;color:#c62828}\
-.decision{border:1px solid #c9d2e3;border-radius:6px;padding:10px 14px;background:#f7f9fc}code{font-size:12px}";
+.demo{border-left:4px solid #b7791f;background:#fdf6e3;padding:6px 10px}.decision{border:1px solid #c9d2e3;border-radius:6px;padding:10px 14px;background:#f7f9fc}code{font-size:12px}";
 
 fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
     let mut o = format!(
@@ -222,6 +242,9 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
         None => o.push_str("No decision recorded yet."),
     }
     o.push_str("</div><h2>Utility</h2>");
+    for note in demo_notes(r) {
+        let _ = write!(o, "<p class=\"demo\" id=\"demo-evidence\"><strong>Demo evidence.</strong> {}</p>", esc(note));
+    }
     o.push_str(&heatmap(r));
     for (title, svg) in charts {
         let _ = write!(o, "<figure><figcaption>{}</figcaption>{svg}</figure>", esc(title));
@@ -235,8 +258,8 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
             let c = class_of(s);
             let _ = write!(
                 o,
-                "<tr><td>#{} {}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td class=\"{c}\">{c}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                u.experiment_id, esc(&u.experiment), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, opt(s.eg), opt(s.cg), opt(s.ecg)
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td class=\"{c}\">{c}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&experiment_label(u)), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, opt(s.eg), opt(s.cg), opt(s.ecg)
             );
         }
         o.push_str("</table>");
@@ -274,15 +297,15 @@ fn heatmap(r: &SkillReport) -> String {
     let mut configs: Vec<&str> = groups.iter().map(|u| u.summary.config.as_str()).collect();
     configs.sort();
     configs.dedup();
-    let mut exps: Vec<(i64, &str)> = groups.iter().map(|u| (u.experiment_id, u.experiment.as_str())).collect();
+    let mut exps: Vec<(i64, String)> = groups.iter().map(|u| (u.experiment_id, experiment_label(u))).collect();
     exps.dedup();
     let mut o = String::from("<table id=\"heatmap\"><caption>Mean delta (points) by experiment and agent configuration; * p &lt; 0.05</caption><tr><th>Experiment</th>");
     for c in &configs {
         let _ = write!(o, "<th>{}</th>", esc(c));
     }
     o.push_str("</tr>");
-    for (id, name) in exps {
-        let _ = write!(o, "<tr><td>#{id} {}</td>", esc(name));
+    for (id, label) in exps {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&label));
         for c in &configs {
             match groups.iter().find(|u| u.experiment_id == id && u.summary.config == *c) {
                 Some(u) => {
@@ -309,23 +332,6 @@ fn heatmap(r: &SkillReport) -> String {
     o
 }
 
-/// Removes what must not leave the machine: stored provider keys, key-shaped strings, the
-/// workspace path and the user's home directory.
-fn redact(ws: &Workspace, text: String) -> Result<String> {
-    let mut secrets = Vec::new();
-    for p in agents::providers(ws)? {
-        if let Ok(Some(k)) = credentials::get(&p.config.id) {
-            secrets.push(k);
-        }
-    }
-    let mut text = skillscope_atif::Redactor::new(secrets).redact(&text);
-    text = text.replace(&ws.home().display().to_string(), "<workspace>");
-    if let Some(home) = dirs::home_dir().filter(|h| h.as_os_str().len() > 1) {
-        text = text.replace(&home.display().to_string(), "~");
-    }
-    Ok(text)
-}
-
 pub fn render(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
     let r = build(ws, skill_id)?;
     let text = match format {
@@ -333,7 +339,7 @@ pub fn render(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<Str
         ReportFormat::Md => markdown(&r),
         ReportFormat::Html => html(&r, &charts(&r)),
     };
-    redact(ws, text)
+    Ok(crate::redaction::Scrubber::new(ws)?.text(&text))
 }
 
 /// Charts of the report (inline SVG).

@@ -1,5 +1,6 @@
-//! ATIF trajectories in the workspace: stored gzip-compressed (already redacted), with one index
-//! row per step for search. Trials write theirs; files from Harbor or SkillEvaluator are imported.
+//! ATIF trajectories in the workspace: stored gzip-compressed (already redacted), whole and step by
+//! step, so that a viewer reads one window of steps at a time however long the trajectory is.
+//! Trials write theirs; files from Harbor or SkillEvaluator are imported.
 
 use crate::error::{AppError, ErrorCode, Result};
 use crate::workspace::Workspace;
@@ -55,7 +56,7 @@ pub fn store(conn: &mut Connection, t: NewTrajectory) -> Result<i64> {
     let gz = skillscope_atif::compress(t.trajectory).map_err(store_error)?;
     let fm = t.trajectory.final_metrics.as_ref();
     let tok = |f: fn(&skillscope_atif::FinalMetrics) -> Option<i64>| fm.and_then(f).unwrap_or(0);
-    let tx = conn.transaction()?;
+    let tx = conn.savepoint()?; // nests inside a caller's transaction (bundle import)
     let inserted = tx.execute(
         "INSERT INTO trajectories(trial_id, attempt, origin, label, atif_gz, stop_reason, input_tokens, cached_tokens,
             output_tokens, cost_usd, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
@@ -83,21 +84,61 @@ pub fn store(conn: &mut Connection, t: NewTrajectory) -> Result<i64> {
         )?);
     }
     let id = tx.last_insert_rowid();
-    {
-        let mut ins = tx.prepare(
-            "INSERT INTO trajectory_steps(trajectory_id, step_id, source, text, tool_names) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        for row in skillscope_atif::index(t.trajectory) {
-            ins.execute(params![id, row.step_id as i64, row.source.as_str(), row.text, row.tool_names.join(" ")])?;
-        }
-    }
+    index_steps(&tx, id, t.trajectory)?;
     tx.commit()?;
     Ok(id)
 }
 
+/// Writes the step rows of a trajectory and its step count.
+fn index_steps(conn: &Connection, id: i64, trajectory: &Trajectory) -> Result<()> {
+    let mut ins = conn.prepare(
+        "INSERT INTO trajectory_steps(trajectory_id, position, step_id, source, text, at_ms, signature, reads_skill, step_gz)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    for (row, step) in skillscope_atif::index(trajectory).into_iter().zip(&trajectory.steps) {
+        let step_gz = skillscope_atif::compress(step).map_err(store_error)?;
+        ins.execute(params![
+            id,
+            row.position,
+            row.step_id as i64,
+            row.source.as_str(),
+            row.text,
+            row.at_ms,
+            row.signature,
+            reads_skill(step),
+            step_gz
+        ])?;
+    }
+    conn.execute("UPDATE trajectories SET step_count = ?2 WHERE id = ?1", params![id, trajectory.steps.len() as i64])?;
+    Ok(())
+}
+
+/// Indexes the steps of trajectories stored before steps were kept one by one (schema 7).
+pub fn index_pending(conn: &mut Connection) -> Result<usize> {
+    let ids: Vec<i64> = conn
+        .prepare("SELECT id FROM trajectories WHERE step_count IS NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for &id in &ids {
+        let tx = conn.transaction()?;
+        let trajectory = read(&tx, id)?;
+        index_steps(&tx, id, &trajectory)?;
+        tx.commit()?;
+    }
+    Ok(ids.len())
+}
+
+/// Whether a step reads a skill's SKILL.md under the sandbox's skills directory.
+fn reads_skill(step: &skillscope_atif::Step) -> bool {
+    let prefix = format!("{}/", crate::queue::agent_phase::SKILLS_DIR);
+    step.tool_calls.iter().flatten().any(|call| {
+        let args = serde_json::Value::Object(call.arguments.clone()).to_string();
+        matches!(call.function_name.as_str(), "read_file" | "bash") && args.contains(&prefix) && args.contains("SKILL.md")
+    })
+}
+
 const SUMMARY_SQL: &str = "SELECT t.id, t.trial_id, t.attempt, t.origin, t.label, t.stop_reason, t.input_tokens,
-    t.cached_tokens, t.output_tokens, t.cost_usd, (SELECT COUNT(*) FROM trajectory_steps s WHERE s.trajectory_id = t.id)
-    FROM trajectories t";
+    t.cached_tokens, t.output_tokens, t.cost_usd, COALESCE(t.step_count, 0) FROM trajectories t";
 
 fn summary(r: &rusqlite::Row) -> rusqlite::Result<TrajectorySummary> {
     Ok(TrajectorySummary {
@@ -129,26 +170,147 @@ pub fn for_trial(ws: &Workspace, trial_id: i64) -> Result<Vec<TrajectorySummary>
     Ok(rows)
 }
 
-/// The full ATIF document.
+/// The full ATIF document (for evidence bundles and exports; viewers read [`window`]s).
 pub fn get(ws: &Workspace, id: i64) -> Result<Trajectory> {
-    let gz: Vec<u8> = ws
-        .conn()?
+    read(&ws.conn()?, id)
+}
+
+fn read(conn: &Connection, id: i64) -> Result<Trajectory> {
+    let gz: Vec<u8> = conn
         .query_row("SELECT atif_gz FROM trajectories WHERE id = ?1", [id], |r| r.get(0))
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no trajectory with id {id}")))?;
+        .ok_or_else(|| no_trajectory(id))?;
     skillscope_atif::decompress(&gz).map_err(store_error)
 }
 
-/// Trajectories whose step text or tool names contain `query` (case-insensitive).
-pub fn search(ws: &Workspace, query: &str) -> Result<Vec<(i64, u64)>> {
+fn no_trajectory(id: i64) -> AppError {
+    AppError::not_found(format!("no trajectory with id {id}"))
+}
+
+/// Most steps one window carries: what a screen or two shows, never the whole of a long run.
+pub const MAX_WINDOW: u32 = 500;
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct WindowRequest {
+    /// Index of the first step wanted in the (filtered) list.
+    pub offset: u32,
+    /// At most [`MAX_WINDOW`].
+    pub limit: u32,
+    /// Only steps whose visible text contains this (case-insensitive); blank for all.
+    #[serde(default)]
+    pub filter: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct WindowStep {
+    /// Index in the trajectory.
+    pub position: u32,
+    /// Milliseconds since the previous step of the trajectory, when both have a timestamp (never
+    /// negative: clock skew shows as 0).
+    #[ts(type = "number | null")]
+    pub since_ms: Option<i64>,
+    pub step: skillscope_atif::Step,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct StepWindow {
+    /// Steps in the trajectory.
+    pub steps_total: u32,
+    /// Steps matching the filter (all of them without one).
+    pub matching: u32,
+    pub offset: u32,
+    pub steps: Vec<WindowStep>,
+}
+
+fn needle(filter: &str) -> String {
+    filter.trim().to_lowercase()
+}
+
+/// One window of a trajectory's steps (optionally filtered), in trajectory order.
+pub fn window(ws: &Workspace, id: i64, req: &WindowRequest) -> Result<StepWindow> {
     let conn = ws.conn()?;
-    let like = format!("%{}%", query.replace('%', "\\%").replace('_', "\\_"));
-    let mut st = conn.prepare(
-        "SELECT trajectory_id, step_id FROM trajectory_steps WHERE text LIKE ?1 ESCAPE '\\' OR tool_names LIKE ?1 ESCAPE '\\'
-         ORDER BY trajectory_id, step_id LIMIT 500",
+    let steps_total: Option<u32> = conn
+        .query_row("SELECT COALESCE(step_count, 0) FROM trajectories WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?;
+    let steps_total = steps_total.ok_or_else(|| no_trajectory(id))?;
+    let needle = needle(&req.filter);
+    let matching = if needle.is_empty() {
+        steps_total
+    } else {
+        conn.query_row(
+            "SELECT COUNT(*) FROM trajectory_steps WHERE trajectory_id = ?1 AND instr(text, ?2) > 0",
+            params![id, needle],
+            |r| r.get(0),
+        )?
+    };
+    // The previous step's time comes from the trajectory, not from the filtered list.
+    let mut st = conn.prepare_cached(
+        "SELECT s.position, s.at_ms - (SELECT p.at_ms FROM trajectory_steps p WHERE p.trajectory_id = s.trajectory_id
+                                       AND p.position = s.position - 1), s.step_gz
+         FROM trajectory_steps s
+         WHERE s.trajectory_id = ?1 AND (?2 = '' OR instr(s.text, ?2) > 0)
+         ORDER BY s.position LIMIT ?3 OFFSET ?4",
     )?;
-    let rows = st.query_map([like], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?.collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
+    let rows = st.query_map(params![id, needle, req.limit.min(MAX_WINDOW), req.offset], |r| {
+        Ok((r.get::<_, u32>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Vec<u8>>(2)?))
+    })?;
+    let mut steps = Vec::new();
+    for row in rows {
+        let (position, since, gz) = row?;
+        let step = skillscope_atif::decompress(&gz).map_err(store_error)?;
+        steps.push(WindowStep { position, since_ms: since.map(|ms| ms.max(0)), step });
+    }
+    Ok(StepWindow { steps_total, matching, offset: req.offset, steps })
+}
+
+/// The position of the first step with this id (what a link to a step names), if any.
+pub fn step_position(ws: &Workspace, id: i64, step_id: u64) -> Result<Option<u32>> {
+    Ok(ws
+        .conn()?
+        .query_row(
+            "SELECT MIN(position) FROM trajectory_steps WHERE trajectory_id = ?1 AND step_id = ?2",
+            params![id, step_id as i64],
+            |r| r.get(0),
+        )?)
+}
+
+/// How the two runs of a pair line up, step index by step index.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PairAlignment {
+    pub without_steps: u32,
+    pub with_steps: u32,
+    /// The first index where the runs differ in tool calls or outputs (messages are not compared),
+    /// or where one has ended and the other has not; none when they are the same throughout.
+    pub first_divergence: Option<u32>,
+    /// The first step of the with-skill run that reads a skill's SKILL.md.
+    pub skill_read: Option<u32>,
+}
+
+/// Aligns the trajectories of a pair's two arms (either may be missing: no steps).
+pub fn align(ws: &Workspace, without: Option<i64>, with: Option<i64>) -> Result<PairAlignment> {
+    let conn = ws.conn()?;
+    let count = |id: Option<i64>| -> Result<u32> {
+        Ok(conn.query_row("SELECT COUNT(*) FROM trajectory_steps WHERE trajectory_id = ?1", [id], |r| r.get(0))?)
+    };
+    let (without_steps, with_steps) = (count(without)?, count(with)?);
+    let differing: Option<u32> = conn.query_row(
+        "SELECT MIN(a.position) FROM trajectory_steps a JOIN trajectory_steps b
+            ON b.trajectory_id = ?2 AND b.position = a.position
+         WHERE a.trajectory_id = ?1 AND a.signature <> b.signature",
+        params![without, with],
+        |r| r.get(0),
+    )?;
+    let first_divergence = differing.or((without_steps != with_steps).then(|| without_steps.min(with_steps)));
+    let skill_read = conn.query_row(
+        "SELECT MIN(position) FROM trajectory_steps WHERE trajectory_id = ?1 AND reads_skill",
+        [with],
+        |r| r.get(0),
+    )?;
+    Ok(PairAlignment { without_steps, with_steps, first_divergence, skill_read })
 }
 
 /// Imports an ATIF file produced elsewhere. Files with violations are kept (and the violations

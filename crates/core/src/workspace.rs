@@ -49,6 +49,7 @@ impl Workspace {
         let ws = Self { home, config, blobs };
         let mut conn = db::connect(&ws.db_path())?;
         db::migrate(&mut conn)?;
+        crate::trajectories::index_pending(&mut conn)?;
         Ok(ws)
     }
 

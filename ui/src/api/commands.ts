@@ -4,7 +4,6 @@ import { toAppError } from "./errors";
 import type {
   AgentConfig,
   AgentRunRequest,
-  AtifTrajectory,
   AttemptResult,
   Chart,
   Decision,
@@ -14,7 +13,9 @@ import type {
   ExportFormat,
   FileContent,
   ImportRequest,
+  ImportedTrajectory,
   NewDecision,
+  PairAlignment,
   PairView,
   ProviderConfig,
   ProviderView,
@@ -25,10 +26,12 @@ import type {
   ScanReport,
   SkillDetail,
   SkillSummary,
+  StepWindow,
   TrajectorySummary,
   TrialView,
   VersionDetail,
   VersionDiff,
+  WindowRequest,
   WorkspaceInfo,
 } from "./types";
 
@@ -129,10 +132,24 @@ export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { c
 
 export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
 
+/** Every trajectory in the workspace (trials' and imported ones), newest first. */
+export const listTrajectories = () => call<TrajectorySummary[]>("list_trajectories");
+
+/** Imports an ATIF file from a path; resolves with its id and the rule violations found in it (kept anyway). */
+export const importTrajectory = (path: string) => call<ImportedTrajectory>("import_trajectory", { path });
+
 /** One trajectory per attempt of the trial that ran the agent. */
 export const trialTrajectories = (trialId: number) => call<TrajectorySummary[]>("trial_trajectories", { trialId });
 
-export const getTrajectory = (id: number) => call<AtifTrajectory>("get_trajectory", { id });
+/** One window of a trajectory's steps, optionally filtered: a viewer never asks for a whole trajectory. */
+export const trajectoryWindow = (id: number, request: WindowRequest) => call<StepWindow>("trajectory_window", { id, request });
+
+/** The position of the first step with this id (what a step link names), or null. */
+export const stepPosition = (id: number, stepId: number) => call<number | null>("step_position", { id, stepId });
+
+/** How the trajectories of a pair's two arms line up (either may be missing). */
+export const alignPair = (without: number | null, withId: number | null) =>
+  call<PairAlignment>("align_pair", { without, with: withId });
 
 /** Every experiment, newest first, with its design. */
 export const listExperiments = () => call<ExperimentView[]>("list_experiments");

@@ -56,6 +56,12 @@ export type { ProviderConfig } from "../bindings/ProviderConfig";
 export type { ProviderView } from "../bindings/ProviderView";
 export type { StopReason } from "../bindings/StopReason";
 export type { TrajectorySummary } from "../bindings/TrajectorySummary";
+export type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
+export type { AtifViolation } from "../bindings/AtifViolation";
+export type { PairAlignment } from "../bindings/PairAlignment";
+export type { StepWindow } from "../bindings/StepWindow";
+export type { WindowRequest } from "../bindings/WindowRequest";
+export type { WindowStep } from "../bindings/WindowStep";
 
 export type { AtifContent } from "../bindings/AtifContent";
 export type { AtifMetrics } from "../bindings/AtifMetrics";
@@ -63,7 +69,6 @@ export type { AtifObservationResult } from "../bindings/AtifObservationResult";
 export type { AtifStep } from "../bindings/AtifStep";
 export type { AtifStepSource } from "../bindings/AtifStepSource";
 export type { AtifToolCall } from "../bindings/AtifToolCall";
-export type { AtifTrajectory } from "../bindings/AtifTrajectory";
 
 export type { ArmView } from "../bindings/ArmView";
 export type { Condition } from "../bindings/Condition";
@@ -72,6 +77,7 @@ export type { ExperimentResults } from "../bindings/ExperimentResults";
 export type { ExperimentTask } from "../bindings/ExperimentTask";
 export type { ExperimentView } from "../bindings/ExperimentView";
 export type { PairView } from "../bindings/PairView";
+export type { Provenance } from "../bindings/Provenance";
 export type { StatsClass } from "../bindings/StatsClass";
 export type { StatsReport } from "../bindings/StatsReport";
 export type { StatsSummary } from "../bindings/StatsSummary";

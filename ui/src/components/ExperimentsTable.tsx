@@ -3,6 +3,7 @@ import { designPairs, designText, pairProgress } from "../lib/experiments";
 import { formatDateTime } from "../lib/format";
 import { resultsHref } from "../lib/route";
 import { EmptyState } from "./EmptyState";
+import { OriginBadge } from "./ExperimentOrigin";
 import { ProgressBar } from "./ProgressBar";
 import { Table, type Column } from "./Table";
 
@@ -10,7 +11,15 @@ import { Table, type Column } from "./Table";
 export type ExperimentEntry = { experiment: ExperimentView; pairs: PairView[] };
 
 const columns: Column<ExperimentEntry>[] = [
-  { header: "Experiment", className: "col-run-name", render: ({ experiment }) => <strong title={experiment.name}>{experiment.name}</strong> },
+  {
+    header: "Experiment",
+    className: "col-run-name",
+    render: ({ experiment }) => (
+      <>
+        <strong title={experiment.name}>{experiment.name}</strong> <OriginBadge provenance={experiment.provenance} />
+      </>
+    ),
+  },
   { header: "Created", className: "col-nowrap", render: ({ experiment }) => formatDateTime(experiment.created_at) },
   { header: "Design", className: "col-nowrap", render: ({ experiment }) => designText(experiment.design) },
   {
@@ -43,6 +52,7 @@ export function ExperimentsTable({ entries, selectedId }: { entries: ExperimentE
       rowAttributes={({ experiment }) => ({
         "data-testid": "experiment-row",
         "data-experiment-id": String(experiment.id),
+        "data-demo": String(experiment.provenance?.kind === "demo"),
         className: experiment.id === selectedId ? "clickable selected" : "clickable",
         "aria-current": experiment.id === selectedId ? "true" : undefined,
       })}

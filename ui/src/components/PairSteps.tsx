@@ -1,41 +1,65 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import type { AtifStep } from "../api/types";
-import { firstDivergence, skillReadIndex } from "../lib/pairSteps";
+import { useCallback, useEffect, useState } from "react";
+import { trajectoryWindow } from "../api/commands";
+import type { PairAlignment, WindowStep } from "../api/types";
 import { moveHighlight } from "../lib/stepNav";
+import { useWindowedList, type Page } from "../lib/useWindowedList";
 import { Badge } from "./Badge";
 import { EmptyState } from "./EmptyState";
+import { ErrorPanel } from "./ErrorPanel";
+import { Loading } from "./Loading";
 import { TrajectoryStep } from "./TrajectoryStep";
+import { WindowEdge } from "./WindowEdge";
 
-type Props = { without: AtifStep[]; with: AtifStep[]; onClose: () => void };
-type Marks = { rows: number; highlight: number | null; divergent: number | null };
+/** The trajectory ids of the pair's two runs (null: the run recorded none) and how they line up. */
+type Props = { without: number | null; with: number | null; alignment: PairAlignment; onClose: () => void };
+/** One step index of the pair: each run's step there, if it has one. */
+type Row = { without?: WindowStep; with?: WindowStep };
+type Marks = { start: number; highlight: number | null; divergent: number | null; skillRead: number | null };
+
+async function steps(id: number | null, offset: number, limit: number): Promise<WindowStep[]> {
+  return id === null ? [] : (await trajectoryWindow(id, { offset, limit, filter: "" })).steps;
+}
 
 /**
- * The two trajectories side by side in one scroll container, aligned by step index. j/k move the
- * highlighted step, Esc closes; a button jumps to the first step where the runs differ.
+ * The two trajectories side by side in one scroll container, aligned by step index and loaded a
+ * window at a time. j/k move the highlighted step, Esc closes; a button jumps to the first step
+ * where the runs differ.
  */
-export function PairSteps({ without, with: withSteps, onClose }: Props) {
-  const rows = Math.max(without.length, withSteps.length);
-  const divergence = useMemo(() => firstDivergence(without, withSteps), [without, withSteps]);
-  const skillRead = useMemo(() => skillReadIndex(withSteps), [withSteps]);
+export function PairSteps({ without, with: withId, alignment, onClose }: Props) {
+  const total = Math.max(alignment.without_steps, alignment.with_steps);
+  const fetchPage = useCallback(
+    async (offset: number, limit: number): Promise<Page<Row>> => {
+      const [a, b] = await Promise.all([steps(without, offset, limit), steps(withId, offset, limit)]);
+      const items = Array.from({ length: Math.min(limit, total - offset) }, (_, i) => ({ without: a[i], with: b[i] }));
+      return { items, total };
+    },
+    [without, withId, total],
+  );
+  const list = useWindowedList<Row>(fetchPage, `${without}\n${withId}`);
+  const { loaded, reveal } = list;
   const [highlight, setHighlight] = useState<number | null>(null);
   const [divergent, setDivergent] = useState<number | null>(null);
-  const container = useRef<HTMLDivElement>(null);
+  const divergence = alignment.first_divergence;
 
-  const show = (index: number | null) => {
-    setHighlight(index);
-    if (index !== null) container.current?.querySelector(`[data-index="${index}"]`)?.scrollIntoView({ block: "center" });
-  };
+  const show = useCallback(
+    (index: number | null) => {
+      setHighlight(index);
+      if (index !== null) void reveal(index);
+    },
+    [reveal],
+  );
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === "Escape") onClose();
-      else if (e.key === "j" || e.key === "k") show(moveHighlight(highlight, e.key === "j" ? 1 : -1, rows));
+      else if (e.key === "j" || e.key === "k") show(moveHighlight(highlight, e.key === "j" ? 1 : -1, total));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [highlight, rows, onClose]);
+  }, [highlight, total, onClose, show]);
 
-  const marks: Marks = { rows, highlight, divergent };
+  const rows = loaded?.items ?? [];
+  const marks: Marks = { start: loaded?.start ?? 0, highlight, divergent, skillRead: alignment.skill_read };
   return (
     <section className="panel" data-testid="pair-steps">
       <div className="panel-header">
@@ -52,44 +76,53 @@ export function PairSteps({ without, with: withSteps, onClose }: Props) {
               show(divergence);
             }}
           >
-            {divergence === null ? "No divergence" : "Jump to first divergence"}
+            {divergence === null ? "No divergence" : `Jump to first divergence (step index ${divergence + 1})`}
           </button>
         </div>
       </div>
-      {rows === 0 ? (
-        <EmptyState title="Neither run recorded an agent trajectory." />
-      ) : (
-        <div className="pair-steps" ref={container} style={{ gridTemplateRows: `repeat(${rows + 1}, auto)` }}>
-          <Column name="without" label="Without the skill" steps={without} skillRead={null} marks={marks} />
-          <Column name="with" label="With the skill" steps={withSteps} skillRead={skillRead} marks={marks} />
+      {total === 0 && <EmptyState title="Neither run recorded an agent trajectory." />}
+      {list.error && <ErrorPanel error={list.error} onRetry={list.retry} />}
+      {total > 0 && loaded === null && !list.error && <Loading what="the steps" />}
+      <div className="pair-steps" ref={list.container}>
+        <div ref={list.top} />
+        {loaded && <WindowEdge count={loaded.start} what="earlier" />}
+        <div className="pair-grid" style={{ gridTemplateRows: `repeat(${rows.length + 1}, auto)` }}>
+          <Column name="without" label="Without the skill" rows={rows} pick={(r) => r.without} marks={{ ...marks, skillRead: null }} />
+          <Column name="with" label="With the skill" rows={rows} pick={(r) => r.with} marks={marks} />
         </div>
-      )}
+        {loaded && <WindowEdge count={loaded.total - loaded.start - rows.length} what="later" />}
+        <div ref={list.bottom} />
+      </div>
     </section>
   );
 }
 
-type ColumnProps = { name: string; label: string; steps: AtifStep[]; skillRead: number | null; marks: Marks };
+type ColumnProps = { name: string; label: string; rows: Row[]; pick: (row: Row) => WindowStep | undefined; marks: Marks };
 
-function Column({ name, label, steps, skillRead, marks: { rows, highlight, divergent } }: ColumnProps) {
+function Column({ name, label, rows, pick, marks: { start, highlight, divergent, skillRead } }: ColumnProps) {
   return (
-    <div className="pair-column" data-testid={`pair-${name}`} style={{ gridRow: `1 / span ${rows + 1}` }}>
+    <div className="pair-column" data-testid={`pair-${name}`} style={{ gridRow: `1 / span ${rows.length + 1}` }}>
       <h3 className="pair-column-head">{label}</h3>
-      {Array.from({ length: rows }, (_, i) => (
-        <div
-          key={i}
-          className="pair-cell"
-          data-index={i}
-          data-highlighted={i === highlight ? "true" : undefined}
-          data-divergent={i === divergent ? "true" : undefined}
-        >
-          {i === skillRead && (
-            <Badge tone="accent" testId="skill-read" title="The agent first read a skill's SKILL.md in this step.">
-              Read SKILL.md
-            </Badge>
-          )}
-          {i < steps.length ? <TrajectoryStep step={steps[i]} /> : <p className="muted pair-ended">(this run has no step here)</p>}
-        </div>
-      ))}
+      {rows.map((row, i) => {
+        const index = start + i;
+        const step = pick(row);
+        return (
+          <div
+            key={index}
+            className="pair-cell"
+            data-index={index}
+            data-highlighted={index === highlight ? "true" : undefined}
+            data-divergent={index === divergent ? "true" : undefined}
+          >
+            {index === skillRead && (
+              <Badge tone="accent" testId="skill-read" title="The agent first read a skill's SKILL.md in this step.">
+                Read SKILL.md
+              </Badge>
+            )}
+            {step ? <TrajectoryStep step={step.step} sinceMs={step.since_ms} /> : <p className="muted pair-ended">(this run has no step here)</p>}
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -1,21 +1,32 @@
-import type { RunView } from "../api/types";
+import type { Provenance, RunView } from "../api/types";
 import { formatDateTime } from "../lib/format";
 import { countFinished, countTotal } from "../lib/trialStates";
 import { EmptyState } from "./EmptyState";
+import { OriginBadge } from "./ExperimentOrigin";
 import { RunProgress } from "./RunProgress";
 import { Table, type Column } from "./Table";
 
 type Props = {
   runs: RunView[];
+  /** Runs of imported experiments (the demo's among them). */
+  origins: Map<number, Provenance>;
   selectedId: number | null;
   onSelect: (runId: number) => void;
   onCancel: (runId: number) => void;
 };
 
 /** Every run, newest first, with its progress; click one to see its trials. */
-export function RunsTable({ runs, selectedId, onSelect, onCancel }: Props) {
+export function RunsTable({ runs, origins, selectedId, onSelect, onCancel }: Props) {
   const columns: Column<RunView>[] = [
-    { header: "Run", className: "col-run-name", render: (r) => <strong title={r.name}>{r.name}</strong> },
+    {
+      header: "Run",
+      className: "col-run-name",
+      render: (r) => (
+        <>
+          <strong title={r.name}>{r.name}</strong> <OriginBadge provenance={origins.get(r.id)} />
+        </>
+      ),
+    },
     { header: "Created", className: "col-nowrap", render: (r) => formatDateTime(r.created_at) },
     { header: "Progress", className: "col-progress", render: (r) => <RunProgress counts={r.counts} /> },
     {
@@ -47,6 +58,7 @@ export function RunsTable({ runs, selectedId, onSelect, onCancel }: Props) {
       rowAttributes={(r) => ({
         "data-testid": "run-row",
         "data-run-id": String(r.id),
+        "data-demo": String(origins.get(r.id)?.kind === "demo"),
         className: r.id === selectedId ? "clickable selected" : "clickable",
         "aria-current": r.id === selectedId ? "true" : undefined,
       })}

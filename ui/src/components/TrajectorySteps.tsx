@@ -1,24 +1,25 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import type { AtifStep } from "../api/types";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { stepPosition, trajectoryWindow } from "../api/commands";
+import type { WindowStep } from "../api/types";
 import { shownOf } from "../lib/format";
-import { stepHref } from "../lib/route";
 import { moveHighlight, stepKeyAction } from "../lib/stepNav";
-import { filterSteps, indexSteps, stepTimeDeltas } from "../lib/trajectory";
+import { useWindowedList } from "../lib/useWindowedList";
 import { EmptyState } from "./EmptyState";
+import { ErrorPanel } from "./ErrorPanel";
+import { Loading } from "./Loading";
 import { TrajectoryStep } from "./TrajectoryStep";
-
-/** Steps rendered at once; "Show more" adds as many again. */
-const PAGE = 200;
-
-/** The trial a trajectory belongs to, for the links to its steps. */
-type Owner = { runId: number; trialId: number };
+import { WindowEdge } from "./WindowEdge";
 
 type Props = {
-  steps: AtifStep[];
-  owner?: Owner;
+  trajectoryId: number;
+  /** The link that opens a step (by its id), when steps have one. */
+  linkTo?: (stepId: number) => string;
   /** A step to highlight and scroll to (the first with this id), as opened from a link. */
   focusStepId?: number | null;
 };
+
+/** Typing pauses this long before the filter asks the back end. */
+const FILTER_DELAY_MS = 200;
 
 /** Whether an element takes typed text. */
 function isTyping(target: EventTarget | null): boolean {
@@ -26,55 +27,64 @@ function isTyping(target: EventTarget | null): boolean {
   return target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable;
 }
 
-/** The limit that renders the step at `index` of the shown list. */
-const limitFor = (index: number, limit: number) => Math.max(limit, Math.ceil((index + 1) / PAGE) * PAGE);
-
 /**
- * A trajectory's steps, filtered by a text query, rendered a page at a time. j/k move the highlighted
- * step, Enter expands or clips its long texts, Esc clears the highlight (or leaves the filter), "/" filters.
+ * A trajectory's steps, loaded a window at a time however long the trajectory is, optionally filtered
+ * by a text query (on the back end). j/k move the highlighted step, Enter expands or clips its long
+ * texts, Esc clears the highlight (or leaves the filter), "/" filters.
  */
-export function TrajectorySteps({ steps, owner, focusStepId = null }: Props) {
-  const index = useMemo(() => indexSteps(steps), [steps]);
-  const deltas = useMemo(() => stepTimeDeltas(steps), [steps]);
+export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Props) {
   const [query, setQuery] = useState("");
-  const [limit, setLimit] = useState(PAGE);
-  // The highlighted step by its position in the trajectory, so that it survives filtering.
+  const [applied, setApplied] = useState("");
+  const [stepsTotal, setStepsTotal] = useState<number | null>(null);
+  // The highlighted step by its index in the (filtered) list.
   const [highlight, setHighlight] = useState<number | null>(null);
-  // Steps whose long texts Enter expanded (true) or clipped (false); the others follow their own buttons.
+  // Steps (by position) whose long texts Enter expanded (true) or clipped (false).
   const [expanded, setExpanded] = useState<ReadonlyMap<number, boolean>>(() => new Map());
-  // Bumped to scroll the highlighted step into view once it is rendered.
-  const [scrollRequest, setScrollRequest] = useState(0);
-  const container = useRef<HTMLDivElement>(null);
+  // A linked step's position, revealed once the unfiltered list is loaded.
+  const [focusPosition, setFocusPosition] = useState<number | null>(null);
   const filter = useRef<HTMLInputElement>(null);
-  // Typing stays responsive on long trajectories: the list follows the query when it can.
-  const deferredQuery = useDeferredValue(query);
-  const shown = useMemo(() => filterSteps(index, deferredQuery), [index, deferredQuery]);
-  const remaining = shown.length - limit;
 
-  const highlightAt = (position: number | null) => {
-    setHighlight(position);
-    if (position !== null) setScrollRequest((n) => n + 1);
-  };
+  useEffect(() => {
+    const timer = setTimeout(() => setApplied(query.trim()), FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
 
-  // A step opened from a link: shown (clearing a filter that hides it), highlighted and scrolled to.
+  const fetchPage = useCallback(
+    async (offset: number, limit: number) => {
+      const w = await trajectoryWindow(trajectoryId, { offset, limit, filter: applied });
+      setStepsTotal(w.steps_total);
+      return { items: w.steps, total: w.matching };
+    },
+    [trajectoryId, applied],
+  );
+  const list = useWindowedList<WindowStep>(fetchPage, `${trajectoryId}\n${applied}`);
+  const { loaded, reveal } = list;
+  useEffect(() => setHighlight(null), [trajectoryId, applied]);
+
   useEffect(() => {
     if (focusStepId === null) return;
-    const position = index.findIndex((entry) => entry.step.step_id === focusStepId);
-    if (position === -1) return;
-    setQuery("");
-    setLimit((current) => limitFor(position, current));
-    highlightAt(position);
-  }, [focusStepId, index]);
+    let live = true;
+    stepPosition(trajectoryId, focusStepId).then((position) => {
+      if (!live || position === null) return;
+      setQuery("");
+      setApplied("");
+      setFocusPosition(position);
+    });
+    return () => {
+      live = false;
+    };
+  }, [trajectoryId, focusStepId]);
 
   useEffect(() => {
-    if (highlight === null) return;
-    const element = container.current?.querySelector(`[data-position="${highlight}"]`);
-    element?.scrollIntoView?.({ block: "nearest" });
-  }, [highlight, scrollRequest]);
+    if (focusPosition === null || applied !== "" || loaded === null || loaded.total !== stepsTotal) return;
+    setFocusPosition(null);
+    setHighlight(focusPosition);
+    void reveal(focusPosition);
+  }, [focusPosition, applied, loaded, stepsTotal, reveal]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
+      if (e.defaultPrevented || loaded === null) return;
       const target = e.target instanceof Element ? e.target : null;
       const action = stepKeyAction({
         key: e.key,
@@ -88,17 +98,16 @@ export function TrajectorySteps({ steps, owner, focusStepId = null }: Props) {
           return;
         case "next":
         case "previous": {
-          const current = shown.findIndex((entry) => entry.position === highlight);
-          const next = moveHighlight(current === -1 ? null : current, action === "next" ? 1 : -1, shown.length);
+          const next = moveHighlight(highlight, action === "next" ? 1 : -1, loaded.total);
           if (next === null) return;
-          setLimit((l) => limitFor(next, l));
-          highlightAt(shown[next].position);
+          setHighlight(next);
+          void reveal(next);
           break;
         }
         case "toggle": {
-          if (highlight === null) return;
-          const position = highlight;
-          setExpanded((map) => new Map(map).set(position, !(map.get(position) ?? false)));
+          const step = highlight === null ? undefined : loaded.items[highlight - loaded.start];
+          if (step === undefined) return;
+          setExpanded((map) => new Map(map).set(step.position, !(map.get(step.position) ?? false)));
           break;
         }
         case "clear":
@@ -116,10 +125,10 @@ export function TrajectorySteps({ steps, owner, focusStepId = null }: Props) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [shown, highlight]);
+  }, [loaded, highlight, reveal]);
 
   return (
-    <div className="trajectory" data-testid="trajectory" ref={container}>
+    <div className="trajectory" data-testid="trajectory" data-steps-total={stepsTotal ?? undefined}>
       <div className="toolbar">
         <input
           ref={filter}
@@ -128,33 +137,40 @@ export function TrajectorySteps({ steps, owner, focusStepId = null }: Props) {
           data-testid="traj-filter"
           placeholder="Show only steps containing…"
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setLimit(PAGE);
-          }}
+          onChange={(e) => setQuery(e.target.value)}
         />
-        <span className="muted" data-testid="traj-count">
-          {shownOf(shown.length, steps.length, "step")}
-        </span>
+        {loaded && stepsTotal !== null && (
+          <span className="muted" data-testid="traj-count">
+            {shownOf(loaded.total, stepsTotal, "step")}
+          </span>
+        )}
         <span className="muted traj-keys">j / k: next / previous step · Enter: expand · /: filter · Esc: clear</span>
       </div>
-      {shown.length === 0 && <EmptyState title={steps.length === 0 ? "This trajectory has no steps." : "No step contains this text."} />}
-      {shown.slice(0, limit).map((entry) => (
-        <TrajectoryStep
-          key={entry.position}
-          step={entry.step}
-          position={entry.position}
-          highlighted={entry.position === highlight}
-          expanded={expanded.get(entry.position)}
-          sinceMs={deltas[entry.position]}
-          href={owner && stepHref(owner.runId, owner.trialId, entry.step.step_id)}
-        />
-      ))}
-      {remaining > 0 && (
-        <button type="button" data-testid="traj-show-more" onClick={() => setLimit(limit + PAGE)}>
-          Show {Math.min(PAGE, remaining)} more ({remaining} not shown)
-        </button>
-      )}
+      {list.error && <ErrorPanel error={list.error} onRetry={list.retry} />}
+      {loaded === null && !list.error && <Loading what="the steps" />}
+      {loaded?.total === 0 && <EmptyState title={stepsTotal === 0 ? "This trajectory has no steps." : "No step contains this text."} />}
+      <div className="traj-scroll" ref={list.container} data-testid="traj-scroll">
+        <div ref={list.top} />
+        {loaded && (
+          <>
+            <WindowEdge count={loaded.start} what="earlier" />
+            {loaded.items.map((w, i) => (
+              <div key={w.position} data-index={loaded.start + i}>
+                <TrajectoryStep
+                  step={w.step}
+                  position={w.position}
+                  highlighted={loaded.start + i === highlight}
+                  expanded={expanded.get(w.position)}
+                  sinceMs={w.since_ms}
+                  href={linkTo?.(w.step.step_id)}
+                />
+              </div>
+            ))}
+            <WindowEdge count={loaded.total - loaded.start - loaded.items.length} what="later" />
+          </>
+        )}
+        <div ref={list.bottom} />
+      </div>
     </div>
   );
 }

@@ -1,24 +1,17 @@
 import { useState } from "react";
-import { getTrajectory, trialTrajectories } from "../api/commands";
+import { trialTrajectories } from "../api/commands";
 import type { TrajectorySummary, TrialView } from "../api/types";
-import { formatCost, formatTokens } from "../lib/format";
-import { lastAttemptTrajectory } from "../lib/pairSteps";
-import { stopReasonLabel } from "../lib/trajectory";
+import { lastAttemptTrajectory } from "../lib/trajectory";
+import { stepHref } from "../lib/route";
 import { useAsync } from "../lib/useAsync";
 import { AsyncView } from "./AsyncView";
 import { Table, type Column } from "./Table";
+import { TRAJECTORY_COLUMNS } from "./trajectoryColumns";
 import { TrajectorySteps } from "./TrajectorySteps";
 
 const columns: Column<TrajectorySummary>[] = [
   { header: "Attempt", className: "col-nowrap", render: (t) => t.attempt ?? "—" },
-  { header: "Stop reason", className: "col-nowrap", render: (t) => stopReasonLabel(t.stop_reason) },
-  {
-    header: "Tokens",
-    className: "col-nowrap",
-    render: (t) => formatTokens({ input: t.input_tokens, cached: t.cached_tokens, output: t.output_tokens }),
-  },
-  { header: "Cost", className: "col-num", render: (t) => formatCost(t.cost_usd) },
-  { header: "Steps", className: "col-num", render: (t) => t.steps },
+  ...TRAJECTORY_COLUMNS,
 ];
 
 type Props = { trial: TrialView; stepId?: number | null };
@@ -55,22 +48,16 @@ export function TrialTrajectories({ trial, stepId = null }: Props) {
             {selected === null ? (
               <p className="muted">Select an attempt to see its steps.</p>
             ) : (
-              <Trajectory key={selected} id={selected} trial={trial} stepId={stepId} />
+              <TrajectorySteps
+                key={selected}
+                trajectoryId={selected}
+                linkTo={(stepId) => stepHref(trial.run_id, trial.id, stepId)}
+                focusStepId={stepId}
+              />
             )}
           </section>
         );
       }}
-    </AsyncView>
-  );
-}
-
-function Trajectory({ id, trial, stepId }: { id: number; trial: TrialView; stepId: number | null }) {
-  const [state, reload] = useAsync(() => getTrajectory(id), [id]);
-  return (
-    <AsyncView state={state} what="the trajectory" onRetry={reload}>
-      {(trajectory) => (
-        <TrajectorySteps steps={trajectory.steps} owner={{ runId: trial.run_id, trialId: trial.id }} focusStepId={stepId} />
-      )}
     </AsyncView>
   );
 }

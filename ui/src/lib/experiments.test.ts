@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ArmView, ExperimentDesign, PairView, StatsReport, StatsSummary, TrialState } from "../api/types";
+import type { ArmView, ExperimentDesign, ExperimentView, PairView, Provenance, StatsReport, StatsSummary, TrialState } from "../api/types";
 import {
   classCounts,
   deltaBar,
@@ -7,7 +7,9 @@ import {
   designText,
   groupReasons,
   pairDelta,
+  originLabel,
   pairProgress,
+  runOrigins,
   skillRows,
   skillVersionIds,
 } from "./experiments";
@@ -148,5 +150,26 @@ describe("skillVersionIds", () => {
       ["pdf", 3],
       ["xlsx", 8],
     ]);
+  });
+});
+
+describe("experiment origins", () => {
+  const provenance = (kind: Provenance["kind"]): Provenance => ({
+    kind,
+    sentence: `${kind} sentence`,
+    produced_at: "2026-01-01T00:00:00Z",
+    produced_by: "skillscope demo generate",
+    imported_at: null,
+  });
+  const design: ExperimentDesign = { name: "d", skill_version_ids: [1], decoy_version_ids: [], tasks: [], agent_config_ids: [1], conditions: ["isolated"], repeats: 1 };
+  const experiment = (id: number, run_id: number, p: Provenance | null): ExperimentView => ({ id, name: `e${id}`, run_id, created_at: "", design, provenance: p });
+
+  it("labels demo and imported experiments and maps only their runs", () => {
+    expect(originLabel(provenance("demo"))).toBe("Demo");
+    expect(originLabel(provenance("import"))).toBe("Imported");
+    const origins = runOrigins([experiment(1, 10, provenance("demo")), experiment(2, 20, null), experiment(3, 30, provenance("import"))]);
+    expect([...origins.keys()].sort()).toEqual([10, 30]);
+    expect(origins.get(10)?.kind).toBe("demo");
+    expect(origins.has(20)).toBe(false);
   });
 });

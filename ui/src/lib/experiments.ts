@@ -1,4 +1,4 @@
-import type { ExperimentDesign, PairView, StatsClass, StatsReport, StatsSummary } from "../api/types";
+import type { ExperimentDesign, ExperimentView, PairView, Provenance, StatsClass, StatsReport, StatsSummary } from "../api/types";
 import { plural } from "./format";
 import { isFinal } from "./trialStates";
 
@@ -16,6 +16,14 @@ export function designText(d: ExperimentDesign): string {
     plural(d.conditions.length, "condition"),
     plural(d.repeats, "repeat"),
   ].join(" × ");
+}
+
+/** The badge of an imported experiment: demo evidence (scripted model) or a bundle from elsewhere. */
+export const originLabel = (p: Provenance): string => (p.kind === "demo" ? "Demo" : "Imported");
+
+/** The provenance of each run that belongs to an imported experiment, by run id. */
+export function runOrigins(experiments: ExperimentView[]): Map<number, Provenance> {
+  return new Map(experiments.flatMap((e) => (e.provenance ? [[e.run_id, e.provenance] as const] : [])));
 }
 
 /** True while either arm of the pair is queued or running. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref, stepHref } from "./route";
+import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref, stepHref, trajectoryHref } from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {
@@ -29,6 +29,17 @@ describe("parseRoute", () => {
     expect(activeSection(parseRoute(runsHref(2, 7)))).toBe("runs");
     expect(parseRoute("#/runs/2/7/1").page).toBe("unknown");
     expect(parseRoute("#/runs/x").page).toBe("unknown");
+  });
+
+  it("parses the Trajectories page with a trajectory and a step", () => {
+    expect(parseRoute("#/trajectories")).toEqual({ page: "trajectories", id: null, stepId: null });
+    expect(parseRoute(trajectoryHref(8))).toEqual({ page: "trajectories", id: 8, stepId: null });
+    expect(parseRoute(trajectoryHref(8, 4321))).toEqual({ page: "trajectories", id: 8, stepId: 4321 });
+    expect(trajectoryHref(8, 5)).toBe("#/trajectories/8/step/5");
+    expect(activeSection(parseRoute(trajectoryHref(8)))).toBe("trajectories");
+    expect(parseRoute("#/trajectories/8/9").page).toBe("unknown");
+    expect(parseRoute("#/trajectories/8/step/x").page).toBe("unknown");
+    expect(parseRoute("#/trajectories/x").page).toBe("unknown");
   });
 
   it("round-trips a link to one step of a trial's trajectory", () => {

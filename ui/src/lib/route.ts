@@ -1,17 +1,18 @@
 export const SKILL_TABS = ["readme", "files", "frontmatter", "findings", "review", "versions", "decision"] as const;
 export type SkillTab = (typeof SKILL_TABS)[number];
 
-export const SECTIONS = ["library", "scans", "runs", "results", "settings"] as const;
+export const SECTIONS = ["library", "scans", "runs", "results", "trajectories", "settings"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** The sections whose page takes no ids. */
-type PlainSection = Exclude<Section, "scans" | "runs" | "results">;
+type PlainSection = Exclude<Section, "scans" | "runs" | "results" | "trajectories">;
 
 export type Route =
   | { page: PlainSection }
   | { page: "scans"; skillId: number | null }
   | { page: "runs"; runId: number | null; trialId: number | null; stepId: number | null }
   | { page: "results"; experimentId: number | null }
+  | { page: "trajectories"; id: number | null; stepId: number | null }
   | { page: "pair"; experimentId: number; pairId: number }
   | { page: "skill"; id: number; tab: SkillTab }
   | { page: "unknown"; hash: string };
@@ -28,6 +29,7 @@ function trailingIds(parts: string[], count: number): (number | null)[] | null {
 /**
  * Parses "#/library", "#/scans/3", "#/runs/2/7" (run 2, its trial 7), "#/results/4", "#/skill/3",
  * "#/runs/2/7/step/5" (step 5 of trial 7's trajectory), "#/pair/4/9" (pair 9 of experiment 4),
+ * "#/trajectories/8", "#/trajectories/8/step/5",
  * "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library.
  */
 export function parseRoute(hash: string): Route {
@@ -38,6 +40,15 @@ export function parseRoute(hash: string): Route {
     const [, runId, trialId, , stepId] = parts;
     if (!isId(runId) || !isId(trialId) || !isId(stepId)) return { page: "unknown", hash };
     return { page: "runs", runId: Number(runId), trialId: Number(trialId), stepId: Number(stepId) };
+  }
+  if (head === "trajectories" && parts.length === 4 && parts[2] === "step") {
+    if (!isId(id) || !isId(parts[3])) return { page: "unknown", hash };
+    return { page: "trajectories", id: Number(id), stepId: Number(parts[3]) };
+  }
+  if (head === "trajectories") {
+    const [found] = trailingIds(parts, 1) ?? [undefined];
+    if (found === undefined) return { page: "unknown", hash };
+    return { page: "trajectories", id: found, stepId: null };
   }
   if (head === "scans" || head === "runs" || head === "results") {
     const found = trailingIds(parts, head === "runs" ? 2 : 1);
@@ -77,6 +88,11 @@ export function runsHref(runId: number, trialId: number | null = null): string {
 /** One step of the latest trajectory of a trial, opened on the Runs page. */
 export function stepHref(runId: number, trialId: number, stepId: number): string {
   return `#/runs/${runId}/${trialId}/step/${stepId}`;
+}
+
+/** One trajectory on the Trajectories page, optionally opened on a step. */
+export function trajectoryHref(id: number, stepId: number | null = null): string {
+  return stepId === null ? `#/trajectories/${id}` : `#/trajectories/${id}/step/${stepId}`;
 }
 
 /** The Results page with one experiment selected. */

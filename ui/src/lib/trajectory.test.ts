@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AtifStep } from "../api/types";
-import { clipText, contentText, filterSteps, indexSteps, pairToolCalls, stepSearchText, stepTimeDeltas, stopReasonLabel } from "./trajectory";
+import type { AtifStep, TrajectorySummary } from "../api/types";
+import { clipText, contentText, lastAttemptTrajectory, pairToolCalls, stopReasonLabel } from "./trajectory";
 
 const agentStep: AtifStep = {
   step_id: 2,
@@ -40,19 +40,6 @@ describe("trajectory", () => {
     expect(pairToolCalls(userStep)).toEqual({ pairs: [], unmatched: [] });
   });
 
-  it("searches messages, tool names, arguments and observations, ignoring case", () => {
-    expect(stepSearchText(agentStep)).toContain('"command": "ls /work"');
-    const index = indexSteps([userStep, agentStep]);
-    const ids = (query: string) => filterSteps(index, query).map((s) => s.step.step_id);
-    expect(ids("")).toEqual([1, 2]);
-    expect(ids("  ")).toEqual([1, 2]);
-    expect(ids("BUILD")).toEqual([1]);
-    expect(ids("read_file")).toEqual([2]);
-    expect(ids("src")).toEqual([2]);
-    expect(ids("ls /work")).toEqual([2]);
-    expect(ids("nowhere")).toEqual([]);
-  });
-
   it("clips long text by characters and by lines", () => {
     expect(clipText("short", 100, 5)).toEqual({ text: "short", hidden: 0 });
     expect(clipText("abcdefghij", 4, 5)).toEqual({ text: "abcd", hidden: 6 });
@@ -68,18 +55,11 @@ describe("trajectory", () => {
   });
 });
 
-describe("stepTimeDeltas", () => {
-  const at = (timestamp?: string) => ({ step_id: 1, source: "agent", message: "", timestamp }) as AtifStep;
-
-  it("gives the time since the previous step, none for the first", () => {
-    const steps = [at("2024-01-01T10:00:00Z"), at("2024-01-01T10:00:01.500Z"), at("2024-01-01T10:01:01.500Z")];
-    expect(stepTimeDeltas(steps)).toEqual([null, 1500, 60_000]);
-  });
-
-  it("is null around a missing or unreadable timestamp and never negative", () => {
-    const steps = [at("2024-01-01T10:00:05Z"), at(), at("2024-01-01T10:00:06Z"), at("nonsense"), at("2024-01-01T10:00:07Z")];
-    expect(stepTimeDeltas(steps)).toEqual([null, null, null, null, null]);
-    expect(stepTimeDeltas([at("2024-01-01T10:00:05Z"), at("2024-01-01T10:00:04Z")])).toEqual([null, 0]);
-    expect(stepTimeDeltas([])).toEqual([]);
+describe("lastAttemptTrajectory", () => {
+  it("picks the highest attempt", () => {
+    const t = (id: number, attempt: number | null) => ({ id, attempt }) as TrajectorySummary;
+    expect(lastAttemptTrajectory([t(1, 1), t(2, 2), t(3, 1)])?.id).toBe(2);
+    expect(lastAttemptTrajectory([t(4, null)])?.id).toBe(4);
+    expect(lastAttemptTrajectory([])).toBeNull();
   });
 });

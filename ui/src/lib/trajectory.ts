@@ -1,4 +1,4 @@
-import type { AtifContent, AtifObservationResult, AtifStep, AtifToolCall } from "../api/types";
+import type { AtifContent, AtifObservationResult, AtifStep, AtifToolCall, TrajectorySummary } from "../api/types";
 
 /** The text of a message or observation; images show as "[image: path]". */
 export function contentText(content: AtifContent | undefined): string {
@@ -30,26 +30,6 @@ export function formatArguments(args: Record<string, unknown>): string {
   return JSON.stringify(args, null, 2);
 }
 
-/** Everything a reader can see in a step, lower-cased for searching. */
-export function stepSearchText(step: AtifStep): string {
-  const parts = [contentText(step.message), step.reasoning_content ?? ""];
-  for (const call of step.tool_calls ?? []) parts.push(call.function_name, formatArguments(call.arguments));
-  for (const result of step.observation?.results ?? []) parts.push(contentText(result.content));
-  return parts.join("\n").toLowerCase();
-}
-
-/** A step with its position in the trajectory (step ids of imported files may repeat) and its search text. */
-export type IndexedStep = { step: AtifStep; position: number; text: string };
-
-export const indexSteps = (steps: AtifStep[]): IndexedStep[] =>
-  steps.map((step, position) => ({ step, position, text: stepSearchText(step) }));
-
-/** The steps containing the query (case-insensitive); all of them for a blank query. */
-export function filterSteps(index: IndexedStep[], query: string): IndexedStep[] {
-  const needle = query.trim().toLowerCase();
-  return needle === "" ? index : index.filter((entry) => entry.text.includes(needle));
-}
-
 export type Clipped = { text: string; hidden: number };
 
 /** The start of a long text: at most `maxChars` characters and `maxLines` lines; `hidden` counts the characters cut. */
@@ -77,14 +57,7 @@ export function stopReasonLabel(reason: string | null): string {
   return STOP_REASONS[reason] ?? reason;
 }
 
-/**
- * For each step, the milliseconds since the previous step's timestamp; null for the first step and
- * whenever either timestamp is missing or unreadable. Never negative (clock skew shows as 0).
- */
-export function stepTimeDeltas(steps: AtifStep[]): (number | null)[] {
-  const times = steps.map((step) => (step.timestamp === undefined ? NaN : Date.parse(step.timestamp)));
-  return times.map((time, i) => {
-    const previous = i === 0 ? NaN : times[i - 1];
-    return Number.isNaN(time) || Number.isNaN(previous) ? null : Math.max(0, time - previous);
-  });
+/** The trajectory of the trial's last attempt (the one that was scored), or null when it has none. */
+export function lastAttemptTrajectory(list: TrajectorySummary[]): TrajectorySummary | null {
+  return list.reduce<TrajectorySummary | null>((best, t) => (best === null || (t.attempt ?? 0) >= (best.attempt ?? 0) ? t : best), null);
 }

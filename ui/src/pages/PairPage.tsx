@@ -1,24 +1,22 @@
 import { useCallback } from "react";
-import { experimentPairs, getTrajectory, listExperiments, trialResults, trialTrajectories } from "../api/commands";
-import type { AppError, AtifStep, AttemptResult, ExperimentView, PairView } from "../api/types";
+import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../api/commands";
+import type { AppError, AttemptResult, ExperimentView, PairAlignment, PairView } from "../api/types";
 import { AsyncView } from "../components/AsyncView";
 import { PairArmResult } from "../components/PairArmResult";
 import { PairSteps } from "../components/PairSteps";
 import { pairDelta } from "../lib/experiments";
-import { lastAttemptTrajectory } from "../lib/pairSteps";
+import { lastAttemptTrajectory } from "../lib/trajectory";
 import { resultsHref } from "../lib/route";
 import { formatDelta } from "../lib/statsFormat";
 import { useAsync } from "../lib/useAsync";
 
-/** A trial's last attempt: its verifier result and its agent's steps (none without a trajectory). */
-type ArmRun = { result: AttemptResult | null; steps: AtifStep[] };
-type Loaded = { experiment: ExperimentView; pair: PairView; without: ArmRun; with: ArmRun };
+/** A trial's last attempt: its verifier result and its agent's trajectory (null when it recorded none). */
+type ArmRun = { result: AttemptResult | null; trajectoryId: number | null };
+type Loaded = { experiment: ExperimentView; pair: PairView; without: ArmRun; with: ArmRun; alignment: PairAlignment };
 
 async function loadArm(trialId: number): Promise<ArmRun> {
   const [results, trajectories] = await Promise.all([trialResults(trialId), trialTrajectories(trialId)]);
-  const last = lastAttemptTrajectory(trajectories);
-  const trajectory = last === null ? null : await getTrajectory(last.id);
-  return { result: results.at(-1) ?? null, steps: trajectory?.steps ?? [] };
+  return { result: results.at(-1) ?? null, trajectoryId: lastAttemptTrajectory(trajectories)?.id ?? null };
 }
 
 async function loadPair(experimentId: number, pairId: number): Promise<Loaded> {
@@ -29,7 +27,8 @@ async function loadPair(experimentId: number, pairId: number): Promise<Loaded> {
     throw { code: "not_found", message: `experiment ${experimentId} has no pair ${pairId}` } satisfies AppError;
   }
   const [without, withArm] = await Promise.all([loadArm(pair.without.trial_id), loadArm(pair.with.trial_id)]);
-  return { experiment, pair, without, with: withArm };
+  const alignment = await alignPair(without.trajectoryId, withArm.trajectoryId);
+  return { experiment, pair, without, with: withArm, alignment };
 }
 
 /** The without and with runs of one pair side by side: verifier results, then the steps aligned. */
@@ -42,7 +41,7 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
         ← Results
       </a>
       <AsyncView state={state} what="the pair" onRetry={reload}>
-        {({ experiment, pair, without, with: withArm }) => (
+        {({ experiment, pair, without, with: withArm, alignment }) => (
           <>
             <header className="page-header">
               <h1>
@@ -56,7 +55,7 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
               <PairArmResult name="without" label="Without the skill" arm={pair.without} result={without.result} runId={experiment.run_id} />
               <PairArmResult name="with" label="With the skill" arm={pair.with} result={withArm.result} runId={experiment.run_id} />
             </div>
-            <PairSteps without={without.steps} with={withArm.steps} onClose={close} />
+            <PairSteps without={without.trajectoryId} with={withArm.trajectoryId} alignment={alignment} onClose={close} />
           </>
         )}
       </AsyncView>

@@ -7,6 +7,7 @@ import { ChartsSection } from "../components/ChartsSection";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ExperimentForm } from "../components/ExperimentForm";
+import { OriginNote } from "../components/ExperimentOrigin";
 import { ExperimentsTable, type ExperimentEntry } from "../components/ExperimentsTable";
 import { Heatmap } from "../components/Heatmap";
 import { PairsTable } from "../components/PairsTable";
@@ -100,6 +101,7 @@ function Selected({ entry, results }: { entry: ExperimentEntry; results: Experim
         <h2>{experiment.name}</h2>
         <a href={runsHref(experiment.run_id)}>Open its trials on the Runs page</a>
       </header>
+      <OriginNote provenance={experiment.provenance} />
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
       <Heatmap
         report={results.report}

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from "react";
-import { cancelRun, cancelTrial, listRuns, listTrials, queueStatus, trialLog } from "../api/commands";
+import { cancelRun, cancelTrial, listExperiments, listRuns, listTrials, queueStatus, trialLog } from "../api/commands";
 import { toAppError } from "../api/errors";
 import { useQueueEvents } from "../api/queue";
 import type { AppError, QueueEvent, TrialView } from "../api/types";
 import { AgentRunForm } from "../components/AgentRunForm";
 import { EmptyState } from "../components/EmptyState";
+import { OriginNote } from "../components/ExperimentOrigin";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Loading } from "../components/Loading";
 import { QueueHeader } from "../components/QueueHeader";
@@ -12,10 +13,12 @@ import { RunsTable } from "../components/RunsTable";
 import { SandboxForm } from "../components/SandboxForm";
 import { TrialDetail } from "../components/TrialDetail";
 import { TrialsTable } from "../components/TrialsTable";
+import { runOrigins } from "../lib/experiments";
 import { runsHref } from "../lib/route";
 import { INITIAL_RUNS_STATE, needsRefresh, runsReducer, type RunsAction } from "../lib/runsState";
 import { throttle } from "../lib/throttle";
 import { useAction } from "../lib/useAction";
+import { useAsync } from "../lib/useAsync";
 
 /** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
 const REFRESH_MS = 1000;
@@ -31,6 +34,9 @@ export function RunsPage({ runId, trialId, stepId = null }: Props) {
   const [state, dispatch] = useReducer(runsReducer, INITIAL_RUNS_STATE);
   const [loadError, setLoadError] = useState<AppError | null>(null);
   const [trialsGeneration, setTrialsGeneration] = useState(0);
+  // Imported experiments (the demo) are labelled; runs created later on this page never are.
+  const [experiments] = useAsync(listExperiments, []);
+  const origins = useMemo(() => runOrigins(experiments.status === "ready" ? experiments.data : []), [experiments]);
 
   const refresh = useCallback(async () => {
     try {
@@ -94,6 +100,7 @@ export function RunsPage({ runId, trialId, stepId = null }: Props) {
         <h2>Runs</h2>
         <RunsTable
           runs={state.runs}
+          origins={origins}
           selectedId={runId}
           onSelect={selectRun}
           onCancel={(id) => runCancel(() => afterCancel(cancelRun(id)))}
@@ -102,6 +109,7 @@ export function RunsPage({ runId, trialId, stepId = null }: Props) {
       {runId !== null && (
         <section className="panel" data-testid="run-trials">
           <h2>Trials of {state.runs.find((r) => r.id === runId)?.name ?? `run ${runId}`}</h2>
+          <OriginNote provenance={origins.get(runId)} />
           {trialsError ? (
             <ErrorPanel error={trialsError} onRetry={() => setTrialsGeneration((g) => g + 1)} />
           ) : trials ? (

@@ -1,0 +1,49 @@
+//! What must not leave the machine in anything exported (reports, experiment bundles): stored
+//! provider keys, key-shaped strings, the workspace path and the user's home directory.
+
+use crate::error::Result;
+use crate::workspace::Workspace;
+use crate::{agents, credentials};
+use skillscope_atif::Redactor;
+
+pub struct Scrubber {
+    keys: Redactor,
+    workspace: String,
+    home: Option<String>,
+}
+
+impl Scrubber {
+    /// Reads every stored provider key once (the keyring is slow to ask per string).
+    pub fn new(ws: &Workspace) -> Result<Self> {
+        let mut secrets = Vec::new();
+        for p in agents::providers(ws)? {
+            if let Ok(Some(k)) = credentials::get(&p.config.id) {
+                secrets.push(k);
+            }
+        }
+        Ok(Self {
+            keys: Redactor::new(secrets),
+            workspace: ws.home().display().to_string(),
+            home: dirs::home_dir().filter(|h| h.as_os_str().len() > 1).map(|h| h.display().to_string()),
+        })
+    }
+
+    pub fn text(&self, text: &str) -> String {
+        let mut text = self.keys.redact(text).replace(&self.workspace, "<workspace>");
+        if let Some(home) = &self.home {
+            text = text.replace(home.as_str(), "~");
+        }
+        text
+    }
+
+    /// Scrubs every string of a JSON document (object keys are left as they are).
+    pub fn json(&self, value: &mut serde_json::Value) {
+        use serde_json::Value;
+        match value {
+            Value::String(s) => *s = self.text(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.json(v)),
+            Value::Object(map) => map.values_mut().for_each(|v| self.json(v)),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}

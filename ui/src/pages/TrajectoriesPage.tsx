@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from "react";
+import { importTrajectory, listTrajectories } from "../api/commands";
+import type { ImportedTrajectory, TrajectorySummary } from "../api/types";
+import { AsyncView } from "../components/AsyncView";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { Field } from "../components/Field";
+import { Table, type Column } from "../components/Table";
+import { TRAJECTORY_COLUMNS } from "../components/trajectoryColumns";
+import { TrajectorySteps } from "../components/TrajectorySteps";
+import { trajectoryHref } from "../lib/route";
+import { useAction } from "../lib/useAction";
+import { useAsync } from "../lib/useAsync";
+
+const columns: Column<TrajectorySummary>[] = [
+  { header: "Trajectory", render: (t) => <strong>{t.label}</strong> },
+  {
+    header: "From",
+    className: "col-nowrap",
+    render: (t) => (t.trial_id === null ? "imported file" : `trial ${t.trial_id}, attempt ${t.attempt ?? 1}`),
+  },
+  ...TRAJECTORY_COLUMNS,
+];
+
+/** Every agent trajectory in the workspace (trials' and imported ATIF files), one open at a time. */
+export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: number | null }) {
+  const [state, reload] = useAsync(listTrajectories, []);
+  const open = (trajectoryId: number) => (window.location.hash = trajectoryHref(trajectoryId));
+  const panel = useRef<HTMLElement>(null);
+  // The open trajectory comes into view when it changes.
+  useEffect(() => panel.current?.scrollIntoView?.({ block: "start" }), [id]);
+  return (
+    <>
+      <header className="page-header">
+        <h1>Trajectories</h1>
+        <span className="muted">What agents did, step by step: from trials, and ATIF files from Harbor, SkillEvaluator or other tools.</span>
+      </header>
+      <ImportForm
+        onImported={(imported) => {
+          reload();
+          open(imported.id);
+        }}
+      />
+      <section className="panel trajectory-list">
+        <AsyncView state={state} what="the trajectories" onRetry={reload}>
+          {(list) => (
+            <Table
+              testId="trajectory-list"
+              columns={columns}
+              rows={list}
+              rowKey={(t) => t.id}
+              onRowClick={(t) => open(t.id)}
+              empty="No trajectories yet: run an agent from the Runs page, or import an ATIF file above."
+              rowAttributes={(t) => ({
+                "data-testid": "trajectory-list-row",
+                "data-trajectory-id": String(t.id),
+                className: t.id === id ? "clickable selected" : "clickable",
+              })}
+            />
+          )}
+        </AsyncView>
+      </section>
+      {id !== null && (
+        <section className="panel" data-testid="trajectory-panel" ref={panel}>
+          <OpenTrajectoryHeader id={id} list={state.status === "ready" ? state.data : []} />
+          <TrajectorySteps key={id} trajectoryId={id} focusStepId={stepId} linkTo={(step) => trajectoryHref(id, step)} />
+        </section>
+      )}
+    </>
+  );
+}
+
+function OpenTrajectoryHeader({ id, list }: { id: number; list: TrajectorySummary[] }) {
+  const summary = list.find((t) => t.id === id);
+  return (
+    <div className="panel-header">
+      <h2>{summary?.label ?? `Trajectory ${id}`}</h2>
+      {summary?.trial_id != null && <span className="muted">from trial {summary.trial_id}</span>}
+    </div>
+  );
+}
+
+/** Imports an ATIF file by its path; a file that breaks ATIF rules is kept, and the broken rules are listed. */
+function ImportForm({ onImported }: { onImported: (imported: ImportedTrajectory) => void }) {
+  const [path, setPath] = useState("");
+  const [state, run] = useAction<ImportedTrajectory>();
+  const submit = () =>
+    run(async () => {
+      const imported = await importTrajectory(path.trim());
+      onImported(imported);
+      return imported;
+    });
+  return (
+    <section className="panel">
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label="Import an ATIF file (path)" testId="trajectory-import-path" value={path} onChange={setPath} placeholder="/path/to/trajectory.json" />
+        <button type="submit" data-testid="trajectory-import" disabled={path.trim() === "" || state.status === "running"}>
+          {state.status === "running" ? "Importing…" : "Import"}
+        </button>
+      </form>
+      {state.status === "failed" && <ErrorPanel error={state.error} testId="trajectory-import-error" />}
+      {state.status === "done" && state.data.violations.length > 0 && (
+        <div className="notice" data-testid="trajectory-violations">
+          <strong>Imported, but the file breaks {state.data.violations.length} ATIF rule(s):</strong>
+          <ul className="problems">
+            {state.data.violations.map((v, i) => (
+              <li key={i}>
+                {v.step === null ? "document" : `step ${v.step}`}: {v.rule}: {v.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
