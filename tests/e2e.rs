@@ -340,3 +340,34 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     s.wait_text(&view, "Step 4321: looking at the next failure.").await;
     s.close().await;
 }
+
+/// Issue 7: a new workspace holds the demo experiment (really run, labelled as such), so a newcomer
+/// explores every view at once: results with categories, a cell, a pair, the trajectories.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_newcomer_explores_the_demo_on_first_start() {
+    let home = tempfile::tempdir().unwrap();
+    let s = Session::start(home.path()).await;
+    let c = &s.client;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] td")).await.click().await.unwrap();
+    let note = s.wait_for(Locator::Css("[data-testid=origin-note][data-kind=demo]")).await;
+    s.wait_text(&note, "scripted model server").await;
+    for (skill, category) in [("csv-insights", "data"), ("commit-messages", "version-control"), ("pytest-triage", "testing")] {
+        s.wait_for(Locator::Css(&format!("[data-testid=heat-row][data-skill={skill}][data-category={category}]"))).await;
+    }
+    s.wait_for(Locator::Css("[data-testid=heat-category]")).await.select_by_value("data").await.unwrap();
+    s.wait_gone(Locator::Css("[data-testid=heat-row][data-skill=pytest-triage]")).await;
+    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=cell-detail]")).await;
+    s.screenshot("e2e-demo-results.png").await;
+    s.wait_for(Locator::Css("[data-testid=open-pair]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=pair-with] [data-testid=skill-read]")).await;
+    s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;
+    s.screenshot("e2e-demo-pair.png").await;
+    c.find(Locator::Css("[data-testid=nav-trajectories]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=trajectory-list-row] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=trajectory-panel] [data-testid=traj-tool-call]")).await;
+    s.close().await;
+}

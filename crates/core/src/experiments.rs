@@ -9,7 +9,7 @@ use crate::workspace::Workspace;
 use crate::{agents, library, now};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use ts_rs::TS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -329,6 +329,8 @@ pub struct ExperimentResults {
     pub pairs_scored: u32,
     pub pairs_excluded: u32,
     pub reruns: u32,
+    /// Each tested skill's category (by skill name), for those whose SKILL.md declares one.
+    pub categories: BTreeMap<String, String>,
 }
 
 /// Statistics over the scored pairs (the group condition reports as config `<name> (group)`).
@@ -356,7 +358,25 @@ pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> 
         pairs_excluded: (all.len() - scored.len()) as u32,
         report: skillscope_stats::analyze(&scored),
         reruns,
+        categories: categories(ws, experiment_id)?,
     })
+}
+
+fn categories(ws: &Workspace, experiment_id: i64) -> Result<BTreeMap<String, String>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT DISTINCT v.name, v.frontmatter_json FROM experiment_pairs p JOIN skill_versions v ON v.id = p.skill_version_id
+         WHERE p.experiment_id = ?1",
+    )?;
+    let rows: Vec<(String, String)> = st.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut out = BTreeMap::new();
+    for (name, json) in rows {
+        let fm: crate::model::Frontmatter = serde_json::from_str(&json)?;
+        if let Some(c) = fm.category() {
+            out.insert(name, c.to_owned());
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -123,6 +123,19 @@ pub struct Frontmatter {
     pub extra: BTreeMap<String, serde_json::Value>,
 }
 
+impl Frontmatter {
+    /// The skill's category as its author gives it: `metadata.category` (the spec's place for
+    /// such keys), else a top-level `category`.
+    pub fn category(&self) -> Option<&str> {
+        self.metadata
+            .get("category")
+            .map(String::as_str)
+            .or_else(|| self.extra.get("category").and_then(serde_json::Value::as_str))
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct SkillSummary {
@@ -265,4 +278,21 @@ pub struct ImportedSkill {
 #[ts(export)]
 pub struct ImportOutcome {
     pub skills: Vec<ImportedSkill>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Frontmatter;
+
+    #[test]
+    fn category_comes_from_metadata_then_top_level() {
+        let mut fm = Frontmatter::default();
+        assert_eq!(fm.category(), None);
+        fm.extra.insert("category".into(), serde_json::json!("docs"));
+        assert_eq!(fm.category(), Some("docs"));
+        fm.metadata.insert("category".into(), " data ".into());
+        assert_eq!(fm.category(), Some("data"), "metadata wins, trimmed");
+        fm.metadata.insert("category".into(), "  ".into());
+        assert_eq!(fm.category(), None, "a blank category is none");
+    }
 }

@@ -58,6 +58,10 @@ fn the_committed_demo_shows_every_class_and_never_runs_again() {
     assert_eq!(class_of(&ws, id, "csv-insights"), "golden");
     assert_eq!(class_of(&ws, id, "commit-messages"), "harmful");
     assert_eq!(class_of(&ws, id, "pytest-triage"), "ineffective");
+    // The heatmap's categories, as the samples' SKILL.md declare them.
+    let categories = experiments::results(&ws, id).unwrap().categories;
+    let expected = [("commit-messages", "version-control"), ("csv-insights", "data"), ("pytest-triage", "testing")];
+    assert_eq!(categories, expected.map(|(s, c)| (s.to_string(), c.to_string())).into());
     let pairs = experiments::pairs(&ws, id).unwrap();
     assert!(pairs.len() >= 12 && pairs.iter().all(|p| p.excluded.is_empty()), "{} pairs", pairs.len());
     for p in &pairs {

@@ -1,22 +1,33 @@
 import { useState } from "react";
 import type { Chart, PairView, StatsClass, StatsReport, StatsSummary } from "../api/types";
 import { CLASSES, classLabel } from "../lib/experiments";
-import { cellPairs, HEAT_SORTS, heatColour, heatGrid, requirementChartTitle, significanceMarks, type HeatSort } from "../lib/heatmap";
+import {
+  cellPairs,
+  HEAT_SORTS,
+  heatCategories,
+  heatColour,
+  heatGrid,
+  requirementChartTitle,
+  significanceMarks,
+  type Categories,
+  type HeatSort,
+  type HeatView,
+} from "../lib/heatmap";
 import { formatCi, formatDelta, formatP } from "../lib/statsFormat";
 import { ClassBadge } from "./Badge";
 import { EmptyState } from "./EmptyState";
 import { HeatCellDetail } from "./HeatCellDetail";
 import { HeatLegend } from "./HeatLegend";
 
-type Props = { report: StatsReport; pairs: PairView[]; charts: Chart[]; experimentId: number };
+type Props = { report: StatsReport; categories: Categories; pairs: PairView[]; charts: Chart[]; experimentId: number };
 type Cell = { skill: string; config: string };
 
 /** Skills × agent configurations coloured by mean delta; a cell opens its pairs and requirement-level chart. */
-export function Heatmap({ report, pairs, charts, experimentId }: Props) {
-  const [sort, setSort] = useState<HeatSort>("delta");
-  const [classFilter, setClassFilter] = useState<StatsClass | null>(null);
+export function Heatmap({ report, categories, pairs, charts, experimentId }: Props) {
+  const [view, setView] = useState<HeatView>({ sort: "delta", classFilter: null, category: null });
   const [selected, setSelected] = useState<Cell | null>(null);
-  const { configs, rows } = heatGrid(report, sort, classFilter);
+  const { configs, rows } = heatGrid(report, categories, view);
+  const change = (patch: Partial<HeatView>) => setView((v) => ({ ...v, ...patch }));
   const isSelected = (skill: string, config: string) => selected?.skill === skill && selected.config === config;
 
   return (
@@ -26,7 +37,7 @@ export function Heatmap({ report, pairs, charts, experimentId }: Props) {
         <div className="toolbar">
           <label className="checkbox">
             Sort by
-            <select data-testid="heat-sort" value={sort} onChange={(e) => setSort(e.target.value as HeatSort)}>
+            <select data-testid="heat-sort" value={view.sort} onChange={(e) => change({ sort: e.target.value as HeatSort })}>
               {HEAT_SORTS.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -38,8 +49,8 @@ export function Heatmap({ report, pairs, charts, experimentId }: Props) {
             Class
             <select
               data-testid="heat-filter"
-              value={classFilter ?? ""}
-              onChange={(e) => setClassFilter(e.target.value === "" ? null : (e.target.value as StatsClass))}
+              value={view.classFilter ?? ""}
+              onChange={(e) => change({ classFilter: e.target.value === "" ? null : (e.target.value as StatsClass) })}
             >
               <option value="">All</option>
               {CLASSES.map((c) => (
@@ -49,10 +60,25 @@ export function Heatmap({ report, pairs, charts, experimentId }: Props) {
               ))}
             </select>
           </label>
+          <label className="checkbox">
+            Category
+            <select
+              data-testid="heat-category"
+              value={view.category ?? ""}
+              onChange={(e) => change({ category: e.target.value === "" ? null : e.target.value })}
+            >
+              <option value="">All</option>
+              {heatCategories(report, categories).map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
         </div>
       </div>
       {configs.length === 0 || rows.length === 0 ? (
-        <EmptyState title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill is in this class."} />
+        <EmptyState title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."} />
       ) : (
         <div className="table-scroll">
           <table className="heatmap-table">
@@ -65,10 +91,11 @@ export function Heatmap({ report, pairs, charts, experimentId }: Props) {
               </tr>
             </thead>
             <tbody>
-              {rows.map(({ skill, cells }) => (
-                <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill}>
+              {rows.map(({ skill, category, cells }) => (
+                <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
                   <th scope="row">
                     {skill.skill} <ClassBadge value={skill.class} />
+                    <small className="muted heat-category">{category}</small>
                   </th>
                   {cells.map((cell, i) => (
                     <td key={configs[i]}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PairView, StatsReport, StatsSummary } from "../api/types";
-import { cellPairs, heatColour, heatGrid, legendGradient, pairGroupConfig, requirementChartTitle, significanceMarks } from "./heatmap";
+import { cellPairs, heatCategories, heatColour, heatGrid, legendGradient, pairGroupConfig, requirementChartTitle, significanceMarks, type HeatView } from "./heatmap";
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
   ({ skill: "pdf", config: "all", class: "ineffective", delta: 0, p_signflip: 0.5, q_bh: 0.5, n: 3, ...patch }) as StatsSummary;
@@ -8,6 +8,8 @@ const summary = (patch: Partial<StatsSummary>): StatsSummary =>
 const report = (skills: StatsSummary[], groups: StatsSummary[]): StatsReport => ({ overall: {} as StatsReport["overall"], skills, groups });
 
 const pair = (patch: Partial<PairView>): PairView => ({ id: 1, skill: "pdf", config: "small", condition: "isolated", ...patch }) as PairView;
+
+const view = (patch: Partial<HeatView> = {}): HeatView => ({ sort: "name", classFilter: null, category: null, ...patch });
 
 describe("heatGrid", () => {
   const skills = [
@@ -23,7 +25,7 @@ describe("heatGrid", () => {
   ];
 
   it("makes a row per skill and a column per configuration, with null where a skill has no statistics", () => {
-    const grid = heatGrid(report(skills, groups), "name", null);
+    const grid = heatGrid(report(skills, groups), {}, view());
     expect(grid.configs).toEqual(["small", "large"]);
     expect(grid.rows.map((r) => r.skill.skill)).toEqual(["a", "b", "c"]);
     expect(grid.rows[0].cells.map((c) => c?.delta ?? null)).toEqual([null, -20]);
@@ -31,14 +33,29 @@ describe("heatGrid", () => {
   });
 
   it("sorts by pooled delta (largest first) or by class, and filters by class", () => {
-    expect(heatGrid(report(skills, groups), "delta", null).rows.map((r) => r.skill.skill)).toEqual(["c", "b", "a"]);
-    expect(heatGrid(report(skills, groups), "class", null).rows.map((r) => r.skill.skill)).toEqual(["c", "b", "a"]);
-    expect(heatGrid(report(skills, groups), "name", "harmful").rows.map((r) => r.skill.skill)).toEqual(["a"]);
+    const order = (v: HeatView, categories = {}) => heatGrid(report(skills, groups), categories, v).rows.map((r) => r.skill.skill);
+    expect(order(view({ sort: "delta" }))).toEqual(["c", "b", "a"]);
+    expect(order(view({ sort: "class" }))).toEqual(["c", "b", "a"]);
+    expect(order(view({ classFilter: "harmful" }))).toEqual(["a"]);
+  });
+
+  it("sorts by category (then delta, uncategorised last) and filters by category", () => {
+    const categories = { a: "testing", b: "data" };
+    const grid = (v: HeatView) => heatGrid(report(skills, groups), categories, v);
+    expect(grid(view({ sort: "category" })).rows.map((r) => [r.skill.skill, r.category])).toEqual([
+      ["b", "data"],
+      ["a", "testing"],
+      ["c", "Uncategorised"],
+    ]);
+    expect(grid(view({ category: "testing" })).rows.map((r) => r.skill.skill)).toEqual(["a"]);
+    expect(grid(view({ category: "Uncategorised" })).rows.map((r) => r.skill.skill)).toEqual(["c"]);
+    expect(heatCategories(report(skills, groups), categories)).toEqual(["data", "testing", "Uncategorised"]);
+    expect(heatCategories(report(skills, groups), { a: "x", b: "x", c: "x" })).toEqual(["x"]);
   });
 
   it("does not reorder the report's own list", () => {
     const list = [...skills];
-    heatGrid(report(list, groups), "name", null);
+    heatGrid(report(list, groups), {}, view({ sort: "delta" }));
     expect(list).toEqual(skills);
   });
 });

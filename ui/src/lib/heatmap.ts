@@ -20,31 +20,60 @@ export function requirementChartTitle(skill: string, config: string): string {
 export const HEAT_SORTS = [
   ["delta", "Delta"],
   ["name", "Name"],
+  ["category", "Category"],
   ["class", "Class"],
 ] as const;
 export type HeatSort = (typeof HEAT_SORTS)[number][0];
 
+/** How the grid is shown: its order, and the class and category it is narrowed to (null: all). */
+export type HeatView = { sort: HeatSort; classFilter: StatsClass | null; category: string | null };
+
+/** Each skill's category as its SKILL.md declares it (by skill name). */
+export type Categories = { [skill in string]?: string };
+export const UNCATEGORISED = "Uncategorised";
+export const categoryOf = (categories: Categories, skill: string) => categories[skill] ?? UNCATEGORISED;
+
+/** The categories of the report's skills, by name, with "Uncategorised" last. */
+export function heatCategories(report: StatsReport, categories: Categories): string[] {
+  const names = new Set(report.skills.map((s) => categoryOf(categories, s.skill)));
+  const named = [...names].filter((c) => c !== UNCATEGORISED).sort((a, b) => a.localeCompare(b));
+  return names.has(UNCATEGORISED) ? [...named, UNCATEGORISED] : named;
+}
+
 /** A skill (its pooled statistics) with its statistics per configuration; null where it has none. */
-export type HeatRow = { skill: StatsSummary; cells: (StatsSummary | null)[] };
+export type HeatRow = { skill: StatsSummary; category: string; cells: (StatsSummary | null)[] };
 export type HeatGrid = { configs: string[]; rows: HeatRow[] };
 
-const byName = (a: StatsSummary, b: StatsSummary) => a.skill.localeCompare(b.skill);
-const byDelta = (a: StatsSummary, b: StatsSummary) => b.delta - a.delta || byName(a, b);
-const byClass = (a: StatsSummary, b: StatsSummary) => CLASSES.indexOf(a.class) - CLASSES.indexOf(b.class) || byDelta(a, b);
-const COMPARE: Record<HeatSort, (a: StatsSummary, b: StatsSummary) => number> = { delta: byDelta, name: byName, class: byClass };
+type Compare = (a: StatsSummary, b: StatsSummary) => number;
+const byName: Compare = (a, b) => a.skill.localeCompare(b.skill);
+const byDelta: Compare = (a, b) => b.delta - a.delta || byName(a, b);
+const byClass: Compare = (a, b) => CLASSES.indexOf(a.class) - CLASSES.indexOf(b.class) || byDelta(a, b);
+
+function compare(sort: HeatSort, categories: Categories): Compare {
+  if (sort !== "category") return { delta: byDelta, name: byName, class: byClass }[sort];
+  const order = (s: StatsSummary) => categoryOf(categories, s.skill);
+  return (a, b) => {
+    const [x, y] = [order(a), order(b)];
+    if (x === y) return byDelta(a, b);
+    if (x === UNCATEGORISED || y === UNCATEGORISED) return x === UNCATEGORISED ? 1 : -1;
+    return x.localeCompare(y);
+  };
+}
 
 /**
- * Rows are the skills (sorted; only those of `classFilter` when given, by their pooled class), columns the
- * configurations in the report's order (the pooled "all" left out).
+ * Rows are the skills (sorted; only those of the view's class and category when given, by their pooled
+ * class), columns the configurations in the report's order (the pooled "all" left out).
  */
-export function heatGrid(report: StatsReport, sort: HeatSort, classFilter: StatsClass | null): HeatGrid {
+export function heatGrid(report: StatsReport, categories: Categories, view: HeatView): HeatGrid {
   const groups = report.groups.filter((g) => g.config !== "all");
   const configs = [...new Set(groups.map((g) => g.config))];
   const rows = report.skills
-    .filter((s) => classFilter === null || s.class === classFilter)
-    .sort(COMPARE[sort])
+    .filter((s) => view.classFilter === null || s.class === view.classFilter)
+    .filter((s) => view.category === null || categoryOf(categories, s.skill) === view.category)
+    .sort(compare(view.sort, categories))
     .map((skill) => ({
       skill,
+      category: categoryOf(categories, skill.skill),
       cells: configs.map((config) => groups.find((g) => g.skill === skill.skill && g.config === config) ?? null),
     }));
   return { configs, rows };

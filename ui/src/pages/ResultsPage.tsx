@@ -105,6 +105,7 @@ function Selected({ entry, results }: { entry: ExperimentEntry; results: Experim
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
       <Heatmap
         report={results.report}
+        categories={results.categories}
         pairs={pairs}
         charts={charts.status === "ready" ? charts.data : []}
         experimentId={experiment.id}
