@@ -118,12 +118,7 @@ impl Redactor {
     /// Applies [`Redactor::redact`] to every string in `value` (object keys
     /// are left as they are).
     pub fn redact_json(&self, value: &mut Value) {
-        match value {
-            Value::String(text) => *text = self.redact(text),
-            Value::Array(items) => items.iter_mut().for_each(|item| self.redact_json(item)),
-            Value::Object(map) => map.values_mut().for_each(|item| self.redact_json(item)),
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
-        }
+        map_strings(value, &|text| self.redact(text));
     }
 
     /// Replaces every occurrence of a known secret; overlapping occurrences
@@ -170,4 +165,15 @@ fn replace_secret(caps: &Captures, plausible: fn(&str) -> bool) -> String {
         &whole.as_str()[..start],
         &whole.as_str()[end..]
     )
+}
+
+/// Rewrites every string of a JSON document with `f` (object keys are left
+/// as they are).
+pub fn map_strings(value: &mut Value, f: &impl Fn(&str) -> String) {
+    match value {
+        Value::String(text) => *text = f(text),
+        Value::Array(items) => items.iter_mut().for_each(|item| map_strings(item, f)),
+        Value::Object(map) => map.values_mut().for_each(|item| map_strings(item, f)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
 }

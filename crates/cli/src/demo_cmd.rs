@@ -39,7 +39,7 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
     let tmp = tempfile::tempdir().map_err(|e| AppError::io("temporary workspace", e))?;
     let mut ws = Workspace::open(tmp.path().join("home"))?;
     ws.config_mut().queue.concurrency = Some(4);
-    let rt = crate::sandbox_cmd::runtime()?;
+    let rt = crate::runtime()?;
     rt.block_on(async {
         let engine = skillscope_sandbox::Engine::connect().await?;
         skillscope_sandbox::bootstrap::busybox(&engine).await

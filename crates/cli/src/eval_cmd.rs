@@ -133,7 +133,7 @@ pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     };
     let id = experiments::create(ws, &design)?;
     eprintln!("experiment #{id}: {} task(s), both arms queued", design.tasks.len());
-    let rt = crate::sandbox_cmd::runtime()?;
+    let rt = crate::runtime()?;
     run_experiment(ws, &rt, id)?;
     let results = experiments::results(ws, id)?;
     if a.json {

@@ -49,10 +49,6 @@ pub enum QueueCmd {
     },
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
-    tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, format!("tokio runtime: {e}")))
-}
-
 fn print_log(ev: QueueEvent) {
     match ev {
         QueueEvent::Log { text, stream, .. } if stream == "stderr" => eprint!("{text}"),
@@ -115,7 +111,7 @@ pub fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
             }
         }
         QueueCmd::Work => {
-            runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(print_log)))?;
+            crate::runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(print_log)))?;
         }
         QueueCmd::Bench { trials, concurrency, image, floor_samples } => {
             return bench(ws, trials, concurrency, &image, floor_samples).map(|()| true);
@@ -167,7 +163,7 @@ fn bench(ws: &mut Workspace, trials: u32, concurrency: u32, image: &str, floor_s
     let specs: Vec<_> = (0..trials).map(|i| (format!("bench-{i}"), TrialSpec::command(image, vec!["true".into()]))).collect();
     let run_id = store::create_run(ws, "queue benchmark", &specs)?;
     let t = Instant::now();
-    runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(|_| {})))?;
+    crate::runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(|_| {})))?;
     let wall = t.elapsed().as_secs_f64();
     let done = store::trials(ws, run_id)?;
     let passed = done.iter().filter(|t| t.state == TrialState::Passed).count();

@@ -43,10 +43,6 @@ pub(crate) fn sandbox_error(e: SandboxError) -> AppError {
     AppError::new(code, e.to_string())
 }
 
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
-    tokio::runtime::Runtime::new().map_err(|e| AppError::new(ErrorCode::Internal, format!("tokio runtime: {e}")))
-}
-
 /// `512m`, `1g`, `1048576` → bytes.
 fn parse_memory(s: &str) -> Result<i64, AppError> {
     let s = s.trim().to_ascii_lowercase();
@@ -67,7 +63,7 @@ pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
         other => return Err(AppError::invalid_input(format!("--network {other:?}: use none or bridge"))),
     };
     let memory = parse_memory(&memory)?;
-    let r = runtime()?.block_on(async {
+    let r = crate::runtime()?.block_on(async {
         let engine = Engine::connect().await?;
         skillscope_sandbox::run_once(&engine, &image, network, memory, cpus, Duration::from_secs(timeout), &cmd).await
     });
@@ -79,7 +75,7 @@ pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
 
 pub fn image(cmd: ImageCmd) -> Result<bool, AppError> {
     let ImageCmd::Bootstrap { busybox_only } = cmd;
-    runtime()?
+    crate::runtime()?
         .block_on(async {
             let engine = Engine::connect().await?;
             let id = bootstrap::busybox(&engine).await?;

@@ -420,28 +420,8 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
         let id = conn.last_insert_rowid();
         trial_ids.insert(t.id, id);
         for r in &t.results {
-            conn.execute(
-                "INSERT INTO trial_results(trial_id, attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr,
-                    file_changes_json, error, duration_ms, recorded_at, score, skills_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                params![
-                    id,
-                    r.attempt,
-                    r.outcome.as_str(),
-                    r.exit_code,
-                    r.timed_out,
-                    r.oom_killed,
-                    r.stdout,
-                    r.stderr,
-                    serde_json::to_string(&r.file_changes)?,
-                    r.error,
-                    r.duration_ms as i64,
-                    // The exporting workspace's record time is not carried; the trial's last update stands in.
-                    t.updated_at,
-                    r.score,
-                    r.skills_listed.as_ref().map(serde_json::to_string).transpose()?
-                ],
-            )?;
+            // The exporting workspace's record time is not carried; the trial's last update stands in.
+            store::insert_result(conn, id, r, &t.updated_at)?;
         }
         for tr in &t.trajectories {
             trajectories::store(

@@ -1,27 +1,17 @@
 //! The evidence bundle of a trial, written to a folder: what ran, what the agent did (ATIF), what
 //! changed, what it printed, how long each phase took, tokens and cost. Everything passes through
-//! the redactor (every stored provider key, plus common key shapes) on the way out.
+//! the scrubber (stored provider keys, key shapes, local paths) on the way out.
 
 use crate::error::{AppError, Result};
 use crate::queue::store;
 use crate::workspace::Workspace;
-use crate::{agents, credentials, trajectories};
+use crate::redaction::Scrubber;
+use crate::trajectories;
 use serde_json::json;
-use skillscope_atif::Redactor;
 use std::path::Path;
 
-fn redactor(ws: &Workspace) -> Result<Redactor> {
-    let mut secrets = Vec::new();
-    for p in agents::providers(ws)? {
-        if let Ok(Some(k)) = credentials::get(&p.config.id) {
-            secrets.push(k);
-        }
-    }
-    Ok(Redactor::new(secrets))
-}
-
-fn write(dir: &Path, name: &str, mut value: serde_json::Value, r: &Redactor) -> Result<()> {
-    r.redact_json(&mut value);
+fn write(dir: &Path, name: &str, mut value: serde_json::Value, r: &Scrubber) -> Result<()> {
+    r.json(&mut value);
     let path = dir.join(name);
     std::fs::write(&path, serde_json::to_string_pretty(&value)?).map_err(|e| AppError::io(path.display(), e))
 }
@@ -31,7 +21,7 @@ pub fn export(ws: &Workspace, trial_id: i64, dir: &Path) -> Result<Vec<String>> 
     let trial = store::trial(&ws.conn()?, trial_id)?;
     let results = store::results(ws, trial_id)?;
     let trajs = trajectories::for_trial(ws, trial_id)?;
-    let r = redactor(ws)?;
+    let r = Scrubber::new(ws)?;
     std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir.display(), e))?;
     let mut files = vec!["trial.json".to_string()];
     write(

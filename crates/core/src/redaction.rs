@@ -1,4 +1,5 @@
-//! What must not leave the machine in anything exported (reports, experiment bundles): stored
+//! What must not leave the machine in anything exported (reports, experiment bundles, trial
+//! evidence): stored
 //! provider keys, key-shaped strings, the workspace path and the user's home directory.
 
 use crate::error::Result;
@@ -38,12 +39,6 @@ impl Scrubber {
 
     /// Scrubs every string of a JSON document (object keys are left as they are).
     pub fn json(&self, value: &mut serde_json::Value) {
-        use serde_json::Value;
-        match value {
-            Value::String(s) => *s = self.text(s),
-            Value::Array(items) => items.iter_mut().for_each(|v| self.json(v)),
-            Value::Object(map) => map.values_mut().for_each(|v| self.json(v)),
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
-        }
+        skillscope_atif::redact::map_strings(value, &|text| self.text(text));
     }
 }

@@ -59,7 +59,7 @@ fn filters_count_and_window_the_matching_steps() {
 fn run(read_skill: bool, answer: &str) -> Trajectory {
     let mut b = TrajectoryBuilder::new("pair", Agent::new("skillscope", "1", None));
     b.user_step("Solve the task.");
-    let mut call = |b: &mut TrajectoryBuilder, name: &str, args: serde_json::Value, output: &str| {
+    let call = |b: &mut TrajectoryBuilder, name: &str, args: serde_json::Value, output: &str| {
         let id = b.agent_step("", None, vec![("c".into(), name.into(), args)], TurnMetrics::default(), datetime!(2026-05-01 12:00 UTC));
         b.observation(id, "c", output).unwrap();
     };

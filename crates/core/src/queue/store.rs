@@ -95,14 +95,14 @@ pub fn set_container(conn: &Connection, id: i64, attempt: u32, container: &str, 
 /// Writes an attempt's result once and moves the trial on: to its final state, or, for an
 /// infrastructure failure with attempts left, back to the queue after `backoff_ms`.
 /// Returns false when the trial was no longer running (cancelled meanwhile).
-pub fn record(conn: &mut Connection, id: i64, r: &AttemptResult, max_attempts: u32, backoff_ms: i64) -> Result<bool> {
-    let tx = conn.transaction()?;
-    tx.execute(
+/// Writes an attempt's result row once (a second write of the same attempt is ignored).
+pub fn insert_result(conn: &Connection, trial_id: i64, r: &AttemptResult, recorded_at: &str) -> Result<()> {
+    conn.execute(
         "INSERT INTO trial_results(trial_id, attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr,
             file_changes_json, error, duration_ms, recorded_at, score, skills_json)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT DO NOTHING",
         params![
-            id,
+            trial_id,
             r.attempt,
             r.outcome.as_str(),
             r.exit_code,
@@ -113,11 +113,17 @@ pub fn record(conn: &mut Connection, id: i64, r: &AttemptResult, max_attempts: u
             r.file_changes.to_string(),
             r.error,
             r.duration_ms as i64,
-            now(),
+            recorded_at,
             r.score,
             r.skills_listed.as_ref().map(serde_json::to_string).transpose()?
         ],
     )?;
+    Ok(())
+}
+
+pub fn record(conn: &mut Connection, id: i64, r: &AttemptResult, max_attempts: u32, backoff_ms: i64) -> Result<bool> {
+    let tx = conn.transaction()?;
+    insert_result(&tx, id, r, &now())?;
     let changed = apply_outcome(&tx, id, r.attempt, r.outcome, r.error.as_deref(), max_attempts, backoff_ms)?;
     tx.commit()?;
     Ok(changed)
