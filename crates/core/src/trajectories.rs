@@ -137,7 +137,9 @@ fn reads_skill(step: &skillscope_atif::Step) -> bool {
     })
 }
 
-const SUMMARY_SQL: &str = "SELECT t.id, t.trial_id, t.attempt, t.origin, t.label, t.stop_reason, t.input_tokens,
+/// A trial's trajectory is labelled by its trial (skill, task, arm …), an imported one by its file.
+const SUMMARY_SQL: &str = "SELECT t.id, t.trial_id, t.attempt, t.origin,
+    COALESCE((SELECT tr.label FROM trials tr WHERE tr.id = t.trial_id), t.label), t.stop_reason, t.input_tokens,
     t.cached_tokens, t.output_tokens, t.cost_usd, COALESCE(t.step_count, 0) FROM trajectories t";
 
 fn summary(r: &rusqlite::Row) -> rusqlite::Result<TrajectorySummary> {
