@@ -296,6 +296,10 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     let out = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
     serde_json::to_writer(out, &skillscope_atif::synthetic(5_000, 10_000)).unwrap();
     driver::cli(home.path(), &["trajectory", "import", file.to_str().unwrap()], "");
+    // And one step with a 300 KB output: it comes cut, and whole on request.
+    let huge = home.path().join("huge-step.json");
+    std::fs::write(&huge, serde_json::to_vec(&skillscope_atif::synthetic(2, 300_000)).unwrap()).unwrap();
+    driver::cli(home.path(), &["trajectory", "import", huge.to_str().unwrap()], "");
 
     let s = Session::start(home.path()).await;
     s.wait_for(Locator::Css("[data-testid=nav-trajectories]")).await.click().await.unwrap();
@@ -338,6 +342,11 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     let count = s.wait_for(Locator::Css("[data-testid=traj-count]")).await;
     s.wait_text(&count, "1 of 5000 steps").await;
     s.wait_text(&view, "Step 4321: looking at the next failure.").await;
+
+    s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='huge-step.json']]/td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=step-cut]")).await;
+    s.wait_for(Locator::Css("[data-testid=step-load-whole]")).await.click().await.unwrap();
+    s.wait_gone(Locator::Css("[data-testid=step-cut]")).await;
     s.close().await;
 }
 

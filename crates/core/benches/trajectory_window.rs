@@ -34,18 +34,18 @@ fn main() {
     for round in 1..=3 {
         let t = Instant::now();
         let summaries = serde_json::to_vec(&trajectories::list(&ws).unwrap()).unwrap();
-        let request = WindowRequest { offset: 0, limit: FIRST_WINDOW, filter: String::new() };
+        let request = WindowRequest { offset: 0, limit: FIRST_WINDOW, filter: String::new(), whole: false };
         let first = serde_json::to_vec(&trajectories::window(&ws, id, &request).unwrap()).unwrap();
         let first_screen = t.elapsed();
 
         let t = Instant::now();
         let position = trajectories::step_position(&ws, id, 4_321).unwrap().unwrap();
-        let request = WindowRequest { offset: position.saturating_sub(25), limit: FIRST_WINDOW, filter: String::new() };
+        let request = WindowRequest { offset: position.saturating_sub(25), limit: FIRST_WINDOW, filter: String::new(), whole: false };
         let far = serde_json::to_vec(&trajectories::window(&ws, id, &request).unwrap()).unwrap();
         let jump = t.elapsed();
 
         let t = Instant::now();
-        let request = WindowRequest { offset: 0, limit: FIRST_WINDOW, filter: "echo step 432".into() };
+        let request = WindowRequest { offset: 0, limit: FIRST_WINDOW, filter: "echo step 432".into(), whole: false };
         let filtered = trajectories::window(&ws, id, &request).unwrap();
         let filter = t.elapsed();
 

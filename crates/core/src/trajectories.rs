@@ -7,7 +7,7 @@ use crate::workspace::Workspace;
 use crate::now;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
-use skillscope_atif::{Trajectory, Violation};
+use skillscope_atif::{Content, ContentPart, Step, Trajectory, Violation};
 use ts_rs::TS;
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -192,6 +192,10 @@ fn no_trajectory(id: i64) -> AppError {
 /// Most steps one window carries: what a screen or two shows, never the whole of a long run.
 pub const MAX_WINDOW: u32 = 500;
 
+/// Longest text (message, reasoning, argument, output) a window carries; longer ones come cut and
+/// marked, and the step can be asked for whole.
+pub const WINDOW_TEXT_CHARS: usize = 100_000;
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct WindowRequest {
@@ -202,6 +206,9 @@ pub struct WindowRequest {
     /// Only steps whose visible text contains this (case-insensitive); blank for all.
     #[serde(default)]
     pub filter: String,
+    /// Texts whole, however long (for one step a reader asked to see in full).
+    #[serde(default)]
+    pub whole: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -214,6 +221,8 @@ pub struct WindowStep {
     #[ts(type = "number | null")]
     pub since_ms: Option<i64>,
     pub step: skillscope_atif::Step,
+    /// Some text of the step was cut at [`WINDOW_TEXT_CHARS`] characters.
+    pub cut: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -262,10 +271,58 @@ pub fn window(ws: &Workspace, id: i64, req: &WindowRequest) -> Result<StepWindow
     let mut steps = Vec::new();
     for row in rows {
         let (position, since, gz) = row?;
-        let step = skillscope_atif::decompress(&gz).map_err(store_error)?;
-        steps.push(WindowStep { position, since_ms: since.map(|ms| ms.max(0)), step });
+        let mut step = skillscope_atif::decompress(&gz).map_err(store_error)?;
+        let cut = !req.whole && cut_texts(&mut step);
+        steps.push(WindowStep { position, since_ms: since.map(|ms| ms.max(0)), step, cut });
     }
     Ok(StepWindow { steps_total, matching, offset: req.offset, steps })
+}
+
+/// Cuts a text longer than [`WINDOW_TEXT_CHARS`], saying how much is left out; whether it did.
+fn cut_text(text: &mut String) -> bool {
+    // A text of no more bytes than the limit has no more characters either.
+    if text.len() <= WINDOW_TEXT_CHARS {
+        return false;
+    }
+    let Some((end, _)) = text.char_indices().nth(WINDOW_TEXT_CHARS) else { return false };
+    let rest = text[end..].chars().count();
+    text.truncate(end);
+    text.push_str(&format!("\n… [{rest} more characters not loaded]"));
+    true
+}
+
+fn cut_content(content: &mut Content) -> bool {
+    match content {
+        Content::Text(text) => cut_text(text),
+        Content::Parts(parts) => parts.iter_mut().fold(false, |cut, part| match part {
+            ContentPart::Text { text } => cut_text(text) | cut,
+            ContentPart::Image { .. } => cut,
+        }),
+    }
+}
+
+/// Cuts every long text of a step (so that one huge output cannot make a window huge).
+fn cut_texts(step: &mut Step) -> bool {
+    let mut cut = cut_content(&mut step.message);
+    if let Some(reasoning) = &mut step.reasoning_content {
+        cut |= cut_text(reasoning);
+    }
+    let in_arguments = std::cell::Cell::new(false);
+    for call in step.tool_calls.iter_mut().flatten() {
+        for value in call.arguments.values_mut() {
+            skillscope_atif::redact::map_strings(value, &|text| {
+                let mut text = text.to_owned();
+                in_arguments.set(cut_text(&mut text) | in_arguments.get());
+                text
+            });
+        }
+    }
+    for result in step.observation.iter_mut().flat_map(|o| &mut o.results) {
+        if let Some(content) = &mut result.content {
+            cut |= cut_content(content);
+        }
+    }
+    cut | in_arguments.get()
 }
 
 /// The position of the first step with this id (what a link to a step names), if any.

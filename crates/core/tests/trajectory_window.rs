@@ -13,7 +13,7 @@ fn store(ws: &Workspace, trajectory: &Trajectory) -> i64 {
 }
 
 fn window(ws: &Workspace, id: i64, offset: u32, limit: u32, filter: &str) -> trajectories::StepWindow {
-    trajectories::window(ws, id, &WindowRequest { offset, limit, filter: filter.into() }).unwrap()
+    trajectories::window(ws, id, &WindowRequest { offset, limit, filter: filter.into(), whole: false }).unwrap()
 }
 
 #[test]
@@ -51,7 +51,7 @@ fn filters_count_and_window_the_matching_steps() {
 
     assert_eq!(trajectories::step_position(&ws, id, 250).unwrap(), Some(249));
     assert_eq!(trajectories::step_position(&ws, id, 9999).unwrap(), None);
-    let missing = trajectories::window(&ws, 9999, &WindowRequest { offset: 0, limit: 1, filter: String::new() }).unwrap_err();
+    let missing = trajectories::window(&ws, 9999, &WindowRequest { offset: 0, limit: 1, filter: String::new(), whole: false }).unwrap_err();
     assert_eq!(missing.code, ErrorCode::NotFound);
 }
 
@@ -130,4 +130,31 @@ fn step_times_need_both_timestamps_and_never_go_negative() {
     let id = store(&ws, &imported.trajectory);
     let since: Vec<Option<i64>> = window(&ws, id, 0, 10, "").steps.iter().map(|s| s.since_ms).collect();
     assert_eq!(since, [None, None, None, None, None, Some(0), Some(1250)]);
+}
+
+#[test]
+fn huge_texts_come_cut_in_windows_and_whole_on_request() {
+    let home = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(home.path()).unwrap();
+    let mut b = TrajectoryBuilder::new("huge", Agent::new("skillscope", "1", None));
+    b.user_step("Write the log.");
+    let content = "é".repeat(150_000);
+    let id = b.agent_step("", None, vec![("c".into(), "write_file".into(), json!({"path": "log", "content": content}))], TurnMetrics::default(), datetime!(2026-05-01 12:00 UTC));
+    b.observation(id, "c", "x".repeat(250_000).as_str()).unwrap();
+    let id = store(&ws, &b.finish(None));
+
+    let w = window(&ws, id, 0, 10, "");
+    assert!(!w.steps[0].cut, "a short step is whole");
+    let step = &w.steps[1];
+    assert!(step.cut);
+    let argument = step.step.tool_calls.as_ref().unwrap()[0].arguments["content"].as_str().unwrap();
+    assert!(argument.starts_with(&"é".repeat(trajectories::WINDOW_TEXT_CHARS)));
+    assert!(argument.ends_with("[50000 more characters not loaded]"), "{}", &argument[argument.len() - 60..]);
+    let output = step.step.observation.as_ref().unwrap().results[0].content.as_ref().unwrap().text();
+    assert!(output.ends_with("[150000 more characters not loaded]"));
+
+    let whole = trajectories::window(&ws, id, &WindowRequest { offset: 1, limit: 1, filter: String::new(), whole: true }).unwrap();
+    assert!(!whole.steps[0].cut);
+    let output = whole.steps[0].step.observation.as_ref().unwrap().results[0].content.as_ref().unwrap().text();
+    assert_eq!(output.len(), 250_000);
 }

@@ -12,4 +12,8 @@ limit: number,
 /**
  * Only steps whose visible text contains this (case-insensitive); blank for all.
  */
-filter: string, };
+filter: string, 
+/**
+ * Texts whole, however long (for one step a reader asked to see in full).
+ */
+whole: boolean, };

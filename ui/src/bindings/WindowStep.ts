@@ -10,4 +10,8 @@ position: number,
  * Milliseconds since the previous step of the trajectory, when both have a timestamp (never
  * negative: clock skew shows as 0).
  */
-since_ms: number | null, step: AtifStep, };
+since_ms: number | null, step: AtifStep, 
+/**
+ * Some text of the step was cut at [`WINDOW_TEXT_CHARS`] characters.
+ */
+cut: boolean, };

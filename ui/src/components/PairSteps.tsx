@@ -7,8 +7,8 @@ import { Badge } from "./Badge";
 import { EmptyState } from "./EmptyState";
 import { ErrorPanel } from "./ErrorPanel";
 import { Loading } from "./Loading";
-import { TrajectoryStep } from "./TrajectoryStep";
 import { WindowEdge } from "./WindowEdge";
+import { WindowedStep } from "./WindowedStep";
 
 /** The trajectory ids of the pair's two runs (null: the run recorded none) and how they line up. */
 type Props = { without: number | null; with: number | null; alignment: PairAlignment; onClose: () => void };
@@ -17,7 +17,7 @@ type Row = { without?: WindowStep; with?: WindowStep };
 type Marks = { start: number; highlight: number | null; divergent: number | null; skillRead: number | null };
 
 async function steps(id: number | null, offset: number, limit: number): Promise<WindowStep[]> {
-  return id === null ? [] : (await trajectoryWindow(id, { offset, limit, filter: "" })).steps;
+  return id === null ? [] : (await trajectoryWindow(id, { offset, limit, filter: "", whole: false })).steps;
 }
 
 /**
@@ -87,8 +87,8 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
         <div ref={list.top} />
         {loaded && <WindowEdge count={loaded.start} what="earlier" />}
         <div className="pair-grid" style={{ gridTemplateRows: `repeat(${rows.length + 1}, auto)` }}>
-          <Column name="without" label="Without the skill" rows={rows} pick={(r) => r.without} marks={{ ...marks, skillRead: null }} />
-          <Column name="with" label="With the skill" rows={rows} pick={(r) => r.with} marks={marks} />
+          <Column name="without" label="Without the skill" trajectoryId={without} rows={rows} pick={(r) => r.without} marks={{ ...marks, skillRead: null }} />
+          <Column name="with" label="With the skill" trajectoryId={withId} rows={rows} pick={(r) => r.with} marks={marks} />
         </div>
         {loaded && <WindowEdge count={loaded.total - loaded.start - rows.length} what="later" />}
         <div ref={list.bottom} />
@@ -97,9 +97,16 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
   );
 }
 
-type ColumnProps = { name: string; label: string; rows: Row[]; pick: (row: Row) => WindowStep | undefined; marks: Marks };
+type ColumnProps = {
+  name: string;
+  label: string;
+  trajectoryId: number | null;
+  rows: Row[];
+  pick: (row: Row) => WindowStep | undefined;
+  marks: Marks;
+};
 
-function Column({ name, label, rows, pick, marks: { start, highlight, divergent, skillRead } }: ColumnProps) {
+function Column({ name, label, trajectoryId, rows, pick, marks: { start, highlight, divergent, skillRead } }: ColumnProps) {
   return (
     <div className="pair-column" data-testid={`pair-${name}`} style={{ gridRow: `1 / span ${rows.length + 1}` }}>
       <h3 className="pair-column-head">{label}</h3>
@@ -119,7 +126,11 @@ function Column({ name, label, rows, pick, marks: { start, highlight, divergent,
                 Read SKILL.md
               </Badge>
             )}
-            {step ? <TrajectoryStep step={step.step} sinceMs={step.since_ms} /> : <p className="muted pair-ended">(this run has no step here)</p>}
+            {step && trajectoryId !== null ? (
+              <WindowedStep trajectoryId={trajectoryId} item={step} />
+            ) : (
+              <p className="muted pair-ended">(this run has no step here)</p>
+            )}
           </div>
         );
       })}

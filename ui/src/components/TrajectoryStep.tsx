@@ -12,7 +12,7 @@ const SOURCE_TONE: Record<AtifStepSource, Tone> = { system: "neutral", user: "ac
 const MESSAGE = { maxChars: 1500, maxLines: 20 };
 const OUTPUT = { maxChars: 1000, maxLines: 12 };
 
-type Props = {
+export type TrajectoryStepProps = {
   step: AtifStep;
   /** Its position in the trajectory, for finding it in the list. */
   position?: number;
@@ -27,7 +27,7 @@ type Props = {
 };
 
 /** One step of a trajectory: who, when, its message, its tool calls each with its results, its tokens. */
-export const TrajectoryStep = memo(function TrajectoryStep({ step, position, highlighted, expanded, sinceMs, href }: Props) {
+export const TrajectoryStep = memo(function TrajectoryStep({ step, position, highlighted, expanded, sinceMs, href }: TrajectoryStepProps) {
   const { pairs, unmatched } = pairToolCalls(step);
   const message = contentText(step.message);
   const metrics = step.metrics;

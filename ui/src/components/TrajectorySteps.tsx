@@ -7,8 +7,8 @@ import { useWindowedList } from "../lib/useWindowedList";
 import { EmptyState } from "./EmptyState";
 import { ErrorPanel } from "./ErrorPanel";
 import { Loading } from "./Loading";
-import { TrajectoryStep } from "./TrajectoryStep";
 import { WindowEdge } from "./WindowEdge";
+import { WindowedStep } from "./WindowedStep";
 
 type Props = {
   trajectoryId: number;
@@ -51,7 +51,7 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
 
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
-      const w = await trajectoryWindow(trajectoryId, { offset, limit, filter: applied });
+      const w = await trajectoryWindow(trajectoryId, { offset, limit, filter: applied, whole: false });
       setStepsTotal(w.steps_total);
       return { items: w.steps, total: w.matching };
     },
@@ -156,12 +156,12 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
             <WindowEdge count={loaded.start} what="earlier" />
             {loaded.items.map((w, i) => (
               <div key={w.position} data-index={loaded.start + i}>
-                <TrajectoryStep
-                  step={w.step}
+                <WindowedStep
+                  trajectoryId={trajectoryId}
+                  item={w}
                   position={w.position}
                   highlighted={loaded.start + i === highlight}
                   expanded={expanded.get(w.position)}
-                  sinceMs={w.since_ms}
                   href={linkTo?.(w.step.step_id)}
                 />
               </div>
