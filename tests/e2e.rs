@@ -358,8 +358,8 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     let s = Session::start(home.path()).await;
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    // The Results page opens on the newest experiment: here the demo.
     c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] td")).await.click().await.unwrap();
     let note = s.wait_for(Locator::Css("[data-testid=origin-note][data-kind=demo]")).await;
     s.wait_text(&note, "scripted model server").await;
     for (skill, category) in [("csv-insights", "data"), ("commit-messages", "version-control"), ("pytest-triage", "testing")] {

@@ -51,6 +51,12 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
   );
   useEffect(() => throttled.cancel, [throttled]);
   const eventError = useQueueEvents((event) => event.type === "trial" && throttled.schedule());
+  // With none chosen, the newest experiment opens (a new workspace's demo, for a newcomer).
+  useEffect(() => {
+    if (experimentId === null && entries.status === "ready" && entries.data.length > 0) {
+      window.location.replace(resultsHref(entries.data[0].experiment.id));
+    }
+  }, [experimentId, entries]);
 
   return (
     <div className="results-page" data-testid="results-page">
