@@ -1,0 +1,98 @@
+//! A pytest-verified task through the whole pipeline: the built-in agent writes code in the Debian
+//! python image, pytest runs the task's tests after it, and the JUnit report's pass ratio is the
+//! score of each arm.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use skillscope_core::agents::{self, AgentConfig};
+use skillscope_core::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_core::import::import;
+use skillscope_core::model::ImportRequest;
+use skillscope_core::Workspace;
+use skillscope_modelserver::{Script, ServerOptions};
+use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_sandbox::bootstrap::{self, DEBIAN_PYTHON_TAG};
+use skillscope_tasks::{TaskFile, TaskVerifier};
+
+const TESTS: &str = "from word_count import count\n\n\
+def test_words():\n    assert count('a b c') == 3\n\n\
+def test_empty():\n    assert count('') == 0\n\n\
+def test_newlines():\n    assert count('a\\nb') == 2\n\n\
+def test_extra_spaces():\n    assert count('  a   b  ') == 2\n";
+
+/// Counts words split on single spaces: right for two of the four tests.
+const NAIVE: &str = "def count(text):\n    return len(text.split(' ')) if text else 0\n";
+/// What the skill teaches: split on any whitespace.
+const RIGHT: &str = "def count(text):\n    return len(text.split())\n";
+
+#[test]
+fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(async {
+        let engine = engine().await;
+        bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}")).await.expect("debian python image");
+    });
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "write_file", "args": {"path": "word_count.py", "content": NAIVE}}, {"text": "written"}],
+        "branches": [{"if_prompt_contains": "word-splitting", "steps": [
+            {"tool": "read_file", "args": {"path": "/skills/word-splitting/SKILL.md"}},
+            {"tool": "write_file", "args": {"path": "word_count.py", "content": RIGHT}},
+            {"text": "written as the skill says"}
+        ]}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
+    skillscope_core::credentials::set("scripted", "sk-pytest-task-000000").unwrap();
+    let config = agents::save_agent(
+        &ws,
+        &AgentConfig { id: 0, name: "builtin".into(), harness: "builtin".into(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
+    )
+    .unwrap();
+    let skill = tmp.path().join("word-splitting");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: word-splitting\ndescription: Counts words right. Use when counting words in text.\n---\nSplit on any whitespace: `text.split()`.\n").unwrap();
+    let version = import(&ws, &ImportRequest { source: skill.display().to_string(), ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id;
+
+    let workspace = tmp.path().join("task");
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::write(workspace.join("README"), "Write word_count.py with count(text) -> number of words.\n").unwrap();
+    let task = ExperimentTask {
+        id: "word-count".into(),
+        instruction: "Write word_count.py with a function count(text) returning the number of words in text.".into(),
+        image: DEBIAN_PYTHON_TAG.into(),
+        workspace: Some(workspace.display().to_string()),
+        verifier: Vec::new(),
+        scoring: Some(TaskVerifier::Pytest {
+            test_files: vec![TaskFile { path: "test_word_count.py".into(), contents: TESTS.as_bytes().to_vec() }],
+            args: Vec::new(),
+            tests_dir: "/tests".into(),
+        }),
+        dockerfile_context: None,
+    };
+    let design = ExperimentDesign {
+        name: "pytest".into(),
+        skill_version_ids: vec![version],
+        decoy_version_ids: vec![],
+        tasks: vec![task],
+        agent_config_ids: vec![config],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+    };
+    let e = experiments::create(&ws, &design).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+
+    let pairs = experiments::pairs(&ws, e).unwrap();
+    assert_eq!(pairs.len(), 1);
+    let p = &pairs[0];
+    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
+    assert_eq!(p.without.score, Some(0.5), "the naive split passes two of the four tests");
+    assert_eq!(p.with.score, Some(1.0), "the skill's split passes all four");
+}
