@@ -318,9 +318,12 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     s.wait_for(Locator::Css("[data-testid=window-later]")).await;
 
     // Scrolling down loads later steps and drops early ones: the window moves, it does not grow.
-    for _ in 0..12 {
+    for _ in 0..100 {
         s.client.execute("const b = document.querySelector('[data-testid=traj-scroll]'); b.scrollTop = b.scrollHeight;", vec![]).await.unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        if s.client.find(Locator::Css("[data-testid=window-earlier]")).await.is_ok() {
+            break;
+        }
     }
     s.wait_for(Locator::Css("[data-testid=window-earlier]")).await;
     let loaded = steps(&s).await;

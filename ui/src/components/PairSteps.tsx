@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { trajectoryWindow } from "../api/commands";
 import type { PairAlignment, WindowStep } from "../api/types";
 import { moveHighlight } from "../lib/stepNav";
@@ -38,11 +38,15 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
   const list = useWindowedList<Row>(fetchPage, `${without}\n${withId}`);
   const { loaded, reveal } = list;
   const [highlight, setHighlight] = useState<number | null>(null);
+  // Keys can arrive faster than renders: each move starts from the last one, not from the last render.
+  const latestHighlight = useRef(highlight);
+  latestHighlight.current = highlight;
   const [divergent, setDivergent] = useState<number | null>(null);
   const divergence = alignment.first_divergence;
 
   const show = useCallback(
     (index: number | null) => {
+      latestHighlight.current = index;
       setHighlight(index);
       if (index !== null) void reveal(index);
     },
@@ -52,11 +56,11 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === "Escape") onClose();
-      else if (e.key === "j" || e.key === "k") show(moveHighlight(highlight, e.key === "j" ? 1 : -1, total));
+      else if (e.key === "j" || e.key === "k") show(moveHighlight(latestHighlight.current, e.key === "j" ? 1 : -1, total));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [highlight, total, onClose, show]);
+  }, [total, onClose, show]);
 
   const rows = loaded?.items ?? [];
   const marks: Marks = { start: loaded?.start ?? 0, highlight, divergent, skillRead: alignment.skill_read };

@@ -38,6 +38,9 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
   const [stepsTotal, setStepsTotal] = useState<number | null>(null);
   // The highlighted step by its index in the (filtered) list.
   const [highlight, setHighlight] = useState<number | null>(null);
+  // Keys can arrive faster than renders: each move starts from the last one, not from the last render.
+  const latestHighlight = useRef(highlight);
+  latestHighlight.current = highlight;
   // Steps (by position) whose long texts Enter expanded (true) or clipped (false).
   const [expanded, setExpanded] = useState<ReadonlyMap<number, boolean>>(() => new Map());
   // A linked step's position, revealed once the unfiltered list is loaded.
@@ -98,8 +101,9 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
           return;
         case "next":
         case "previous": {
-          const next = moveHighlight(highlight, action === "next" ? 1 : -1, loaded.total);
+          const next = moveHighlight(latestHighlight.current, action === "next" ? 1 : -1, loaded.total);
           if (next === null) return;
+          latestHighlight.current = next;
           setHighlight(next);
           void reveal(next);
           break;
