@@ -34,7 +34,17 @@ pub fn seed_once(ws: &Workspace) -> Result<Option<i64>> {
     if db::get_meta(&conn, SEEDED)?.is_some() {
         return Ok(None);
     }
-    let id = bundle::import(ws, BUNDLE).map_err(|e| e.context("importing the demo experiment"))?;
-    db::set_meta(&conn, SEEDED, &now())?;
-    Ok(Some(id))
+    match bundle::import(ws, BUNDLE) {
+        Ok(id) => {
+            db::set_meta(&conn, SEEDED, &now())?;
+            Ok(Some(id))
+        }
+        // The samples it evaluates are gone from this library: that will not change by itself,
+        // so say it once and stop trying.
+        Err(e) if e.code == crate::error::ErrorCode::NotFound => {
+            db::set_meta(&conn, SEEDED, &format!("skipped: {}", e.message))?;
+            Err(e.context("importing the demo experiment (not tried again)"))
+        }
+        Err(e) => Err(e.context("importing the demo experiment")),
+    }
 }

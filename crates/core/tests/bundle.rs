@@ -161,3 +161,14 @@ fn bad_bundles_are_refused_and_nothing_is_written() {
     assert!(e.message.contains("import that skill version first"), "{e}");
     assert_eq!(count(&bare, "runs"), 0);
 }
+
+#[test]
+fn a_library_without_the_samples_declines_the_demo_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path()).unwrap();
+    let err = demo::seed_once(&ws).unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+    assert!(err.message.contains("not tried again"), "{}", err.message);
+    assert_eq!(count(&ws, "experiments"), 0, "nothing half-imported");
+    assert_eq!(demo::seed_once(&ws).unwrap(), None, "later starts stay quiet");
+}
