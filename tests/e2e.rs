@@ -303,6 +303,10 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
 
     let s = Session::start(home.path()).await;
     s.wait_for(Locator::Css("[data-testid=nav-trajectories]")).await.click().await.unwrap();
+    // The list comes a page at a time, newest (the demo's) first: find ours by name.
+    s.wait_for(Locator::Css("[data-testid=pager-next]")).await;
+    let search = s.wait_for(Locator::Css("[data-testid=trajectory-search]")).await;
+    search.send_keys("long-run").await.unwrap();
     let row = s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='long-run.json']]/td")).await;
     let started = std::time::Instant::now();
     row.click().await.unwrap();
@@ -346,6 +350,8 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     s.wait_text(&count, "1 of 5000 steps").await;
     s.wait_text(&view, "Step 4321: looking at the next failure.").await;
 
+    search.clear().await.unwrap();
+    search.send_keys("huge-step").await.unwrap();
     s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='huge-step.json']]/td")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=step-cut]")).await;
     s.wait_for(Locator::Css("[data-testid=step-load-whole]")).await.click().await.unwrap();

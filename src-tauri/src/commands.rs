@@ -12,7 +12,9 @@ use skillscope_core::queue::store;
 use skillscope_core::agents::{self, AgentConfig, ProviderView};
 use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::review::{self, ExportFormat};
-use skillscope_core::trajectories::{self, ImportedTrajectory, PairAlignment, StepWindow, TrajectorySummary, WindowRequest};
+use skillscope_core::trajectories::{
+    self, ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary, WindowRequest,
+};
 use skillscope_core::credentials;
 use skillscope_core::decisions::{self, Decision, NewDecision};
 use skillscope_core::report::{self, ReportFormat};
@@ -196,9 +198,15 @@ pub fn delete_agent(state: State<AppState>, id: i64) -> Res<()> {
     agents::delete_agent(ws(&state)?, id)
 }
 
+/// One page of the workspace's trajectories, newest first, optionally searched by label.
 #[tauri::command(async)]
-pub fn list_trajectories(state: State<AppState>) -> Res<Vec<TrajectorySummary>> {
-    trajectories::list(ws(&state)?)
+pub fn list_trajectories(state: State<AppState>, query: TrajectoryQuery) -> Res<TrajectoryPage> {
+    trajectories::page(ws(&state)?, &query)
+}
+
+#[tauri::command(async)]
+pub fn trajectory_summary(state: State<AppState>, id: i64) -> Res<TrajectorySummary> {
+    trajectories::summary_of(ws(&state)?, id)
 }
 
 #[tauri::command(async)]

@@ -81,6 +81,7 @@ fn main() {
             commands::save_agent,
             commands::delete_agent,
             commands::list_trajectories,
+            commands::trajectory_summary,
             commands::trial_trajectories,
             commands::trajectory_window,
             commands::step_position,

@@ -4,7 +4,7 @@
 //! alignment; and, for contrast, reading and serialising the whole document.
 //! `cargo bench -p skillscope-core --bench trajectory_window` (target: first screen under 1 s).
 
-use skillscope_core::trajectories::{self, NewTrajectory, WindowRequest};
+use skillscope_core::trajectories::{self, NewTrajectory, TrajectoryQuery, WindowRequest};
 use skillscope_core::Workspace;
 use std::time::Instant;
 
@@ -33,7 +33,8 @@ fn main() {
 
     for round in 1..=3 {
         let t = Instant::now();
-        let summaries = serde_json::to_vec(&trajectories::list(&ws).unwrap()).unwrap();
+        let list = TrajectoryQuery { offset: 0, limit: 50, search: String::new() };
+        let summaries = serde_json::to_vec(&trajectories::page(&ws, &list).unwrap()).unwrap();
         let request = WindowRequest { offset: 0, limit: FIRST_WINDOW, filter: String::new(), whole: false };
         let first = serde_json::to_vec(&trajectories::window(&ws, id, &request).unwrap()).unwrap();
         let first_screen = t.elapsed();

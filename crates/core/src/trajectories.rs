@@ -138,8 +138,8 @@ fn reads_skill(step: &skillscope_atif::Step) -> bool {
 }
 
 /// A trial's trajectory is labelled by its trial (skill, task, arm …), an imported one by its file.
-const SUMMARY_SQL: &str = "SELECT t.id, t.trial_id, t.attempt, t.origin,
-    COALESCE((SELECT tr.label FROM trials tr WHERE tr.id = t.trial_id), t.label), t.stop_reason, t.input_tokens,
+const SUMMARY_SQL: &str = "SELECT t.id AS id, t.trial_id, t.attempt, t.origin,
+    COALESCE((SELECT tr.label FROM trials tr WHERE tr.id = t.trial_id), t.label) AS label, t.stop_reason, t.input_tokens,
     t.cached_tokens, t.output_tokens, t.cost_usd, COALESCE(t.step_count, 0) FROM trajectories t";
 
 fn summary(r: &rusqlite::Row) -> rusqlite::Result<TrajectorySummary> {
@@ -158,11 +158,49 @@ fn summary(r: &rusqlite::Row) -> rusqlite::Result<TrajectorySummary> {
     })
 }
 
-pub fn list(ws: &Workspace) -> Result<Vec<TrajectorySummary>> {
+/// Most trajectories one page of the list carries.
+pub const MAX_PAGE: u32 = 200;
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrajectoryQuery {
+    pub offset: u32,
+    /// At most [`MAX_PAGE`].
+    pub limit: u32,
+    /// Only trajectories whose label (the trial's, or the imported file's name) contains this,
+    /// case-insensitive; blank for all.
+    #[serde(default)]
+    pub search: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrajectoryPage {
+    /// Trajectories matching the search.
+    pub total: u32,
+    pub offset: u32,
+    pub items: Vec<TrajectorySummary>,
+}
+
+/// One page of the workspace's trajectories, newest first: an experiment has tens of thousands.
+pub fn page(ws: &Workspace, q: &TrajectoryQuery) -> Result<TrajectoryPage> {
     let conn = ws.conn()?;
-    let mut st = conn.prepare(&format!("{SUMMARY_SQL} ORDER BY t.id DESC"))?;
-    let rows = st.query_map([], summary)?.collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
+    let needle = needle(&q.search);
+    let filtered = format!("SELECT * FROM ({SUMMARY_SQL}) WHERE ?1 = '' OR instr(lower(label), ?1) > 0");
+    let total = conn.query_row(&format!("SELECT COUNT(*) FROM ({filtered})"), [&needle], |r| r.get(0))?;
+    let mut st = conn.prepare(&format!("{filtered} ORDER BY id DESC LIMIT ?2 OFFSET ?3"))?;
+    let items = st
+        .query_map(params![needle, q.limit.min(MAX_PAGE), q.offset], summary)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(TrajectoryPage { total, offset: q.offset, items })
+}
+
+/// One trajectory's summary.
+pub fn summary_of(ws: &Workspace, id: i64) -> Result<TrajectorySummary> {
+    ws.conn()?
+        .query_row(&format!("{SUMMARY_SQL} WHERE t.id = ?1"), [id], summary)
+        .optional()?
+        .ok_or_else(|| no_trajectory(id))
 }
 
 pub fn for_trial(ws: &Workspace, trial_id: i64) -> Result<Vec<TrajectorySummary>> {

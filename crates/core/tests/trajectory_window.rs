@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use skillscope_atif::{synthetic, Agent, Trajectory, TrajectoryBuilder, TurnMetrics};
-use skillscope_core::trajectories::{self, NewTrajectory, WindowRequest, MAX_WINDOW};
+use skillscope_core::trajectories::{self, NewTrajectory, TrajectoryQuery, WindowRequest, MAX_PAGE, MAX_WINDOW};
 use skillscope_core::{ErrorCode, Workspace};
 use time::macros::datetime;
 
@@ -106,7 +106,8 @@ fn trajectories_stored_before_step_windows_are_indexed_on_open() {
     let ws = Workspace::open(home.path()).unwrap();
     let w = window(&ws, id, 30, 20, "");
     assert_eq!((w.steps_total, w.steps.len()), (40, 10));
-    assert_eq!(trajectories::list(&ws).unwrap()[0].steps, 40);
+    let page = trajectories::page(&ws, &TrajectoryQuery { offset: 0, limit: 10, search: String::new() }).unwrap();
+    assert_eq!(page.items[0].steps, 40);
 }
 
 #[test]
@@ -157,4 +158,25 @@ fn huge_texts_come_cut_in_windows_and_whole_on_request() {
     assert!(!whole.steps[0].cut);
     let output = whole.steps[0].step.observation.as_ref().unwrap().results[0].content.as_ref().unwrap().text();
     assert_eq!(output.len(), 250_000);
+}
+
+#[test]
+fn the_list_comes_a_page_at_a_time_and_searches_labels() {
+    let home = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(home.path()).unwrap();
+    let small = synthetic(2, 10);
+    let mut conn = ws.conn().unwrap();
+    for i in 0..250 {
+        let label = if i % 50 == 0 { format!("Nightly-{i}.json") } else { format!("run-{i}.json") };
+        trajectories::store(&mut conn, NewTrajectory { trial: None, origin: "import", label: &label, trajectory: &small, stop_reason: None }).unwrap();
+    }
+    let page = |offset, limit, search: &str| trajectories::page(&ws, &TrajectoryQuery { offset, limit, search: search.into() }).unwrap();
+    let first = page(0, 20, "");
+    assert_eq!((first.total, first.items.len()), (250, 20));
+    assert_eq!(first.items[0].label, "run-249.json", "newest first");
+    assert_eq!(page(240, 20, "").items.len(), 10);
+    assert_eq!(page(0, 10_000, "").items.len() as u32, MAX_PAGE);
+    let nightly = page(0, 20, "NIGHTLY");
+    assert_eq!(nightly.total, 5);
+    assert_eq!(nightly.items.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(), ["Nightly-200.json", "Nightly-150.json", "Nightly-100.json", "Nightly-50.json", "Nightly-0.json"]);
 }

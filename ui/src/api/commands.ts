@@ -27,6 +27,8 @@ import type {
   SkillDetail,
   SkillSummary,
   StepWindow,
+  TrajectoryPage,
+  TrajectoryQuery,
   TrajectorySummary,
   TrialView,
   VersionDetail,
@@ -132,8 +134,10 @@ export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { c
 
 export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
 
-/** Every trajectory in the workspace (trials' and imported ones), newest first. */
-export const listTrajectories = () => call<TrajectorySummary[]>("list_trajectories");
+/** One page of the workspace's trajectories (trials' and imported ones), newest first, searched by label. */
+export const listTrajectories = (query: TrajectoryQuery) => call<TrajectoryPage>("list_trajectories", { query });
+
+export const trajectorySummary = (id: number) => call<TrajectorySummary>("trajectory_summary", { id });
 
 /** Imports an ATIF file from a path; resolves with its id and the rule violations found in it (kept anyway). */
 export const importTrajectory = (path: string) => call<ImportedTrajectory>("import_trajectory", { path });

@@ -56,6 +56,8 @@ export type { ProviderConfig } from "../bindings/ProviderConfig";
 export type { ProviderView } from "../bindings/ProviderView";
 export type { StopReason } from "../bindings/StopReason";
 export type { TrajectorySummary } from "../bindings/TrajectorySummary";
+export type { TrajectoryPage } from "../bindings/TrajectoryPage";
+export type { TrajectoryQuery } from "../bindings/TrajectoryQuery";
 export type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
 export type { AtifViolation } from "../bindings/AtifViolation";
 export type { PairAlignment } from "../bindings/PairAlignment";

@@ -3,6 +3,7 @@ import { stepPosition, trajectoryWindow } from "../api/commands";
 import type { WindowStep } from "../api/types";
 import { shownOf } from "../lib/format";
 import { moveHighlight, stepKeyAction } from "../lib/stepNav";
+import { useDebounced } from "../lib/useDebounced";
 import { useWindowedList } from "../lib/useWindowedList";
 import { EmptyState } from "./EmptyState";
 import { ErrorPanel } from "./ErrorPanel";
@@ -34,7 +35,7 @@ function isTyping(target: EventTarget | null): boolean {
  */
 export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Props) {
   const [query, setQuery] = useState("");
-  const [applied, setApplied] = useState("");
+  const applied = useDebounced(query.trim(), FILTER_DELAY_MS);
   const [stepsTotal, setStepsTotal] = useState<number | null>(null);
   // The highlighted step by its index in the (filtered) list.
   const [highlight, setHighlight] = useState<number | null>(null);
@@ -46,11 +47,6 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
   // A linked step's position, revealed once the unfiltered list is loaded.
   const [focusPosition, setFocusPosition] = useState<number | null>(null);
   const filter = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    const timer = setTimeout(() => setApplied(query.trim()), FILTER_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [query]);
 
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
@@ -70,7 +66,6 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
     stepPosition(trajectoryId, focusStepId).then((position) => {
       if (!live || position === null) return;
       setQuery("");
-      setApplied("");
       setFocusPosition(position);
     });
     return () => {

@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState } from "react";
-import { importTrajectory, listTrajectories } from "../api/commands";
+import { importTrajectory, listTrajectories, trajectorySummary } from "../api/commands";
 import type { ImportedTrajectory, TrajectorySummary } from "../api/types";
 import { AsyncView } from "../components/AsyncView";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
+import { Pager } from "../components/Pager";
 import { Table, type Column } from "../components/Table";
 import { TRAJECTORY_COLUMNS } from "../components/trajectoryColumns";
 import { TrajectorySteps } from "../components/TrajectorySteps";
 import { trajectoryHref } from "../lib/route";
 import { useAction } from "../lib/useAction";
 import { useAsync } from "../lib/useAsync";
+import { useDebounced } from "../lib/useDebounced";
 
 const columns: Column<TrajectorySummary>[] = [
   { header: "Trajectory", render: (t) => <strong>{t.label}</strong> },
@@ -21,9 +23,17 @@ const columns: Column<TrajectorySummary>[] = [
   ...TRAJECTORY_COLUMNS,
 ];
 
-/** Every agent trajectory in the workspace (trials' and imported ATIF files), one open at a time. */
+/** Trajectories listed at a time. */
+const PAGE_SIZE = 50;
+
+/** Every agent trajectory in the workspace (trials' and imported ATIF files), a page at a time; one open below. */
 export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: number | null }) {
-  const [state, reload] = useAsync(listTrajectories, []);
+  const [search, setSearch] = useState("");
+  const applied = useDebounced(search.trim(), 200);
+  // A new search starts at its first page.
+  const [paging, setPaging] = useState({ search: "", offset: 0 });
+  const offset = paging.search === applied ? paging.offset : 0;
+  const [state, reload] = useAsync(() => listTrajectories({ offset, limit: PAGE_SIZE, search: applied }), [offset, applied]);
   const open = (trajectoryId: number) => (window.location.hash = trajectoryHref(trajectoryId));
   const panel = useRef<HTMLElement>(null);
   // The open trajectory comes into view when it changes.
@@ -40,28 +50,49 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
           open(imported.id);
         }}
       />
-      <section className="panel trajectory-list">
-        <AsyncView state={state} what="the trajectories" onRetry={reload}>
-          {(list) => (
-            <Table
-              testId="trajectory-list"
-              columns={columns}
-              rows={list}
-              rowKey={(t) => t.id}
-              onRowClick={(t) => open(t.id)}
-              empty="No trajectories yet: run an agent from the Runs page, or import an ATIF file above."
-              rowAttributes={(t) => ({
-                "data-testid": "trajectory-list-row",
-                "data-trajectory-id": String(t.id),
-                className: t.id === id ? "clickable selected" : "clickable",
-              })}
+      <section className="panel">
+        <div className="toolbar">
+          <input
+            type="search"
+            className="search"
+            data-testid="trajectory-search"
+            placeholder="Find by trial or file name…"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          {state.status === "ready" && (
+            <Pager
+              offset={state.data.offset}
+              shown={state.data.items.length}
+              total={state.data.total}
+              pageSize={PAGE_SIZE}
+              onOffset={(next) => setPaging({ search: applied, offset: next })}
             />
           )}
-        </AsyncView>
+        </div>
+        <div className="trajectory-list">
+          <AsyncView state={state} what="the trajectories" onRetry={reload}>
+            {(page) => (
+              <Table
+                testId="trajectory-list"
+                columns={columns}
+                rows={page.items}
+                rowKey={(t) => t.id}
+                onRowClick={(t) => open(t.id)}
+                empty={applied === "" ? "No trajectories yet: run an agent from the Runs page, or import an ATIF file above." : "No trajectory has this in its name."}
+                rowAttributes={(t) => ({
+                  "data-testid": "trajectory-list-row",
+                  "data-trajectory-id": String(t.id),
+                  className: t.id === id ? "clickable selected" : "clickable",
+                })}
+              />
+            )}
+          </AsyncView>
+        </div>
       </section>
       {id !== null && (
         <section className="panel" data-testid="trajectory-panel" ref={panel}>
-          <OpenTrajectoryHeader id={id} list={state.status === "ready" ? state.data : []} />
+          <OpenTrajectoryHeader id={id} />
           <TrajectorySteps key={id} trajectoryId={id} focusStepId={stepId} linkTo={(step) => trajectoryHref(id, step)} />
         </section>
       )}
@@ -69,8 +100,9 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
   );
 }
 
-function OpenTrajectoryHeader({ id, list }: { id: number; list: TrajectorySummary[] }) {
-  const summary = list.find((t) => t.id === id);
+function OpenTrajectoryHeader({ id }: { id: number }) {
+  const [state] = useAsync(() => trajectorySummary(id), [id]);
+  const summary = state.status === "ready" ? state.data : null;
   return (
     <div className="panel-header">
       <h2>{summary?.label ?? `Trajectory ${id}`}</h2>
