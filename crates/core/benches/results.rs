@@ -74,6 +74,9 @@ fn main() {
     }
     tx.commit().unwrap();
 
+    let t = Instant::now();
+    let pairs = serde_json::to_vec(&experiments::pairs(&ws, exp).unwrap()).unwrap();
+    println!("pairs for the Results page: {:.1} MB of JSON in {:.3} s", pairs.len() as f64 / 1e6, t.elapsed().as_secs_f64());
     for round in 1..=3 {
         let t = Instant::now();
         let r = experiments::results(&ws, exp).unwrap();

@@ -391,17 +391,31 @@ pub struct ExperimentView {
     pub design: ExperimentDesign,
     /// Set for an experiment imported from a bundle (the built-in demo is one).
     pub provenance: Option<crate::bundle::Provenance>,
+    /// Pairs in the design.
+    pub pairs: u32,
+    /// Pairs whose two trials have both ended (passed, failed or errored, or were cancelled).
+    pub pairs_finished: u32,
 }
 
+/// Every experiment, newest first, with its progress counted in the database (the list must not
+/// read tens of thousands of pairs per experiment).
 pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
     let conn = ws.conn()?;
-    let mut st = conn.prepare("SELECT id, name, run_id, created_at, design_json, provenance_json FROM experiments ORDER BY id DESC")?;
-    let rows: Vec<(i64, String, i64, String, String, Option<String>)> =
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut st = conn.prepare(
+        "SELECT e.id, e.name, e.run_id, e.created_at, e.design_json, e.provenance_json,
+            (SELECT COUNT(*) FROM experiment_pairs p WHERE p.experiment_id = e.id),
+            (SELECT COUNT(*) FROM experiment_pairs p JOIN trials a ON a.id = p.trial_without JOIN trials b ON b.id = p.trial_with
+             WHERE p.experiment_id = e.id AND a.state NOT IN ('queued', 'running') AND b.state NOT IN ('queued', 'running'))
+         FROM experiments e ORDER BY e.id DESC",
+    )?;
+    type Row = (i64, String, i64, String, String, Option<String>, u32, u32);
+    let rows: Vec<Row> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))?
+        .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
-        .map(|(id, name, run_id, created_at, d, p)| {
+        .map(|(id, name, run_id, created_at, d, p, pairs, pairs_finished)| {
             let provenance = p.map(|p| serde_json::from_str(&p)).transpose()?;
-            Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)?, provenance })
+            Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)?, provenance, pairs, pairs_finished })
         })
         .collect()
 }

@@ -54,6 +54,7 @@ fn the_committed_demo_shows_every_class_and_never_runs_again() {
     assert_eq!(p.kind, ProvenanceKind::Demo);
     assert!(p.sentence.starts_with("Demo data:") && p.sentence.contains("scripted model server"), "{}", p.sentence);
     assert!(p.imported_at.is_some());
+    assert_eq!((view.pairs, view.pairs_finished), (36, 36), "progress counted in the database");
 
     assert_eq!(class_of(&ws, id, "csv-insights"), "golden");
     assert_eq!(class_of(&ws, id, "commit-messages"), "harmful");

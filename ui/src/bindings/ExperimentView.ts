@@ -6,4 +6,12 @@ export type ExperimentView = { id: number, name: string, run_id: number, created
 /**
  * Set for an experiment imported from a bundle (the built-in demo is one).
  */
-provenance: Provenance | null, };
+provenance: Provenance | null, 
+/**
+ * Pairs in the design.
+ */
+pairs: number, 
+/**
+ * Pairs whose two trials have both ended (passed, failed or errored, or were cancelled).
+ */
+pairs_finished: number, };

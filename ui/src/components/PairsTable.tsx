@@ -1,9 +1,11 @@
 import type { ArmView, PairView } from "../api/types";
 import { pairDelta } from "../lib/experiments";
 import { runsHref } from "../lib/route";
+import { usePage } from "../lib/usePage";
 import { formatDelta, formatPoints } from "../lib/statsFormat";
 import { TrialStateBadge } from "./Badge";
 import { EmptyState } from "./EmptyState";
+import { Pager } from "./Pager";
 import { Table, type Column } from "./Table";
 
 /** An arm's score in points, or its state until it has one. */
@@ -43,16 +45,23 @@ function columns(runId: number): Column<PairView>[] {
   ];
 }
 
-/** Every pair of the experiment (scores in points); each arm links to its trial. */
+/** Pairs shown at a time: an experiment can have tens of thousands. */
+const PAGE_SIZE = 100;
+
+/** Every pair of the experiment (scores in points), a page at a time; each arm links to its trial. */
 export function PairsTable({ pairs, runId }: { pairs: PairView[]; runId: number }) {
+  const { offset, page, setOffset } = usePage(pairs, PAGE_SIZE);
   return (
     <section className="panel">
-      <h2>Pairs</h2>
+      <div className="panel-header">
+        <h2>Pairs</h2>
+        <Pager offset={offset} shown={page.length} total={pairs.length} pageSize={PAGE_SIZE} onOffset={setOffset} />
+      </div>
       <div className="table-scroll">
         <Table
           testId="pairs-table"
           columns={columns(runId)}
-          rows={pairs}
+          rows={page}
           rowKey={(p) => p.id}
           rowAttributes={(p) => ({
             "data-testid": "pair-row",

@@ -1,9 +1,11 @@
 import type { TrialView } from "../api/types";
 import { PHASE_LABELS, phaseText, phaseTiming } from "../lib/phases";
 import { isFinal } from "../lib/trialStates";
+import { usePage } from "../lib/usePage";
 import { AttemptText } from "./AttemptText";
 import { TrialStateBadge } from "./Badge";
 import { EmptyState } from "./EmptyState";
+import { Pager } from "./Pager";
 import { Sha } from "./Sha";
 import { Table, type Column } from "./Table";
 
@@ -20,8 +22,12 @@ const phaseColumns: Column<TrialView>[] = PHASE_LABELS.map(([phase, header]) => 
   render: (t) => phaseText(phaseTiming(t.phases, phase), t.state === "running"),
 }));
 
-/** The trials of one run; click one for its log or results. */
+/** Trials shown at a time: an experiment's run can have tens of thousands. */
+const PAGE_SIZE = 100;
+
+/** The trials of one run, a page at a time (opening on the selected one's); click one for its log or results. */
 export function TrialsTable({ trials, selectedId, onSelect, onCancel }: Props) {
+  const { offset, page, setOffset } = usePage(trials, PAGE_SIZE, trials.findIndex((t) => t.id === selectedId));
   const columns: Column<TrialView>[] = [
     { header: "Trial", className: "col-nowrap", render: (t) => <strong>{t.label}</strong> },
     { header: "State", className: "col-nowrap", render: (t) => <TrialStateBadge state={t.state} /> },
@@ -49,20 +55,23 @@ export function TrialsTable({ trials, selectedId, onSelect, onCancel }: Props) {
     },
   ];
   return (
-    <Table
-      testId="trials-table"
-      columns={columns}
-      rows={trials}
-      rowKey={(t) => t.id}
-      onRowClick={(t) => onSelect(t.id)}
-      rowAttributes={(t) => ({
-        "data-testid": "trial-row",
-        "data-trial-id": String(t.id),
-        "data-state": t.state,
-        className: t.id === selectedId ? "clickable selected" : "clickable",
-        "aria-current": t.id === selectedId ? "true" : undefined,
-      })}
-      empty={<EmptyState title="This run has no trials." />}
-    />
+    <>
+      <Pager offset={offset} shown={page.length} total={trials.length} pageSize={PAGE_SIZE} onOffset={setOffset} />
+      <Table
+        testId="trials-table"
+        columns={columns}
+        rows={page}
+        rowKey={(t) => t.id}
+        onRowClick={(t) => onSelect(t.id)}
+        rowAttributes={(t) => ({
+          "data-testid": "trial-row",
+          "data-trial-id": String(t.id),
+          "data-state": t.state,
+          className: t.id === selectedId ? "clickable selected" : "clickable",
+          "aria-current": t.id === selectedId ? "true" : undefined,
+        })}
+        empty={<EmptyState title="This run has no trials." />}
+      />
+    </>
   );
 }

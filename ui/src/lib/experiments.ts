@@ -2,11 +2,6 @@ import type { ExperimentDesign, ExperimentView, PairView, Provenance, StatsClass
 import { plural } from "./format";
 import { isFinal } from "./trialStates";
 
-/** How many pairs a design makes: skills × tasks × configurations × conditions × repeats. */
-export function designPairs(d: ExperimentDesign): number {
-  return d.skill_version_ids.length * d.tasks.length * d.agent_config_ids.length * d.conditions.length * d.repeats;
-}
-
 /** "2 skills × 3 tasks × 1 config × 2 conditions × 5 repeats". */
 export function designText(d: ExperimentDesign): string {
   return [

@@ -1,14 +1,14 @@
 import { useEffect, useMemo } from "react";
 import { experimentCharts, experimentPairs, experimentResults, getVersion, listExperiments } from "../api/commands";
 import { useQueueEvents } from "../api/queue";
-import type { ExperimentResults, PairView } from "../api/types";
+import type { ExperimentResults, ExperimentView, PairView } from "../api/types";
 import { AsyncView } from "../components/AsyncView";
 import { ChartsSection } from "../components/ChartsSection";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ExperimentForm } from "../components/ExperimentForm";
 import { OriginNote } from "../components/ExperimentOrigin";
-import { ExperimentsTable, type ExperimentEntry } from "../components/ExperimentsTable";
+import { ExperimentsTable } from "../components/ExperimentsTable";
 import { Heatmap } from "../components/Heatmap";
 import { PairsTable } from "../components/PairsTable";
 import { ResultsSummary } from "../components/ResultsSummary";
@@ -21,10 +21,12 @@ import { useAsync } from "../lib/useAsync";
 /** At most one reload per this many ms while the queue reports trial changes. */
 const REFRESH_MS = 3000;
 
-async function loadEntries(): Promise<ExperimentEntry[]> {
-  const experiments = await listExperiments();
-  const pairs = await Promise.all(experiments.map((e) => experimentPairs(e.id)));
-  return experiments.map((experiment, i) => ({ experiment, pairs: pairs[i] }));
+/** The selected experiment's statistics and every pair behind them. */
+type Evidence = { results: ExperimentResults; pairs: PairView[] };
+
+async function loadEvidence(id: number): Promise<Evidence> {
+  const [results, pairs] = await Promise.all([experimentResults(id), experimentPairs(id)]);
+  return { results, pairs };
 }
 
 /** The library id of each skill the pairs tested, by the name its statistics use. */
@@ -36,9 +38,9 @@ async function loadSkillIds(pairs: PairView[]): Promise<Map<string, number>> {
 
 /** Paired experiments: each one's progress, and the selected one's statistics and pairs, kept current as trials finish. */
 export function ResultsPage({ experimentId }: { experimentId: number | null }) {
-  const [entries, reloadEntries] = useAsync(loadEntries, []);
+  const [entries, reloadEntries] = useAsync(listExperiments, []);
   const [results, reloadResults] = useAsync(
-    () => (experimentId === null ? Promise.resolve(null) : experimentResults(experimentId)),
+    () => (experimentId === null ? Promise.resolve(null) : loadEvidence(experimentId)),
     [experimentId],
   );
   const throttled = useMemo(
@@ -54,7 +56,7 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
   // With none chosen, the newest experiment opens (a new workspace's demo, for a newcomer).
   useEffect(() => {
     if (experimentId === null && entries.status === "ready" && entries.data.length > 0) {
-      window.location.replace(resultsHref(entries.data[0].experiment.id));
+      window.location.replace(resultsHref(entries.data[0].id));
     }
   }, [experimentId, entries]);
 
@@ -66,16 +68,16 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
       {eventError && <ErrorPanel error={eventError} testId="queue-events-error" />}
       <AsyncView state={entries} what="the experiments" onRetry={reloadEntries}>
         {(list) => {
-          const selected = list.find((e) => e.experiment.id === experimentId);
+          const selected = list.find((e) => e.id === experimentId);
           return (
             <>
               <section className="panel">
                 <h2>Experiments</h2>
-                <ExperimentsTable entries={list} selectedId={experimentId} />
+                <ExperimentsTable experiments={list} selectedId={experimentId} />
               </section>
               {selected ? (
                 <AsyncView state={results} what="the statistics" onRetry={reloadResults}>
-                  {(data) => data && <Selected entry={selected} results={data} />}
+                  {(data) => data && <Selected experiment={selected} evidence={data} />}
                 </AsyncView>
               ) : experimentId !== null ? (
                 <EmptyState title={`There is no experiment with id ${experimentId}.`}>Pick an experiment from the list.</EmptyState>
@@ -96,8 +98,7 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
   );
 }
 
-function Selected({ entry, results }: { entry: ExperimentEntry; results: ExperimentResults }) {
-  const { experiment, pairs } = entry;
+function Selected({ experiment, evidence: { results, pairs } }: { experiment: ExperimentView; evidence: Evidence }) {
   // Charts change only when another pair is scored; the skills tested never change.
   const [charts, reloadCharts] = useAsync(() => experimentCharts(experiment.id), [experiment.id, results.pairs_scored]);
   const [skillIds, reloadSkillIds] = useAsync(() => loadSkillIds(pairs), [experiment.id]);
