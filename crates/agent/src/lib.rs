@@ -1,6 +1,8 @@
 //! Skillscope's built-in agent: asks a model what to do, runs its tool calls in the trial's
-//! container, records every step as ATIF, and stops on a final answer or a limit.
+//! container, records every step as ATIF, and stops on a final answer or a limit. And the real
+//! Claude Code CLI run the same way, inside the container (`claude_code`).
 
+pub mod claude_code;
 pub mod prompt;
 mod record;
 pub mod run;

@@ -70,6 +70,9 @@ pub enum AgentError {
     Model(#[from] ModelError),
     #[error("sandbox: {0}")]
     Sandbox(#[from] SandboxError),
+    /// An external harness (Claude Code) failed around the agent's work.
+    #[error("{0}")]
+    Harness(String),
 }
 
 pub struct RunInput<'a> {

@@ -79,6 +79,9 @@ pub enum AgentCmd {
         max_turns: u32,
         #[arg(long, default_value_t = 400_000)]
         token_budget: u64,
+        /// `builtin` (Skillscope's agent) or `claude-code` (the real CLI; `skillscope harness install claude-code` first).
+        #[arg(long, default_value = "builtin", value_parser = skillscope_core::harnesses::ALL)]
+        harness: String,
     },
     List {
         #[arg(long)]
@@ -160,9 +163,9 @@ pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
 
 pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
     match cmd {
-        AgentCmd::Add { name, provider, model, max_turns, token_budget } => {
+        AgentCmd::Add { name, provider, model, max_turns, token_budget, harness } => {
             let limits = skillscope_agent::AgentLimits { max_turns, token_budget, ..Default::default() };
-            let id = agents::save_agent(ws, &AgentConfig { id: 0, name: name.clone(), harness: "builtin".into(), provider_id: provider, model, limits })?;
+            let id = agents::save_agent(ws, &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits })?;
             println!("saved agent configuration {name} (#{id})");
         }
         AgentCmd::List { json } => {
@@ -171,8 +174,27 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
                 print_json(&all)?;
             }
             for a in all.iter().filter(|_| !json) {
-                println!("#{:<4} {:<28} {} {}  max {} turns", a.id, a.name, a.provider_id, a.model, a.limits.max_turns);
+                println!("#{:<4} {:<28} {:<12} {} {}  max {} turns", a.id, a.name, a.harness, a.provider_id, a.model, a.limits.max_turns);
             }
+        }
+    }
+    Ok(true)
+}
+
+#[derive(Subcommand)]
+pub enum HarnessCmd {
+    /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
+    Install {
+        #[arg(value_parser = [skillscope_core::harnesses::CLAUDE_CODE])]
+        harness: String,
+    },
+}
+
+pub fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError> {
+    match cmd {
+        HarnessCmd::Install { .. } => {
+            let binary = skillscope_core::harnesses::install_claude_code(ws)?;
+            println!("Claude Code {} is at {}", skillscope_agent::claude_code::VERSION, binary.display());
         }
     }
     Ok(true)

@@ -164,10 +164,15 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::ProviderCmd,
     },
-    /// Configurations of the built-in agent.
+    /// Agent configurations: a harness (built-in or Claude Code), a provider and a model.
     Agent {
         #[command(subcommand)]
         cmd: agent_cmds::AgentCmd,
+    },
+    /// Coding-agent harnesses run inside trial containers (Claude Code).
+    Harness {
+        #[command(subcommand)]
+        cmd: agent_cmds::HarnessCmd,
     },
     /// Import the sample skills shipped with Skillscope.
     Samples {
@@ -218,6 +223,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         }
         Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),
+        Command::Harness { cmd } => agent_cmds::harness(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
         Command::Image { cmd } => sandbox_cmd::image(cmd),
         Command::Import { source, git_ref, subpath, json } => {

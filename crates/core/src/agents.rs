@@ -24,7 +24,8 @@ pub struct AgentConfig {
     #[ts(type = "number")]
     pub id: i64,
     pub name: String,
-    /// `builtin` today; external harnesses (Claude Code, Codex, OpenCode) later.
+    /// Who does the work: `builtin` (Skillscope's own agent) or `claude-code` (the real CLI, which
+    /// speaks the Anthropic API); see `crate::harnesses`.
     pub harness: String,
     pub provider_id: String,
     pub model: String,
@@ -85,7 +86,20 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
     if a.name.trim().is_empty() || a.model.trim().is_empty() {
         return Err(AppError::invalid_input("an agent configuration needs a name and a model"));
     }
-    provider(ws, &a.provider_id)?;
+    let p = provider(ws, &a.provider_id)?;
+    if !crate::harnesses::ALL.contains(&a.harness.as_str()) {
+        return Err(AppError::invalid_input(format!(
+            "unknown harness {:?}: one of {}",
+            a.harness,
+            crate::harnesses::ALL.join(", ")
+        )));
+    }
+    if a.harness == crate::harnesses::CLAUDE_CODE && p.api != skillscope_models::ApiKind::Anthropic {
+        return Err(AppError::invalid_input(format!(
+            "Claude Code speaks the Anthropic Messages API; provider {} uses another API",
+            p.id
+        )));
+    }
     let conn = ws.conn()?;
     let limits = serde_json::to_string(&a.limits)?;
     if a.id == 0 {

@@ -11,6 +11,7 @@ pub mod decisions;
 pub mod demo;
 pub mod error;
 pub mod experiments;
+pub mod harnesses;
 pub mod evidence;
 pub mod import;
 pub mod jobs;

@@ -416,6 +416,35 @@ impl Client {
     }
 }
 
+impl Client {
+    /// Sends a request a harness made (its own path, headers and body) to this provider, with
+    /// this client's key in place of whatever key the harness sent.
+    pub(crate) async fn forward(
+        &self,
+        method: reqwest::Method,
+        path_and_query: &str,
+        headers: &HeaderMap,
+        body: bytes::Bytes,
+    ) -> reqwest::Result<reqwest::Response> {
+        let mut out = HeaderMap::new();
+        for (name, value) in headers {
+            if !matches!(
+                name.as_str(),
+                "host" | "content-length" | "connection" | "transfer-encoding" | "authorization" | "x-api-key"
+            ) {
+                out.append(name.clone(), value.clone());
+            }
+        }
+        for name in [AUTHORIZATION, HeaderName::from_static("x-api-key")] {
+            if let Some(v) = self.headers.get(&name) {
+                out.insert(name, v.clone());
+            }
+        }
+        let url = format!("{}{path_and_query}", self.cfg.api_root());
+        self.http.request(method, url).headers(out).body(body).send().await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,6 +88,22 @@ impl ProviderConfig {
     }
 
     /// The full URL of this provider's endpoint for `api`.
+    /// The base URL without a trailing API version (`…/v1`): what a proxied request's own path
+    /// (`/v1/messages?…`) is appended to.
+    pub(crate) fn api_root(&self) -> String {
+        let base = self.base_url.trim_end_matches('/');
+        match base.rsplit_once('/') {
+            Some((root, last))
+                if last.len() >= 2
+                    && last.starts_with('v')
+                    && last[1..].chars().all(|c| c.is_ascii_digit()) =>
+            {
+                root.to_string()
+            }
+            _ => base.to_string(),
+        }
+    }
+
     pub(crate) fn endpoint_url(&self) -> String {
         let base = self.base_url.trim_end_matches('/');
         let versioned = base.rsplit('/').next().is_some_and(|last| {
@@ -140,6 +156,16 @@ impl fmt::Debug for Secret {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn api_root_drops_a_trailing_version() {
+        let mut c = ProviderConfig::new("x", ApiKind::Anthropic, "https://api.anthropic.com/");
+        assert_eq!(c.api_root(), "https://api.anthropic.com");
+        c.base_url = "https://openrouter.ai/api/v1/".into();
+        assert_eq!(c.api_root(), "https://openrouter.ai/api");
+        c.base_url = "http://127.0.0.1:9/vendor".into();
+        assert_eq!(c.api_root(), "http://127.0.0.1:9/vendor");
+    }
 
     #[test]
     fn endpoint_url_accepts_base_with_or_without_version() {

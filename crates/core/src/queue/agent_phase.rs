@@ -1,12 +1,13 @@
 //! The agent phase of a trial: resolves the agent configuration, its provider and key (from the
-//! keyring, held in memory only), lays the skills out for a read-only mount, runs the built-in
-//! agent in the container, and stores its redacted trajectory.
+//! keyring, held in memory only), lays the skills out for a read-only mount, runs the agent (the
+//! built-in one, or Claude Code inside the container behind a key-adding proxy), and stores its
+//! redacted trajectory.
 
 use super::model::AgentTask;
 use crate::error::{AppError, Result};
 use crate::workspace::Workspace;
 use crate::{agents, credentials, library, trajectories};
-use skillscope_agent::{AgentOutcome, SkillListing};
+use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
 use skillscope_models::{Client, PriceTable, Secret};
 use skillscope_sandbox::Container;
@@ -14,8 +15,17 @@ use skillscope_sandbox::Container;
 /// Where skills appear inside the container.
 pub const SKILLS_DIR: &str = "/skills";
 
+/// What runs the agent, with what it needs on the host.
+pub enum Runner {
+    Builtin,
+    /// The Claude Code binary, and the folder (mounted into the container) where its model
+    /// proxy's socket goes.
+    ClaudeCode { binary: std::path::PathBuf, socket_dir: tempfile::TempDir },
+}
+
 pub struct Prepared {
-    pub client: Client,
+    pub runner: Runner,
+    pub client: std::sync::Arc<Client>,
     pub model: String,
     pub limits: skillscope_agent::AgentLimits,
     pub prices: PriceTable,
@@ -39,6 +49,12 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());
     let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
+    let runner = match cfg.harness.as_str() {
+        crate::harnesses::CLAUDE_CODE => {
+            Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
+        }
+        _ => Runner::Builtin,
+    };
     let (skills, mount) = if task.skill_version_ids.is_empty() {
         (Vec::new(), None)
     } else {
@@ -61,7 +77,20 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
         }
         (listed, Some(dir))
     };
-    Ok(Prepared { client, model: cfg.model, limits: cfg.limits, prices: prices(ws)?, redactor, skills, mount })
+    Ok(Prepared { runner, client: std::sync::Arc::new(client), model: cfg.model, limits: cfg.limits, prices: prices(ws)?, redactor, skills, mount })
+}
+
+impl Prepared {
+    /// Host folders the container mounts read-only: the skills (with-skill arm) and what a harness
+    /// needs (its binary, its proxy's socket folder).
+    pub fn mounts(&self) -> Vec<(std::path::PathBuf, String)> {
+        let mut mounts: Vec<_> = self.mount.iter().map(|d| (d.path().to_path_buf(), SKILLS_DIR.to_string())).collect();
+        if let Runner::ClaudeCode { binary, socket_dir } = &self.runner {
+            mounts.push((binary.clone(), claude_code::BINARY.to_string()));
+            mounts.push((socket_dir.path().to_path_buf(), claude_code::SOCKET_DIR.to_string()));
+        }
+        mounts
+    }
 }
 
 pub async fn run(
@@ -72,20 +101,43 @@ pub async fn run(
     session_id: String,
     log: &(dyn Fn(&str) + Send + Sync),
 ) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
-    skillscope_agent::run(skillscope_agent::run::RunInput {
-        client: &p.client,
-        model: &p.model,
-        prices: &p.prices,
-        container,
-        workdir,
-        instruction,
-        skills: &p.skills,
-        limits: &p.limits,
-        redactor: &p.redactor,
-        session_id,
-        log,
-    })
-    .await
+    match &p.runner {
+        Runner::Builtin => {
+            skillscope_agent::run(skillscope_agent::run::RunInput {
+                client: &p.client,
+                model: &p.model,
+                prices: &p.prices,
+                container,
+                workdir,
+                instruction,
+                skills: &p.skills,
+                limits: &p.limits,
+                redactor: &p.redactor,
+                session_id,
+                log,
+            })
+            .await
+        }
+        Runner::ClaudeCode { socket_dir, .. } => {
+            // Lives as long as the run: the harness's only way out of the container.
+            let _proxy = skillscope_models::proxy::serve_unix(p.client.clone(), &socket_dir.path().join(claude_code::SOCKET_NAME))
+                .await
+                .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
+            claude_code::run(claude_code::ClaudeRun {
+                container,
+                workdir,
+                instruction,
+                model: &p.model,
+                limits: &p.limits,
+                prices: &p.prices,
+                skills_dir: p.mount.as_ref().map(|_| SKILLS_DIR),
+                redactor: &p.redactor,
+                session_id,
+                log,
+            })
+            .await
+        }
+    }
 }
 
 /// Stores the trajectory of an attempt (once); returns its id.

@@ -190,6 +190,8 @@ impl From<skillscope_agent::AgentError> for TrialError {
         let infra = match &e {
             skillscope_agent::AgentError::Model(m) => m.is_infrastructure(),
             skillscope_agent::AgentError::Sandbox(s) => s.is_infrastructure(),
+            // The harness could not reach its model or produced no result: retried like a model fault.
+            skillscope_agent::AgentError::Harness(_) => true,
         };
         Self { infra, message: e.to_string() }
     }
@@ -248,7 +250,7 @@ fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink
     }
 }
 
-fn container_spec(ws_label: &str, c: &Claimed, image: String, skills: Option<&std::path::Path>) -> ContainerSpec {
+fn container_spec(ws_label: &str, c: &Claimed, image: String, ro_mounts: Vec<(std::path::PathBuf, String)>) -> ContainerSpec {
     let l = &c.spec.limits;
     let labels = HashMap::from([
         ("skillscope.workspace".to_string(), ws_label.to_string()),
@@ -265,8 +267,9 @@ fn container_spec(ws_label: &str, c: &Claimed, image: String, skills: Option<&st
         read_only_rootfs: l.read_only_rootfs,
         user: l.user.clone(),
         workdir: Some(c.spec.workdir.clone()),
-        // Skills are mounted read-only; the without-skill arm has no /skills at all.
-        ro_mounts: skills.map(|p| vec![(p.to_path_buf(), agent_phase::SKILLS_DIR.to_string())]).unwrap_or_default(),
+        // Skills (and a harness's binary and socket) are mounted read-only; the without-skill arm
+        // has no /skills at all.
+        ro_mounts,
         ..ContainerSpec::default()
     }
 }
@@ -292,8 +295,8 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             engine.build_image(std::path::Path::new(context), tag).await?
         }
     };
-    let mount = prepared.as_ref().and_then(|a| a.mount.as_ref()).map(|d| d.path());
-    let container = engine.create(&container_spec(label, c, image.clone(), mount)).await?;
+    let mounts = prepared.as_ref().map(|p| p.mounts()).unwrap_or_default();
+    let container = engine.create(&container_spec(label, c, image.clone(), mounts)).await?;
     if let Ok(conn) = ws.conn() {
         let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
     }

@@ -1,0 +1,300 @@
+//! Claude Code, the real CLI (pinned to [`VERSION`]), as a trial's agent. It runs inside the trial's
+//! container, which keeps no network: its model calls go to a Unix socket mounted from the host,
+//! where a key-adding proxy forwards them (`skillscope_models::proxy`), so the container only ever
+//! holds a placeholder key. Skills are offered the way Claude Code finds them (copied from /skills
+//! into its config folder), and its `stream-json` output becomes the ATIF trajectory.
+
+use crate::run::{AgentError, AgentLimits, AgentOutcome, StopReason};
+use serde_json::Value;
+use skillscope_atif::{Agent, Redactor, TrajectoryBuilder, TurnMetrics};
+use skillscope_models::{PriceTable, Usage};
+use skillscope_sandbox::{Container, ExecOptions};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// The version Skillscope installs and runs: its headless flags and output are what this module reads.
+pub const VERSION: &str = "2.1.197";
+/// Where the host's Claude Code binary is mounted (read-only) in the container.
+pub const BINARY: &str = "/opt/skillscope/claude";
+/// Where the folder holding the model proxy's socket is mounted.
+pub const SOCKET_DIR: &str = "/run/skillscope-model";
+/// The socket's file name inside [`SOCKET_DIR`].
+pub const SOCKET_NAME: &str = "model.sock";
+/// Claude Code's config folder (writable, inside the container's /tmp); its `skills/` is where it looks.
+const CONFIG_DIR: &str = "/tmp/skillscope-claude";
+
+pub struct ClaudeRun<'a> {
+    pub container: &'a Container,
+    pub workdir: &'a str,
+    pub instruction: &'a str,
+    pub model: &'a str,
+    pub limits: &'a AgentLimits,
+    pub prices: &'a PriceTable,
+    /// Where the arm's skills are mounted (None in the without-skill arm).
+    pub skills_dir: Option<&'a str>,
+    pub redactor: &'a Redactor,
+    pub session_id: String,
+    pub log: &'a (dyn Fn(&str) + Send + Sync),
+}
+
+/// Runs Claude Code on the task; its own failures (turn limit, timeout) are outcomes, failures
+/// around it (no answer from the model, no output at all) are infrastructure errors.
+pub async fn run(input: ClaudeRun<'_>) -> Result<AgentOutcome, AgentError> {
+    let quick = |secs| ExecOptions { timeout: Duration::from_secs(secs), ..ExecOptions::default() };
+    let copy_skills = match input.skills_dir {
+        Some(dir) => format!(" && cp -R {dir}/. {CONFIG_DIR}/skills/"),
+        None => String::new(),
+    };
+    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{copy_skills}")];
+    let prepared = input.container.exec(&setup, quick(60), &mut |_, _| {}).await?;
+    if prepared.exit_code != Some(0) {
+        return Err(AgentError::Harness(format!("could not prepare Claude Code's folders: {}", prepared.stderr.trim())));
+    }
+
+    let env = [
+        "HOME=/tmp/skillscope-home".to_string(),
+        "TMPDIR=/tmp".into(),
+        format!("CLAUDE_CONFIG_DIR={CONFIG_DIR}"),
+        // Root in a throw-away container: the bypass-permissions mode needs to know it is sandboxed.
+        "IS_SANDBOX=1".into(),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1".into(),
+        // The model calls go to the proxy's socket; the key here is a placeholder the proxy replaces.
+        format!("ANTHROPIC_UNIX_SOCKET={SOCKET_DIR}/{SOCKET_NAME}"),
+        "ANTHROPIC_BASE_URL=http://localhost".into(),
+        "ANTHROPIC_API_KEY=skillscope-proxy-adds-the-key".into(),
+        format!("ANTHROPIC_MODEL={}", input.model),
+        "CLAUDE_CODE_MAX_RETRIES=2".into(),
+    ];
+    let command: Vec<String> = [
+        BINARY,
+        "-p",
+        input.instruction,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--dangerously-skip-permissions",
+        "--max-turns",
+        &input.limits.max_turns.to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let opts = ExecOptions {
+        timeout: Duration::from_secs(input.limits.wall_timeout_secs),
+        workdir: Some(input.workdir.to_string()),
+        env: env.to_vec(),
+        user: None,
+    };
+    let started = Instant::now();
+    let mut pending = String::new();
+    let result = input
+        .container
+        .exec(&command, opts, &mut |_, bytes| {
+            pending.push_str(&String::from_utf8_lossy(bytes));
+            while let Some(end) = pending.find('\n') {
+                let line: String = pending.drain(..=end).collect();
+                if let Some(text) = progress_line(&line) {
+                    (input.log)(&input.redactor.redact(&text));
+                }
+            }
+        })
+        .await?;
+    let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
+    let stop = match (&converted.ending, result.timed_out) {
+        (_, true) => StopReason::WallTimeout,
+        (Some(Ending::Answer), _) => StopReason::FinalAnswer,
+        (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
+        (Some(Ending::Failed(why)), _) => return Err(AgentError::Harness(format!("Claude Code failed: {why}"))),
+        (None, _) => {
+            let stderr = result.stderr.trim();
+            return Err(AgentError::Harness(format!(
+                "Claude Code ended without a result (exit {:?}){}",
+                result.exit_code,
+                if stderr.is_empty() { String::new() } else { format!(": {}", input.redactor.redact(stderr)) }
+            )));
+        }
+    };
+    let cost_usd = input.prices.cost(input.model, &converted.usage);
+    let mut trajectory = converted.trajectory;
+    trajectory["extra"]["stop_reason"] = serde_json::to_value(stop).expect("a stop reason serialises");
+    trajectory["final_metrics"]["total_cost_usd"] = serde_json::to_value(cost_usd).expect("a number serialises");
+    input.redactor.redact_json(&mut trajectory);
+    Ok(AgentOutcome {
+        stop,
+        turns: converted.turns,
+        usage: converted.usage,
+        cost_usd,
+        final_text: converted.final_text,
+        model_ms: converted.model_ms,
+        tool_ms: (started.elapsed().as_millis() as u64).saturating_sub(converted.model_ms),
+        trajectory,
+    })
+}
+
+/// A line of the live log for one `stream-json` event: what the agent said or ran.
+fn progress_line(line: &str) -> Option<String> {
+    let event: Value = serde_json::from_str(line.trim()).ok()?;
+    let blocks = event["message"]["content"].as_array()?;
+    let parts: Vec<String> = blocks
+        .iter()
+        .filter_map(|b| match b["type"].as_str()? {
+            "text" if event["type"] == "assistant" => Some(format!("agent: {}", b["text"].as_str()?)),
+            "tool_use" => Some(format!("$ {} {}", b["name"].as_str()?, b["input"])),
+            _ => None,
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n") + "\n")
+}
+
+/// How the run ended, from its `result` event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    Answer,
+    TurnLimit,
+    /// The run reports an error (an unreachable or failing model, for one).
+    Failed(String),
+}
+
+/// What a run's `stream-json` output says.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    /// ATIF v1.7: the instruction as the first step, one agent step per model response (its text,
+    /// thinking and tool calls), tool results as observations, injected skill bodies as user steps.
+    pub trajectory: Value,
+    pub ending: Option<Ending>,
+    pub final_text: Option<String>,
+    pub turns: u32,
+    pub usage: Usage,
+    pub model_ms: u64,
+}
+
+/// One model response being gathered (Claude Code prints a response's blocks as separate events).
+#[derive(Default)]
+struct Response {
+    id: String,
+    text: Vec<String>,
+    thinking: Vec<String>,
+    calls: Vec<(String, String, Value)>,
+    usage: Usage,
+}
+
+/// The prompt tokens of an Anthropic usage object (uncached, cache reads and cache writes) and its
+/// cached and output tokens.
+fn usage_of(u: &Value) -> Usage {
+    let n = |k: &str| u[k].as_u64().unwrap_or(0);
+    Usage {
+        input_tokens: n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens"),
+        cached_tokens: n("cache_read_input_tokens"),
+        output_tokens: n("output_tokens"),
+    }
+}
+
+/// Reads Claude Code's `stream-json` output (lines that are not JSON are skipped).
+pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -> Converted {
+    let mut agent = Agent::new("claude-code", VERSION, Some(model.to_string()));
+    agent.extra = Some(serde_json::Map::from_iter([("harness".to_string(), Value::from("claude-code"))]));
+    let mut b = TrajectoryBuilder::new(session_id, agent);
+    b.user_step(instruction);
+    let mut response: Option<Response> = None;
+    // Which step made each tool call, for the results that come later.
+    let mut callers: HashMap<String, u64> = HashMap::new();
+    let (mut ending, mut final_text, mut turns, mut usage, mut model_ms) = (None, None, 0, Usage::default(), 0);
+
+    let flush = |b: &mut TrajectoryBuilder, r: Option<Response>, callers: &mut HashMap<String, u64>| {
+        let Some(r) = r else { return };
+        let metrics = TurnMetrics {
+            prompt_tokens: r.usage.input_tokens as i64,
+            completion_tokens: r.usage.output_tokens as i64,
+            cached_tokens: r.usage.cached_tokens as i64,
+            cost_usd: None,
+        };
+        let reasoning = (!r.thinking.is_empty()).then(|| r.thinking.join("\n"));
+        let ids: Vec<String> = r.calls.iter().map(|c| c.0.clone()).collect();
+        let step = b.agent_step(r.text.join("\n"), reasoning, r.calls, metrics, time::OffsetDateTime::now_utc());
+        callers.extend(ids.into_iter().map(|id| (id, step)));
+    };
+
+    for line in stdout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else { continue };
+        match event["type"].as_str() {
+            Some("assistant") => {
+                let message = &event["message"];
+                let id = message["id"].as_str().unwrap_or_default().to_string();
+                if response.as_ref().is_none_or(|r| r.id != id) {
+                    flush(&mut b, response.take(), &mut callers);
+                    response = Some(Response { id, usage: usage_of(&message["usage"]), ..Response::default() });
+                }
+                let r = response.as_mut().expect("just set");
+                for block in message["content"].as_array().into_iter().flatten() {
+                    match block["type"].as_str() {
+                        Some("text") => r.text.extend(block["text"].as_str().map(String::from)),
+                        Some("thinking") => r.thinking.extend(block["thinking"].as_str().map(String::from)),
+                        Some("tool_use") => r.calls.push((
+                            block["id"].as_str().unwrap_or_default().to_string(),
+                            block["name"].as_str().unwrap_or_default().to_string(),
+                            block["input"].clone(),
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            Some("user") => {
+                flush(&mut b, response.take(), &mut callers);
+                for block in event["message"]["content"].as_array().into_iter().flatten() {
+                    match block["type"].as_str() {
+                        Some("tool_result") => {
+                            let id = block["tool_use_id"].as_str().unwrap_or_default();
+                            let text = match &block["content"] {
+                                Value::String(s) => s.clone(),
+                                Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
+                                _ => String::new(),
+                            };
+                            match callers.get(id) {
+                                Some(&step) => b.observation(step, id, text).expect("the call was recorded in that step"),
+                                None => {
+                                    b.user_step(text);
+                                }
+                            }
+                        }
+                        // What Claude Code injects, such as a skill's body once the Skill tool ran.
+                        Some("text") => {
+                            b.user_step(block["text"].as_str().unwrap_or_default());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some("result") => {
+                flush(&mut b, response.take(), &mut callers);
+                let text = event["result"].as_str().map(String::from);
+                ending = Some(match (event["subtype"].as_str(), event["is_error"].as_bool()) {
+                    (Some("error_max_turns"), _) => Ending::TurnLimit,
+                    (Some("success"), Some(false)) => Ending::Answer,
+                    _ => Ending::Failed(
+                        text.clone()
+                            .or_else(|| event["errors"].as_array().map(|e| e.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("; ")))
+                            .unwrap_or_else(|| format!("{}", event["subtype"])),
+                    ),
+                });
+                final_text = text;
+                turns = event["num_turns"].as_u64().unwrap_or(0) as u32;
+                usage = usage_of(&event["usage"]);
+                model_ms = event["duration_api_ms"].as_u64().unwrap_or(0);
+            }
+            _ => {}
+        }
+    }
+    flush(&mut b, response.take(), &mut callers);
+    let mut trajectory = serde_json::to_value(b.finish(None)).expect("a trajectory serialises");
+    // Per-response events carry only the first streamed output token: steps keep their (exact)
+    // prompt and cached tokens, and the output tokens are the run's total only.
+    for step in trajectory["steps"].as_array_mut().into_iter().flatten() {
+        if let Some(metrics) = step["metrics"].as_object_mut() {
+            metrics.remove("completion_tokens");
+        }
+    }
+    trajectory["final_metrics"]["total_prompt_tokens"] = usage.input_tokens.into();
+    trajectory["final_metrics"]["total_cached_tokens"] = usage.cached_tokens.into();
+    trajectory["final_metrics"]["total_completion_tokens"] = usage.output_tokens.into();
+    Converted { trajectory, ending, final_text, turns, usage, model_ms }
+}

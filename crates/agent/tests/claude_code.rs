@@ -1,0 +1,45 @@
+//! Claude Code's `stream-json` output (real runs, `fixtures/harness/`) as ATIF trajectories and
+//! outcomes: steps, tool results matched to their calls, the injected skill body, usage totals, and
+//! how each run ended.
+
+use skillscope_agent::claude_code::{convert, Ending};
+
+fn sample(name: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/harness").join(name)).unwrap()
+}
+
+#[test]
+fn a_run_that_uses_a_skill_becomes_a_valid_trajectory() {
+    let c = convert("Create out.txt", &sample("claude-code-skill.jsonl"), "trial-1-attempt-1", "claude-test");
+    assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+    let steps = c.trajectory["steps"].as_array().unwrap();
+    let sources: Vec<&str> = steps.iter().map(|s| s["source"].as_str().unwrap()).collect();
+    // The instruction, the Skill call, the injected SKILL.md body, the Bash call, the answer.
+    assert_eq!(sources, ["user", "agent", "user", "agent", "agent"]);
+    assert_eq!(steps[0]["message"], "Create out.txt");
+    assert_eq!(steps[1]["tool_calls"][0]["function_name"], "Skill");
+    assert_eq!(steps[1]["observation"]["results"][0]["content"], "Launching skill: demo-skill");
+    assert!(steps[2]["message"].as_str().unwrap().contains("Base directory for this skill"));
+    assert_eq!(steps[3]["tool_calls"][0]["arguments"]["command"], "echo hi > out.txt");
+    assert_eq!(steps[3]["observation"]["results"][0]["source_call_id"], "toolu_1");
+    assert_eq!(steps[4]["message"], "done");
+    assert_eq!(c.ending, Some(Ending::Answer));
+    assert_eq!((c.final_text.as_deref(), c.turns), (Some("done"), 4));
+    // The run's totals: prompt = uncached + cache reads + cache writes.
+    assert_eq!((c.usage.input_tokens, c.usage.cached_tokens, c.usage.output_tokens), (17_024 + 33_987, 33_987, 17));
+    assert_eq!(c.trajectory["final_metrics"]["total_prompt_tokens"], 17_024 + 33_987);
+    assert_eq!(c.trajectory["agent"]["name"], "claude-code");
+}
+
+#[test]
+fn the_turn_limit_and_a_dead_model_are_told_apart() {
+    let c = convert("x", &sample("claude-code-max-turns.jsonl"), "s", "m");
+    assert_eq!(c.ending, Some(Ending::TurnLimit));
+    assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new());
+    let c = convert("x", &sample("claude-code-model-down.jsonl"), "s", "m");
+    match c.ending {
+        Some(Ending::Failed(why)) => assert!(why.contains("Unable to connect to API"), "{why}"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    assert_eq!(convert("x", "not json\n", "s", "m").ending, None, "no result line: no ending");
+}

@@ -1,0 +1,57 @@
+//! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or the real
+//! Claude Code CLI, installed from npm (pinned) into the workspace and mounted into trial containers.
+
+use crate::error::{AppError, ErrorCode, Result};
+use crate::workspace::Workspace;
+use skillscope_agent::claude_code;
+use std::path::PathBuf;
+
+pub const BUILTIN: &str = "builtin";
+pub const CLAUDE_CODE: &str = "claude-code";
+/// Every harness a configuration may name.
+pub const ALL: [&str; 2] = [BUILTIN, CLAUDE_CODE];
+
+/// Where harnesses are installed: `$SKILLSCOPE_HARNESS_DIR` (shared by test workspaces), else the
+/// workspace's `harnesses/`.
+fn root(ws: &Workspace) -> PathBuf {
+    std::env::var_os("SKILLSCOPE_HARNESS_DIR").map(PathBuf::from).unwrap_or_else(|| ws.home().join("harnesses"))
+}
+
+fn claude_code_prefix(ws: &Workspace) -> PathBuf {
+    root(ws).join(format!("claude-code-{}", claude_code::VERSION))
+}
+
+/// The Claude Code binary (a glibc Linux executable, so tasks need a glibc image), or why not.
+pub fn claude_code_binary(ws: &Workspace) -> Result<PathBuf> {
+    let binary = claude_code_prefix(ws).join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    if binary.is_file() {
+        return Ok(binary);
+    }
+    Err(AppError::new(
+        ErrorCode::NotFound,
+        format!("Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)", claude_code::VERSION),
+    ))
+}
+
+/// Installs Claude Code with npm (once; later calls find it); returns the binary.
+pub fn install_claude_code(ws: &Workspace) -> Result<PathBuf> {
+    if let Ok(binary) = claude_code_binary(ws) {
+        return Ok(binary);
+    }
+    let prefix = claude_code_prefix(ws);
+    std::fs::create_dir_all(&prefix).map_err(|e| AppError::io(prefix.display(), e))?;
+    let package = format!("@anthropic-ai/claude-code@{}", claude_code::VERSION);
+    let out = std::process::Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&prefix)
+        .arg(&package)
+        .output()
+        .map_err(|e| AppError::new(ErrorCode::Io, format!("cannot run npm to install {package}: {e}")))?;
+    if !out.status.success() {
+        return Err(AppError::new(
+            ErrorCode::Io,
+            format!("npm could not install {package}: {}", String::from_utf8_lossy(&out.stderr).trim()),
+        ));
+    }
+    claude_code_binary(ws)
+}

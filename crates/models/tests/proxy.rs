@@ -1,0 +1,61 @@
+//! The key-adding proxy: a request over its Unix socket with a placeholder key reaches the
+//! scripted server (which accepts only the real key) with the real key, and the streamed answer
+//! comes back whole; a wrong key stays a 401 the harness sees.
+
+use serde_json::json;
+use skillscope_models::proxy::serve_unix;
+use skillscope_models::{ApiKind, Client, ProviderConfig, Secret};
+use skillscope_modelserver::{start, ServerOptions};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const KEY: &str = "sk-ant-real-0123456789abcdef";
+
+/// One raw HTTP/1.1 request over the socket, as a harness's HTTP client sends it.
+async fn post(socket: &std::path::Path, body: &str) -> String {
+    let mut stream = tokio::net::UnixStream::connect(socket).await.unwrap();
+    let request = format!(
+        "POST /v1/messages?beta=true HTTP/1.1\r\nhost: localhost\r\nx-api-key: sk-ant-placeholder\r\n\
+         anthropic-version: 2023-06-01\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+/// The text of the answer: its `text_delta` pieces joined.
+fn text_deltas(response: &str) -> String {
+    response
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+        .filter_map(|v| v["delta"]["text"].as_str().map(String::from))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_proxy_adds_the_real_key_and_streams_the_answer_back() {
+    let script = serde_json::from_value(json!({"default": [{"text": "hello from the provider"}]})).unwrap();
+    let server = start(ServerOptions { script, require_key: Some(KEY.into()), ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // With a tool offered, as a harness's turns are (the server answers tool-less requests "OK").
+    let tools = json!([{"name": "Bash", "description": "Runs a command.", "input_schema": {"type": "object"}}]);
+    let body = json!({"model": "m", "max_tokens": 64, "stream": true, "tools": tools, "messages": [{"role": "user", "content": "hi"}]}).to_string();
+
+    let provider = ProviderConfig::new("p", ApiKind::Anthropic, server.base_url.clone());
+    let client = Client::new(provider.clone(), Some(Secret::new(KEY))).unwrap();
+    let proxy = serve_unix(client.into(), &dir.path().join("model.sock")).await.unwrap();
+    let response = post(proxy.path(), &body).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("text/event-stream") && response.contains("message_stop"), "{response}");
+    assert_eq!(text_deltas(&response), "hello from the provider", "every streamed piece arrives");
+    assert!(!response.contains(KEY), "the key never goes back to the harness");
+
+    let wrong = Client::new(provider, Some(Secret::new("sk-ant-wrong-key-000000"))).unwrap();
+    let proxy = serve_unix(wrong.into(), &dir.path().join("wrong.sock")).await.unwrap();
+    assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 401"));
+    let path = proxy.path().to_owned();
+    drop(proxy);
+    assert!(!path.exists(), "a stopped proxy leaves no socket behind");
+}
