@@ -14,6 +14,11 @@ build_ui
 log "cargo build"
 timeout -k 10 2400 cargo build --workspace --all-targets --quiet
 
+log "Claude Code for the harness tests (npm, once)"
+# One install shared by every test workspace, kept with the build outputs.
+export SKILLSCOPE_HARNESS_DIR="$ROOT/target/harnesses"
+timeout -k 10 600 target/debug/skillscope harness install claude-code
+
 log "cargo test (unit and integration)"
 timeout -k 10 1200 cargo test --workspace --exclude e2e --quiet
 

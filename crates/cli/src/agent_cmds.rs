@@ -80,7 +80,7 @@ pub enum AgentCmd {
         #[arg(long, default_value_t = 400_000)]
         token_budget: u64,
         /// `builtin` (Skillscope's agent) or `claude-code` (the real CLI; `skillscope harness install claude-code` first).
-        #[arg(long, default_value = "builtin", value_parser = skillscope_core::harnesses::ALL)]
+        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code"])]
         harness: String,
     },
     List {
@@ -165,6 +165,7 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
     match cmd {
         AgentCmd::Add { name, provider, model, max_turns, token_budget, harness } => {
             let limits = skillscope_agent::AgentLimits { max_turns, token_budget, ..Default::default() };
+            let harness = skillscope_core::harnesses::Harness::parse(&harness)?;
             let id = agents::save_agent(ws, &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits })?;
             println!("saved agent configuration {name} (#{id})");
         }
@@ -174,7 +175,7 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
                 print_json(&all)?;
             }
             for a in all.iter().filter(|_| !json) {
-                println!("#{:<4} {:<28} {:<12} {} {}  max {} turns", a.id, a.name, a.harness, a.provider_id, a.model, a.limits.max_turns);
+                println!("#{:<4} {:<28} {:<12} {} {}  max {} turns", a.id, a.name, a.harness.as_str(), a.provider_id, a.model, a.limits.max_turns);
             }
         }
     }
@@ -185,7 +186,7 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
 pub enum HarnessCmd {
     /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
     Install {
-        #[arg(value_parser = [skillscope_core::harnesses::CLAUDE_CODE])]
+        #[arg(value_parser = ["claude-code"])]
         harness: String,
     },
 }

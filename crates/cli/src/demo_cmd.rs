@@ -60,7 +60,7 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
 fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -> Result<String, AppError> {
     let config = agents::save_agent(
         ws,
-        &AgentConfig { id: 0, name: "scripted-demo-agent".into(), harness: "builtin".into(), provider_id: PROVIDER.into(), model: "scripted".into(), limits: Default::default() },
+        &AgentConfig { id: 0, name: "scripted-demo-agent".into(), harness: Default::default(), provider_id: PROVIDER.into(), model: "scripted".into(), limits: Default::default() },
     )?;
     let mut tasks = Vec::new();
     for t in crate::eval_cmd::load_tasks(&inputs.join("tasks"))? {

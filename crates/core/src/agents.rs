@@ -2,6 +2,7 @@
 //! of its record: it lives in the OS keyring (see `credentials`).
 
 use crate::error::{AppError, Result};
+use crate::harnesses::Harness;
 use crate::workspace::Workspace;
 use crate::{credentials, now};
 use rusqlite::{params, OptionalExtension};
@@ -24,9 +25,7 @@ pub struct AgentConfig {
     #[ts(type = "number")]
     pub id: i64,
     pub name: String,
-    /// Who does the work: `builtin` (Skillscope's own agent) or `claude-code` (the real CLI, which
-    /// speaks the Anthropic API); see `crate::harnesses`.
-    pub harness: String,
+    pub harness: Harness,
     pub provider_id: String,
     pub model: String,
     pub limits: AgentLimits,
@@ -87,14 +86,7 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
         return Err(AppError::invalid_input("an agent configuration needs a name and a model"));
     }
     let p = provider(ws, &a.provider_id)?;
-    if !crate::harnesses::ALL.contains(&a.harness.as_str()) {
-        return Err(AppError::invalid_input(format!(
-            "unknown harness {:?}: one of {}",
-            a.harness,
-            crate::harnesses::ALL.join(", ")
-        )));
-    }
-    if a.harness == crate::harnesses::CLAUDE_CODE && p.api != skillscope_models::ApiKind::Anthropic {
+    if a.harness == Harness::ClaudeCode && p.api != skillscope_models::ApiKind::Anthropic {
         return Err(AppError::invalid_input(format!(
             "Claude Code speaks the Anthropic Messages API; provider {} uses another API",
             p.id
@@ -105,7 +97,7 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
     if a.id == 0 {
         conn.execute(
             "INSERT INTO agent_configs(name, harness, provider_id, model, limits_json, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![a.name.trim(), a.harness, a.provider_id, a.model, limits, now()],
+            params![a.name.trim(), a.harness.as_str(), a.provider_id, a.model, limits, now()],
         )
         .map_err(|e| unique_name(e, &a.name))?;
         return Ok(conn.last_insert_rowid());
@@ -113,7 +105,7 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
     let n = conn
         .execute(
             "UPDATE agent_configs SET name = ?1, harness = ?2, provider_id = ?3, model = ?4, limits_json = ?5, updated_at = ?6 WHERE id = ?7",
-            params![a.name.trim(), a.harness, a.provider_id, a.model, limits, now(), a.id],
+            params![a.name.trim(), a.harness.as_str(), a.provider_id, a.model, limits, now(), a.id],
         )
         .map_err(|e| unique_name(e, &a.name))?;
     if n == 0 {
@@ -139,7 +131,7 @@ pub fn agents(ws: &Workspace) -> Result<Vec<AgentConfig>> {
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
         .map(|(id, name, harness, provider_id, model, limits)| {
-            Ok(AgentConfig { id, name, harness, provider_id, model, limits: serde_json::from_str(&limits)? })
+            Ok(AgentConfig { id, name, harness: Harness::parse(&harness)?, provider_id, model, limits: serde_json::from_str(&limits)? })
         })
         .collect()
 }

@@ -365,7 +365,7 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
         let same: Option<i64> = conn
             .query_row(
                 "SELECT id FROM agent_configs WHERE name = ?1 AND harness = ?2 AND provider_id = ?3 AND model = ?4 AND limits_json = ?5",
-                params![a.name, a.harness, provider, a.model, limits],
+                params![a.name, a.harness.as_str(), provider, a.model, limits],
                 |r| r.get(0),
             )
             .optional()?;
@@ -375,7 +375,7 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
                 let name = free_name(&a.name, |n| Ok(conn.query_row("SELECT COUNT(*) FROM agent_configs WHERE name = ?1", [n], |r| r.get::<_, i64>(0))? > 0))?;
                 conn.execute(
                     "INSERT INTO agent_configs(name, harness, provider_id, model, limits_json, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![name, a.harness, provider, a.model, limits, at],
+                    params![name, a.harness.as_str(), provider, a.model, limits, at],
                 )?;
                 conn.last_insert_rowid()
             }

@@ -3,13 +3,40 @@
 
 use crate::error::{AppError, ErrorCode, Result};
 use crate::workspace::Workspace;
+use serde::{Deserialize, Serialize};
 use skillscope_agent::claude_code;
 use std::path::PathBuf;
+use ts_rs::TS;
 
-pub const BUILTIN: &str = "builtin";
-pub const CLAUDE_CODE: &str = "claude-code";
-/// Every harness a configuration may name.
-pub const ALL: [&str; 2] = [BUILTIN, CLAUDE_CODE];
+/// Who does a configuration's work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum Harness {
+    /// Skillscope's own agent loop, any provider.
+    #[default]
+    Builtin,
+    /// The Claude Code CLI inside the container; Anthropic Messages providers only.
+    ClaudeCode,
+}
+
+impl Harness {
+    pub const ALL: [Harness; 2] = [Harness::Builtin, Harness::ClaudeCode];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Harness::Builtin => "builtin",
+            Harness::ClaudeCode => "claude-code",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        Self::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
+            let known: Vec<&str> = Self::ALL.iter().map(|h| h.as_str()).collect();
+            AppError::invalid_input(format!("unknown harness {s:?}: one of {}", known.join(", ")))
+        })
+    }
+}
 
 /// Where harnesses are installed: `$SKILLSCOPE_HARNESS_DIR` (shared by test workspaces), else the
 /// workspace's `harnesses/`.

@@ -106,7 +106,7 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
         &AgentConfig {
             id: 0,
             name: "builtin on scripted".into(),
-            harness: "builtin".into(),
+            harness: Default::default(),
             provider_id: "scripted".into(),
             model: "scripted-model".into(),
             limits: Default::default(),

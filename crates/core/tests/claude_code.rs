@@ -47,7 +47,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     let config = AgentConfig {
         id: 0,
         name: "claude".into(),
-        harness: harnesses::CLAUDE_CODE.into(),
+        harness: harnesses::Harness::ClaudeCode,
         provider_id: "anthropic-scripted".into(),
         model: "claude-test".into(),
         limits: Default::default(),

@@ -68,7 +68,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     skillscope_core::credentials::set("scripted", "sk-experiment-000000").unwrap();
     let config = agents::save_agent(
         &ws,
-        &AgentConfig { id: 0, name: "builtin".into(), harness: "builtin".into(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
+        &AgentConfig { id: 0, name: "builtin".into(), harness: Default::default(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
     )
     .unwrap();
     let skills = tmp.path().join("skills");

@@ -52,7 +52,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
     skillscope_core::credentials::set("scripted", "sk-pytest-task-000000").unwrap();
     let config = agents::save_agent(
         &ws,
-        &AgentConfig { id: 0, name: "builtin".into(), harness: "builtin".into(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
+        &AgentConfig { id: 0, name: "builtin".into(), harness: Default::default(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
     )
     .unwrap();
     let skill = tmp.path().join("word-splitting");

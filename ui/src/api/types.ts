@@ -49,6 +49,7 @@ export type { TrialState } from "../bindings/TrialState";
 export type { TrialView } from "../bindings/TrialView";
 
 export type { AgentConfig } from "../bindings/AgentConfig";
+export type { Harness } from "../bindings/Harness";
 export type { AgentLimits } from "../bindings/AgentLimits";
 export type { AgentRunRequest } from "../bindings/AgentRunRequest";
 export type { ApiKind } from "../bindings/ApiKind";

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { saveAgent } from "../api/commands";
-import type { AgentConfig } from "../api/types";
-import { agentFields, chosenProvider, LIMIT_FIELDS, parseAgent, type AgentFields } from "../lib/agentForm";
+import type { AgentConfig, Harness } from "../api/types";
+import { agentFields, chosenProvider, HARNESS_LABELS, LIMIT_FIELDS, parseAgent, type AgentFields } from "../lib/agentForm";
 import { useSubmit } from "../lib/useSubmit";
 import { Field } from "./Field";
 import { SubmissionStatus } from "./SubmissionStatus";
@@ -15,7 +15,7 @@ const LIMIT_TEST_IDS: Record<(typeof LIMIT_FIELDS)[number][0], string> = {
 
 type Props = { editing: AgentConfig | null; providerIds: string[]; onSaved: () => void; onCancel: () => void };
 
-/** Adds an agent configuration (the built-in agent with a model and limits), or edits `editing`. */
+/** Adds an agent configuration (a harness with a provider, a model and limits), or edits `editing`. */
 export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
   const [fields, setFields] = useState<AgentFields>(() => agentFields(editing));
   const [submission, submit] = useSubmit(async (config: AgentConfig) => {
@@ -36,6 +36,16 @@ export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
       {providerIds.length === 0 && <p className="muted">Add a model provider above first.</p>}
       <div className="field-row">
         <Field label="Name" testId="agent-name" value={fields.name} onChange={(name) => set({ name })} required disabled={busy} />
+        <label className="field">
+          <span>Harness</span>
+          <select data-testid="agent-harness" value={fields.harness} onChange={(e) => set({ harness: e.target.value as Harness })} disabled={busy}>
+            {Object.entries(HARNESS_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="field">
           <span>Provider</span>
           <select

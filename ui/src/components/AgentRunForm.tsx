@@ -15,7 +15,7 @@ import { TextAreaField } from "./TextAreaField";
 
 type Props = { onStarted: (runId: number) => void };
 
-/** Queues the built-in agent on one task, repeated, with or without skills; `onStarted` gets the run id. */
+/** Queues an agent configuration on one task, repeated, with or without skills; `onStarted` gets the run id. */
 export function AgentRunForm({ onStarted }: Props) {
   return (
     <AgentsSkillsPanel

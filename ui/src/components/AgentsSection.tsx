@@ -1,5 +1,6 @@
 import { deleteAgent } from "../api/commands";
 import type { AgentConfig } from "../api/types";
+import { HARNESS_LABELS } from "../lib/agentForm";
 import { formatCount } from "../lib/format";
 import { useAction } from "../lib/useAction";
 import type { AsyncState } from "../lib/useAsync";
@@ -26,6 +27,7 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
 
   const columns: Column<AgentConfig>[] = [
     { header: "Name", className: "col-nowrap", render: (a) => <strong>{a.name}</strong> },
+    { header: "Harness", className: "col-nowrap", render: (a) => HARNESS_LABELS[a.harness] },
     { header: "Provider", className: "col-nowrap", render: (a) => a.provider_id },
     { header: "Model", render: (a) => <code>{a.model}</code> },
     { header: "Max turns", className: "col-num", render: (a) => a.limits.max_turns },

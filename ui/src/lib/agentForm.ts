@@ -1,4 +1,4 @@
-import type { AgentConfig, AgentLimits } from "../api/types";
+import type { AgentConfig, AgentLimits, Harness } from "../api/types";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 
 /** Mirrors `AgentLimits::default` in crates/agent/src/run.rs. */
@@ -14,8 +14,14 @@ export const DEFAULT_LIMITS: AgentLimits = {
 
 type LimitField = "max_turns" | "token_budget" | "wall_timeout_secs" | "command_timeout_secs";
 
+/** What each harness is called in the form (every harness has a name: the record is exhaustive). */
+export const HARNESS_LABELS: Record<Harness, string> = {
+  builtin: "Built-in agent (any provider)",
+  "claude-code": "Claude Code CLI (Anthropic providers)",
+};
+
 /** The agent form's fields, as typed; a blank temperature leaves it to the provider. */
-export type AgentFields = Record<"name" | "provider_id" | "model" | "temperature" | LimitField, string>;
+export type AgentFields = Record<"name" | "provider_id" | "model" | "temperature" | LimitField, string> & { harness: Harness };
 
 /** The form's whole-number limits: field, label, minimum. */
 export const LIMIT_FIELDS: readonly [LimitField, string, number][] = [
@@ -30,6 +36,7 @@ export function agentFields(config: AgentConfig | null): AgentFields {
   const limits = config?.limits ?? DEFAULT_LIMITS;
   return {
     name: config?.name ?? "",
+    harness: config?.harness ?? "builtin",
     provider_id: config?.provider_id ?? "",
     model: config?.model ?? "",
     max_turns: String(limits.max_turns),
@@ -49,7 +56,7 @@ function parseTemperature(text: string): number | null | undefined {
 
 /**
  * The configuration the fields describe, or what is wrong with them. Settings the form does not
- * show (id, harness, output limit, max output tokens) come from `base`, the one being edited.
+ * show (id, output limit, max output tokens) come from `base`, the one being edited.
  */
 /** The provider chosen, or the first one while none is (the providers may load after the form). */
 export function chosenProvider(fields: AgentFields, providerIds: string[]): string {
@@ -69,7 +76,7 @@ export function parseAgent(fields: AgentFields, base: AgentConfig | null): Parse
   return r.done({
     id: base?.id ?? 0,
     name,
-    harness: base?.harness ?? "builtin",
+    harness: fields.harness,
     provider_id: fields.provider_id,
     model,
     limits: {

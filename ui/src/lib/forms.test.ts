@@ -94,6 +94,11 @@ describe("agent form", () => {
     expect(result.ok && result.value).toMatchObject({ id: 0, name: "a", harness: "builtin", limits: { temperature: 0.7, output_limit_bytes: 16384 } });
   });
 
+  it("keeps the harness chosen", () => {
+    const result = parseAgent({ ...agentFields(null), provider_id: "anthropic", name: "cc", model: "m", harness: "claude-code" }, null);
+    expect(result.ok && result.value.harness).toBe("claude-code");
+  });
+
   it("reports missing names, a bad temperature and bad limits", () => {
     const result = parseAgent({ ...agentFields(null), temperature: "3", max_turns: "0" }, null);
     expect(result.ok).toBe(false);

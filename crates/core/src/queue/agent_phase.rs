@@ -6,6 +6,7 @@
 use super::model::AgentTask;
 use crate::error::{AppError, Result};
 use crate::workspace::Workspace;
+use crate::harnesses::Harness;
 use crate::{agents, credentials, library, trajectories};
 use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
@@ -49,11 +50,9 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());
     let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
-    let runner = match cfg.harness.as_str() {
-        crate::harnesses::CLAUDE_CODE => {
-            Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
-        }
-        _ => Runner::Builtin,
+    let runner = match cfg.harness {
+        Harness::ClaudeCode => Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? },
+        Harness::Builtin => Runner::Builtin,
     };
     let (skills, mount) = if task.skill_version_ids.is_empty() {
         (Vec::new(), None)
