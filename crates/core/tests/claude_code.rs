@@ -8,13 +8,11 @@ mod common;
 use common::*;
 use serde_json::json;
 use skillscope_core::agents::{self, AgentConfig};
-use skillscope_core::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
-use skillscope_core::import::import;
-use skillscope_core::model::ImportRequest;
+use skillscope_core::experiments::ExperimentTask;
 use skillscope_core::{harnesses, trajectories, Workspace};
 use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
-use skillscope_sandbox::bootstrap::{self, DEBIAN_PYTHON_TAG};
+use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 
 const KEY: &str = "sk-ant-claude-code-canary-5d1f0b7e";
 
@@ -22,10 +20,7 @@ const KEY: &str = "sk-ant-claude-code-canary-5d1f0b7e";
 fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     join_session_keyring();
     let rt = rt();
-    rt.block_on(async {
-        let engine = engine().await;
-        bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}")).await.expect("debian python image");
-    });
+    rt.block_on(debian_engine());
     // Claude Code lists the arm's skills in its requests, so the with-skill arm takes the branch:
     // it invokes the skill (Claude Code's Skill tool), then follows it.
     let script: Script = serde_json::from_value(json!({
@@ -54,10 +49,8 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     };
     let config = agents::save_agent(&ws, &config).unwrap();
 
-    let skill = tmp.path().join("answer-keeper");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(skill.join("SKILL.md"), "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n").unwrap();
-    let version = import(&ws, &ImportRequest { source: skill.display().to_string(), ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id;
+    let skill = "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n";
+    let version = import_skill(&ws, tmp.path(), "answer-keeper", skill);
     let workspace = tmp.path().join("task");
     std::fs::create_dir_all(&workspace).unwrap();
     std::fs::write(workspace.join("task.txt"), "42\n").unwrap();
@@ -70,22 +63,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         scoring: None,
         dockerfile_context: None,
     };
-    let design = ExperimentDesign {
-        name: "claude-code".into(),
-        skill_version_ids: vec![version],
-        decoy_version_ids: vec![],
-        tasks: vec![task],
-        agent_config_ids: vec![config],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-    };
-    let e = experiments::create(&ws, &design).unwrap();
-    let (sink, events) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
-
-    let pairs = experiments::pairs(&ws, e).unwrap();
-    let p = &pairs[0];
-    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
+    let (p, events) = run_one_pair(&ws, &rt, version, task, config);
     assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
     assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
 

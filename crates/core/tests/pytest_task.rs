@@ -7,13 +7,11 @@ mod common;
 use common::*;
 use serde_json::json;
 use skillscope_core::agents::{self, AgentConfig};
-use skillscope_core::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
-use skillscope_core::import::import;
-use skillscope_core::model::ImportRequest;
+use skillscope_core::experiments::ExperimentTask;
 use skillscope_core::Workspace;
 use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
-use skillscope_sandbox::bootstrap::{self, DEBIAN_PYTHON_TAG};
+use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 use skillscope_tasks::{TaskFile, TaskVerifier};
 
 const TESTS: &str = "from word_count import count\n\n\
@@ -31,10 +29,7 @@ const RIGHT: &str = "def count(text):\n    return len(text.split())\n";
 fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
     join_session_keyring();
     let rt = rt();
-    rt.block_on(async {
-        let engine = engine().await;
-        bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}")).await.expect("debian python image");
-    });
+    rt.block_on(debian_engine());
     let script: Script = serde_json::from_value(json!({
         "default": [{"tool": "write_file", "args": {"path": "word_count.py", "content": NAIVE}}, {"text": "written"}],
         "branches": [{"if_prompt_contains": "word-splitting", "steps": [
@@ -55,10 +50,8 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
         &AgentConfig { id: 0, name: "builtin".into(), harness: Default::default(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
     )
     .unwrap();
-    let skill = tmp.path().join("word-splitting");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(skill.join("SKILL.md"), "---\nname: word-splitting\ndescription: Counts words right. Use when counting words in text.\n---\nSplit on any whitespace: `text.split()`.\n").unwrap();
-    let version = import(&ws, &ImportRequest { source: skill.display().to_string(), ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id;
+    let skill = "---\nname: word-splitting\ndescription: Counts words right. Use when counting words in text.\n---\nSplit on any whitespace: `text.split()`.\n";
+    let version = import_skill(&ws, tmp.path(), "word-splitting", skill);
 
     let workspace = tmp.path().join("task");
     std::fs::create_dir_all(&workspace).unwrap();
@@ -76,23 +69,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
         }),
         dockerfile_context: None,
     };
-    let design = ExperimentDesign {
-        name: "pytest".into(),
-        skill_version_ids: vec![version],
-        decoy_version_ids: vec![],
-        tasks: vec![task],
-        agent_config_ids: vec![config],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-    };
-    let e = experiments::create(&ws, &design).unwrap();
-    let (sink, _) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
-
-    let pairs = experiments::pairs(&ws, e).unwrap();
-    assert_eq!(pairs.len(), 1);
-    let p = &pairs[0];
-    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
+    let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     assert_eq!(p.without.score, Some(0.5), "the naive split passes two of the four tests");
     assert_eq!(p.with.score, Some(1.0), "the skill's split passes all four");
 }

@@ -50,3 +50,48 @@ pub fn join_session_keyring() {
     assert!(r >= 0, "keyctl join session keyring failed");
     std::env::set_var(skillscope_core::credentials::STORE_ENV, "keyutils");
 }
+
+/// Connects to the engine and builds the Debian python image (glibc, python3, pytest).
+pub async fn debian_engine() -> Engine {
+    let engine = engine().await;
+    bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}")).await.expect("debian python image");
+    engine
+}
+
+/// Imports a skill made of one SKILL.md under `root`; returns its version id.
+pub fn import_skill(ws: &Workspace, root: &std::path::Path, name: &str, skill_md: &str) -> i64 {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
+    let request = skillscope_core::model::ImportRequest { source: dir.display().to_string(), ..Default::default() };
+    skillscope_core::import::import(ws, &request, &mut |_| {}).unwrap().skills[0].version_id
+}
+
+/// Runs one skill on one task with one configuration (isolated, once) to the end; returns the
+/// pair and every event the worker emitted.
+pub fn run_one_pair(
+    ws: &Workspace,
+    rt: &tokio::runtime::Runtime,
+    skill_version: i64,
+    task: skillscope_core::experiments::ExperimentTask,
+    config: i64,
+) -> (skillscope_core::experiments::PairView, Arc<Mutex<Vec<QueueEvent>>>) {
+    use skillscope_core::experiments::{self, Condition, ExperimentDesign};
+    let design = ExperimentDesign {
+        name: task.id.clone(),
+        skill_version_ids: vec![skill_version],
+        decoy_version_ids: vec![],
+        tasks: vec![task],
+        agent_config_ids: vec![config],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+    };
+    let e = experiments::create(ws, &design).unwrap();
+    let (sink, events) = recorder();
+    rt.block_on(drain(ws, None, sink)).unwrap();
+    let mut pairs = experiments::pairs(ws, e).unwrap();
+    assert_eq!(pairs.len(), 1);
+    let pair = pairs.remove(0);
+    assert!(pair.excluded.is_empty(), "{:?}", pair.excluded);
+    (pair, events)
+}
