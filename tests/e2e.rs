@@ -156,6 +156,13 @@ async fn settings_key_agent_run_and_trajectory() {
     c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("scripted").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=agent-row][data-agent-name=builtin-e2e]")).await;
+    // Claude Code speaks only the Anthropic API: on this provider it is refused, and the form says why.
+    c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("claude-e2e").await.unwrap();
+    c.find(Locator::Css("[data-testid=agent-harness]")).await.unwrap().select_by_value("claude-code").await.unwrap();
+    c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("claude-test").await.unwrap();
+    c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();
+    let refused = s.wait_for(Locator::Css("[data-testid=agent-form-error]")).await;
+    s.wait_text(&refused, "Anthropic").await;
     s.screenshot("e2e-settings.png").await;
     let page = c.source().await.unwrap();
     assert!(!page.contains(key), "the key is never shown once saved");

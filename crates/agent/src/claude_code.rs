@@ -105,6 +105,13 @@ pub async fn run(input: ClaudeRun<'_>) -> Result<AgentOutcome, AgentError> {
         (Some(Ending::Answer), _) => StopReason::FinalAnswer,
         (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
         (Some(Ending::Failed(why)), _) => return Err(AgentError::Harness(format!("Claude Code failed: {why}"))),
+        // The binary could not start: a musl or libc-less image (busybox, Alpine).
+        (None, _) if matches!(result.exit_code, Some(126 | 127)) || result.stderr.contains(&format!("exec {BINARY}: no such file")) => {
+            return Err(AgentError::Harness(format!(
+                "Claude Code could not start in this image (exit {:?}): it needs a glibc Linux image such as skillscope/debian-python:12",
+                result.exit_code
+            )))
+        }
         (None, _) => {
             let stderr = result.stderr.trim();
             return Err(AgentError::Harness(format!(

@@ -64,6 +64,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         dockerfile_context: None,
     };
     let (p, events) = run_one_pair(&ws, &rt, version, task, config);
+    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
     assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
     assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
 
@@ -87,4 +88,34 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     }
     let db = std::fs::read(ws.db_path()).unwrap();
     assert!(!db.windows(KEY.len()).any(|w| w == KEY.as_bytes()), "the key is not in the database");
+}
+
+#[test]
+fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({"default": [{"text": "never asked"}]})).unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.config_mut().queue.max_attempts = Some(1);
+    harnesses::install_claude_code(&ws).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone())).unwrap();
+    let config = AgentConfig { id: 0, name: "claude".into(), harness: harnesses::Harness::ClaudeCode, provider_id: "anthropic-scripted".into(), model: "m".into(), limits: Default::default() };
+    let config = agents::save_agent(&ws, &config).unwrap();
+    let version = import_skill(&ws, tmp.path(), "any-skill", "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n");
+    let task = ExperimentTask {
+        id: "busybox".into(),
+        instruction: "Say hi.".into(),
+        image: IMAGE.into(),
+        workspace: None,
+        verifier: vec!["true".into()],
+        scoring: None,
+        dockerfile_context: None,
+    };
+    let (p, _) = run_one_pair(&ws, &rt, version, task, config);
+    let run = skillscope_core::experiments::list(&ws).unwrap()[0].run_id;
+    let trial = skillscope_core::queue::store::trials(&ws, run).unwrap().into_iter().find(|t| t.id == p.without.trial_id).unwrap();
+    assert!(trial.message.contains("needs a glibc Linux image"), "{}", trial.message);
 }

@@ -70,6 +70,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
         dockerfile_context: None,
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
+    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
     assert_eq!(p.without.score, Some(0.5), "the naive split passes two of the four tests");
     assert_eq!(p.with.score, Some(1.0), "the skill's split passes all four");
 }
