@@ -54,7 +54,7 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
   return (
     <section className="panel" data-testid="agents">
       <h2>Agent configurations</h2>
-      <p className="muted">The built-in agent with a provider's model and its limits; agent runs use one of these.</p>
+      <p className="muted">A harness (the built-in agent, or the Claude Code CLI run inside the trial's container) with a provider's model and its limits; agent runs and experiments use one of these.</p>
       <AsyncView state={state} what="the agent configurations" onRetry={reload}>
         {(agents) => (
           <Table
