@@ -152,6 +152,9 @@ async fn settings_key_agent_run_and_trajectory() {
     c.find(Locator::Css(&format!("{row} [data-testid=key-test]"))).await.unwrap().click().await.unwrap();
     s.wait_for(Locator::Css(&format!("{row} [data-testid=key-test-result][data-ok=true]"))).await;
 
+    // Both harnesses are ready (scripts/test.sh installed Claude Code into SKILLSCOPE_HARNESS_DIR).
+    s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=builtin][data-installed=true]")).await;
+    s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=claude-code][data-installed=true]")).await;
     c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("builtin-e2e").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("scripted").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();

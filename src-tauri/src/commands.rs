@@ -16,6 +16,7 @@ use skillscope_core::trajectories::{
     self, ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary, WindowRequest,
 };
 use skillscope_core::credentials;
+use skillscope_core::harnesses::{self, Harness, HarnessStatus};
 use skillscope_core::decisions::{self, Decision, NewDecision};
 use skillscope_core::report::{self, ReportFormat};
 use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
@@ -199,6 +200,17 @@ pub fn delete_agent(state: State<AppState>, id: i64) -> Res<()> {
 }
 
 /// One page of the workspace's trajectories, newest first, optionally searched by label.
+#[tauri::command(async)]
+pub fn harness_status(state: State<AppState>) -> Res<Vec<HarnessStatus>> {
+    Ok(harnesses::status(ws(&state)?))
+}
+
+/// Installs a harness (Claude Code: npm, a minute at most); resolves with its new status.
+#[tauri::command(async)]
+pub fn install_harness(state: State<AppState>, harness: Harness) -> Res<HarnessStatus> {
+    harnesses::install(ws(&state)?, harness)
+}
+
 #[tauri::command(async)]
 pub fn list_trajectories(state: State<AppState>, query: TrajectoryQuery) -> Res<TrajectoryPage> {
     trajectories::page(ws(&state)?, &query)

@@ -80,6 +80,8 @@ fn main() {
             commands::list_agents,
             commands::save_agent,
             commands::delete_agent,
+            commands::harness_status,
+            commands::install_harness,
             commands::list_trajectories,
             commands::trajectory_summary,
             commands::trial_trajectories,

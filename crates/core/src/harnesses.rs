@@ -82,3 +82,78 @@ pub fn install_claude_code(ws: &Workspace) -> Result<PathBuf> {
     }
     claude_code_binary(ws)
 }
+
+/// A harness as Settings shows it: whether it can run here, and what it is.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct HarnessStatus {
+    pub harness: Harness,
+    /// The version that runs (Skillscope's own for the built-in agent).
+    pub version: String,
+    pub installed: bool,
+    /// Where it is installed, or what installing it takes.
+    pub detail: String,
+}
+
+/// Every harness and whether it is ready.
+pub fn status(ws: &Workspace) -> Vec<HarnessStatus> {
+    Harness::ALL.into_iter().map(|h| status_of(ws, h)).collect()
+}
+
+fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
+    match harness {
+        Harness::Builtin => HarnessStatus {
+            harness,
+            version: env!("CARGO_PKG_VERSION").into(),
+            installed: true,
+            detail: "Part of Skillscope; runs with any provider.".into(),
+        },
+        Harness::ClaudeCode => {
+            let found = claude_code_binary(ws);
+            HarnessStatus {
+                harness,
+                version: claude_code::VERSION.into(),
+                installed: found.is_ok(),
+                detail: match found {
+                    Ok(binary) => binary.display().to_string(),
+                    Err(_) => "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.".into(),
+                },
+            }
+        }
+    }
+}
+
+/// Installs a harness (nothing to do for the built-in agent); returns its new status.
+pub fn install(ws: &Workspace, harness: Harness) -> Result<HarnessStatus> {
+    if harness == Harness::ClaudeCode {
+        install_claude_code(ws)?;
+    }
+    Ok(status_of(ws, harness))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_says_what_is_ready_and_finds_an_installed_claude_code() {
+        let home = tempfile::tempdir().unwrap();
+        let harnesses = tempfile::tempdir().unwrap();
+        // The only test in this crate that reads the variable.
+        std::env::set_var("SKILLSCOPE_HARNESS_DIR", harnesses.path());
+        let ws = Workspace::open(home.path()).unwrap();
+        let ready = |ws: &Workspace| status(ws).into_iter().map(|s| (s.harness, s.installed)).collect::<Vec<_>>();
+        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, false)]);
+        let err = claude_code_binary(&ws).unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotFound);
+        assert!(err.message.contains("skillscope harness install claude-code"), "{}", err.message);
+
+        let binary = harnesses.path().join(format!("claude-code-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude", claude_code::VERSION));
+        std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+        std::fs::write(&binary, b"").unwrap();
+        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true)]);
+        assert_eq!(install(&ws, Harness::ClaudeCode).unwrap().detail, binary.display().to_string(), "installed once, found after");
+        assert_eq!(Harness::parse("claude-code").unwrap(), Harness::ClaudeCode);
+        assert_eq!(Harness::parse("codex").unwrap_err().code, ErrorCode::InvalidInput);
+    }
+}

@@ -12,6 +12,8 @@ import type {
   ExperimentView,
   ExportFormat,
   FileContent,
+  Harness,
+  HarnessStatus,
   ImportRequest,
   ImportedTrajectory,
   NewDecision,
@@ -133,6 +135,12 @@ export const listAgents = () => call<AgentConfig[]>("list_agents");
 export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { config });
 
 export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
+
+/** Every harness (built-in agent, Claude Code) and whether it can run here. */
+export const harnessStatus = () => call<HarnessStatus[]>("harness_status");
+
+/** Installs a harness (Claude Code: from npm); resolves with its new status. */
+export const installHarness = (harness: Harness) => call<HarnessStatus>("install_harness", { harness });
 
 /** One page of the workspace's trajectories (trials' and imported ones), newest first, searched by label. */
 export const listTrajectories = (query: TrajectoryQuery) => call<TrajectoryPage>("list_trajectories", { query });

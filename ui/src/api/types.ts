@@ -50,6 +50,7 @@ export type { TrialView } from "../bindings/TrialView";
 
 export type { AgentConfig } from "../bindings/AgentConfig";
 export type { Harness } from "../bindings/Harness";
+export type { HarnessStatus } from "../bindings/HarnessStatus";
 export type { AgentLimits } from "../bindings/AgentLimits";
 export type { AgentRunRequest } from "../bindings/AgentRunRequest";
 export type { ApiKind } from "../bindings/ApiKind";

@@ -1,6 +1,7 @@
 import { listAgents, listProviders, workspaceInfo } from "../api/commands";
 import { AgentsSection } from "../components/AgentsSection";
 import { AsyncView } from "../components/AsyncView";
+import { HarnessesSection } from "../components/HarnessesSection";
 import { ProvidersSection } from "../components/ProvidersSection";
 import { useAsync } from "../lib/useAsync";
 
@@ -32,6 +33,7 @@ export function SettingsPage() {
         </AsyncView>
       </section>
       <ProvidersSection state={providers} reload={reloadProviders} />
+      <HarnessesSection />
       <AgentsSection state={agents} reload={reloadAgents} providerIds={providerIds} />
     </>
   );
