@@ -4,11 +4,11 @@
 //! holds a placeholder key. Skills are offered the way Claude Code finds them (copied from /skills
 //! into its config folder), and its `stream-json` output becomes the ATIF trajectory.
 
-use crate::run::{AgentError, AgentLimits, AgentOutcome, StopReason};
+use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
 use serde_json::Value;
-use skillscope_atif::{Agent, Redactor, TrajectoryBuilder, TurnMetrics};
-use skillscope_models::{PriceTable, Usage};
-use skillscope_sandbox::{Container, ExecOptions};
+use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
+use skillscope_models::Usage;
+use skillscope_sandbox::ExecOptions;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -23,29 +23,19 @@ pub const SOCKET_NAME: &str = "model.sock";
 /// Claude Code's config folder (writable, inside the container's /tmp); its `skills/` is where it looks.
 const CONFIG_DIR: &str = "/tmp/skillscope-claude";
 
-pub struct ClaudeRun<'a> {
-    pub container: &'a Container,
-    pub workdir: &'a str,
-    pub instruction: &'a str,
-    pub model: &'a str,
-    pub limits: &'a AgentLimits,
-    pub prices: &'a PriceTable,
-    /// Where the arm's skills are mounted (None in the without-skill arm).
-    pub skills_dir: Option<&'a str>,
-    pub redactor: &'a Redactor,
-    pub session_id: String,
-    pub log: &'a (dyn Fn(&str) + Send + Sync),
-}
-
 /// Runs Claude Code on the task; its own failures (turn limit, timeout) are outcomes, failures
 /// around it (no answer from the model, no output at all) are infrastructure errors.
-pub async fn run(input: ClaudeRun<'_>) -> Result<AgentOutcome, AgentError> {
+/// The model calls go to the proxy the caller serves for `input.client` on the mounted socket.
+pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let quick = |secs| ExecOptions { timeout: Duration::from_secs(secs), ..ExecOptions::default() };
-    let copy_skills = match input.skills_dir {
-        Some(dir) => format!(" && cp -R {dir}/. {CONFIG_DIR}/skills/"),
-        None => String::new(),
-    };
-    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{copy_skills}")];
+    // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
+    let copy_skills: String = input
+        .skills
+        .iter()
+        .map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name))
+        .collect();
+    let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
+    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{dirs}{copy_skills}")];
     let prepared = input.container.exec(&setup, quick(60), &mut |_, _| {}).await?;
     if prepared.exit_code != Some(0) {
         return Err(AgentError::Harness(format!("could not prepare Claude Code's folders: {}", prepared.stderr.trim())));

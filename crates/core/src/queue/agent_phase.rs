@@ -100,41 +100,27 @@ pub async fn run(
     session_id: String,
     log: &(dyn Fn(&str) + Send + Sync),
 ) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
+    let input = skillscope_agent::run::RunInput {
+        client: &p.client,
+        model: &p.model,
+        prices: &p.prices,
+        container,
+        workdir,
+        instruction,
+        skills: &p.skills,
+        limits: &p.limits,
+        redactor: &p.redactor,
+        session_id,
+        log,
+    };
     match &p.runner {
-        Runner::Builtin => {
-            skillscope_agent::run(skillscope_agent::run::RunInput {
-                client: &p.client,
-                model: &p.model,
-                prices: &p.prices,
-                container,
-                workdir,
-                instruction,
-                skills: &p.skills,
-                limits: &p.limits,
-                redactor: &p.redactor,
-                session_id,
-                log,
-            })
-            .await
-        }
+        Runner::Builtin => skillscope_agent::run(input).await,
         Runner::ClaudeCode { socket_dir, .. } => {
             // Lives as long as the run: the harness's only way out of the container.
             let _proxy = skillscope_models::proxy::serve_unix(p.client.clone(), &socket_dir.path().join(claude_code::SOCKET_NAME))
                 .await
                 .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
-            claude_code::run(claude_code::ClaudeRun {
-                container,
-                workdir,
-                instruction,
-                model: &p.model,
-                limits: &p.limits,
-                prices: &p.prices,
-                skills_dir: p.mount.as_ref().map(|_| SKILLS_DIR),
-                redactor: &p.redactor,
-                session_id,
-                log,
-            })
-            .await
+            claude_code::run(input).await
         }
     }
 }
