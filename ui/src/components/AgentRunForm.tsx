@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { startAgentRun } from "../api/commands";
 import type { AgentConfig, AgentRunRequest, SkillSummary } from "../api/types";
-import { AGENT_RUN_DEFAULTS, MAX_REPEATS, parseAgentRun, type AgentRunFields } from "../lib/agentRunForm";
+import { AGENT_RUN_DEFAULTS, chooseConfig, MAX_REPEATS, parseAgentRun, type AgentRunFields } from "../lib/agentRunForm";
 import { sectionHref } from "../lib/route";
 import { useSubmit } from "../lib/useSubmit";
 import { AgentsSkillsPanel } from "./AgentsSkillsPanel";
@@ -36,7 +36,7 @@ export function AgentRunForm({ onStarted }: Props) {
 type FormProps = Props & { agents: AgentConfig[]; skills: SkillSummary[] };
 
 function Form({ agents, skills, onStarted }: FormProps) {
-  const [fields, setFields] = useState<AgentRunFields>({ ...AGENT_RUN_DEFAULTS, agent_config_id: String(agents[0].id) });
+  const [fields, setFields] = useState<AgentRunFields>(() => chooseConfig(AGENT_RUN_DEFAULTS, agents[0]));
   const [submission, submit] = useSubmit(async (request: AgentRunRequest) => onStarted(await startAgentRun(request)));
   const busy = submission.state.status === "running";
   const set = (patch: Partial<AgentRunFields>) => setFields({ ...fields, ...patch });
@@ -53,7 +53,10 @@ function Form({ agents, skills, onStarted }: FormProps) {
           <select
             data-testid="agent-run-config"
             value={fields.agent_config_id}
-            onChange={(e) => set({ agent_config_id: e.target.value })}
+            onChange={(e) => {
+              const config = agents.find((a) => String(a.id) === e.target.value);
+              if (config) setFields(chooseConfig(fields, config));
+            }}
             disabled={busy}
           >
             {agents.map((a) => (

@@ -1,4 +1,4 @@
-import type { AgentRunRequest } from "../api/types";
+import type { AgentConfig, AgentRunRequest } from "../api/types";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 
@@ -20,6 +20,15 @@ export const AGENT_RUN_DEFAULTS: AgentRunFields = {
   skill_version_ids: [],
   repeats: "1",
 };
+
+/** A glibc image built by `skillscope image bootstrap` (mirrors `DEBIAN_PYTHON_TAG` in crates/sandbox): Claude Code cannot start in busybox. */
+export const GLIBC_IMAGE = "skillscope/debian-python:12";
+
+/** The fields once a configuration is chosen: a Claude Code one moves the default busybox image to a glibc one. */
+export function chooseConfig(fields: AgentRunFields, config: AgentConfig): AgentRunFields {
+  const image = config.harness === "claude-code" && fields.image === DEFAULT_IMAGE ? GLIBC_IMAGE : fields.image;
+  return { ...fields, agent_config_id: String(config.id), image };
+}
 
 /** The request the fields describe, or what is wrong with them. No skills is the without-skill arm. */
 export function parseAgentRun(fields: AgentRunFields): Parsed<AgentRunRequest> {

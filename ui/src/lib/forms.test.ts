@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../api/types";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
-import { AGENT_RUN_DEFAULTS, parseAgentRun } from "./agentRunForm";
+import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
 import { EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
 import { emptyToNull, formReader, parseWhole } from "./forms";
 import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
@@ -178,5 +178,16 @@ describe("experiment form", () => {
         'Task line 3 needs an id, an instruction and a verifier command, separated by "|".',
       ]);
     }
+  });
+});
+
+describe("agent run form", () => {
+  const config = (id: number, harness: AgentConfig["harness"]) => ({ ...agent, id, harness });
+
+  it("moves the default busybox image to a glibc one for Claude Code, and leaves a chosen image alone", () => {
+    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(1, "builtin"))).toMatchObject({ agent_config_id: "1", image: AGENT_RUN_DEFAULTS.image });
+    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(2, "claude-code"))).toMatchObject({ agent_config_id: "2", image: GLIBC_IMAGE });
+    const custom = { ...AGENT_RUN_DEFAULTS, image: "my/image:1" };
+    expect(chooseConfig(custom, config(2, "claude-code")).image).toBe("my/image:1");
   });
 });
