@@ -162,8 +162,21 @@ pub fn cli(home: &Path, args: &[&str], stdin: &str) {
 pub fn chromium_screenshot(html: &Path, png: &Path) {
     let profile = tempfile::tempdir().unwrap();
     let status = Command::new("timeout")
-        .args(["-k", "5", "60", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars", "--window-size=1100,1400"])
+        .args([
+            "-k",
+            "5",
+            "60",
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--window-size=1100,1400",
+        ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("--screenshot={}", png.display()))
         .arg(format!("file://{}", html.display()))
@@ -175,7 +188,10 @@ pub fn chromium_screenshot(html: &Path, png: &Path) {
 }
 
 /// The project's scripted model server on 127.0.0.1, playing `script`.
-pub async fn model_server(script: serde_json::Value, require_key: Option<&str>) -> skillscope_modelserver::ServerHandle {
+pub async fn model_server(
+    script: serde_json::Value,
+    require_key: Option<&str>,
+) -> skillscope_modelserver::ServerHandle {
     skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
         script: serde_json::from_value(script).unwrap(),
         require_key: require_key.map(String::from),

@@ -4,7 +4,7 @@
 
 mod driver;
 
-use driver::{Session, Locator};
+use driver::{Locator, Session};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
@@ -63,7 +63,9 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     s.import_via_dialog(&fixture.canonicalize().unwrap().display().to_string(), "a2-tag-smuggling").await;
 
     c.find(Locator::Css("[data-testid=nav-scans]")).await.unwrap().click().await.unwrap();
-    let row = s.wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]")).await;
+    let row = s
+        .wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]"))
+        .await;
     row.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=scan-selected][data-skill-name=a2-tag-smuggling]")).await;
     let card = s.wait_for(Locator::Css("[data-testid=scans-page] [data-testid=security-card]")).await;
@@ -81,7 +83,10 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     let path = text.split_whitespace().find(|w| w.ends_with(".sarif")).expect("a path in the export note");
     let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
-    assert!(path.starts_with(&home.path().canonicalize().unwrap().display().to_string()), "exports stay in the workspace");
+    assert!(
+        path.starts_with(&home.path().canonicalize().unwrap().display().to_string()),
+        "exports stay in the workspace"
+    );
     s.close().await;
 }
 
@@ -148,7 +153,12 @@ async fn settings_key_agent_run_and_trajectory() {
     c.find(Locator::Css(&format!("{row} [data-testid=key-save]"))).await.unwrap().click().await.unwrap();
     let status = s.wait_for(Locator::Css(&format!("{row} [data-testid=key-status]"))).await;
     s.wait_text(&status, "Key stored").await;
-    c.find(Locator::Css(&format!("{row} [data-testid=key-test-model]"))).await.unwrap().send_keys("scripted").await.unwrap();
+    c.find(Locator::Css(&format!("{row} [data-testid=key-test-model]")))
+        .await
+        .unwrap()
+        .send_keys("scripted")
+        .await
+        .unwrap();
     c.find(Locator::Css(&format!("{row} [data-testid=key-test]"))).await.unwrap().click().await.unwrap();
     s.wait_for(Locator::Css(&format!("{row} [data-testid=key-test-result][data-ok=true]"))).await;
 
@@ -172,12 +182,24 @@ async fn settings_key_agent_run_and_trajectory() {
 
     c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
     let form = s.wait_for(Locator::Css("[data-testid=agent-run-form]")).await;
-    form.find(Locator::Css("[data-testid=agent-run-instruction]")).await.unwrap()
-        .send_keys("Create report.txt containing the sum of the numbers in data.csv").await.unwrap();
-    form.find(Locator::Css("[data-testid=agent-run-workspace]")).await.unwrap()
-        .send_keys(&work.path().display().to_string()).await.unwrap();
-    form.find(Locator::Css("[data-testid=agent-run-verifier]")).await.unwrap()
-        .send_keys("test \"$(cat report.txt)\" = 15").await.unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-instruction]"))
+        .await
+        .unwrap()
+        .send_keys("Create report.txt containing the sum of the numbers in data.csv")
+        .await
+        .unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-workspace]"))
+        .await
+        .unwrap()
+        .send_keys(&work.path().display().to_string())
+        .await
+        .unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-verifier]"))
+        .await
+        .unwrap()
+        .send_keys("test \"$(cat report.txt)\" = 15")
+        .await
+        .unwrap();
     form.find(Locator::Css("[data-testid=agent-run-submit]")).await.unwrap().click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=run-row][data-demo=true]")).await;
     s.wait_for(Locator::Css("[data-testid=run-row][data-demo=false] td")).await.click().await.unwrap();
@@ -245,7 +267,11 @@ async fn explore_results_decide_and_export_the_report() {
     driver::cli(home.path(), &["provider", "add", "local", "--api", "openai_chat", "--base-url", &base_url], "");
     driver::cli(home.path(), &["credential", "set", "local"], "sk-e2e-report-0000000");
     driver::cli(home.path(), &["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
-    driver::cli(home.path(), &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], "");
+    driver::cli(
+        home.path(),
+        &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"],
+        "",
+    );
 
     let s = Session::start(home.path()).await;
     let c = &s.client;
@@ -276,7 +302,12 @@ async fn explore_results_decide_and_export_the_report() {
     s.wait_for(Locator::Css("[data-testid=decision-form]")).await;
     // Click the radio's label, as a person does (WebKitWebDriver's click on the bare input is lost).
     s.wait_for(Locator::XPath("//input[@data-testid='decision-approve']/parent::label")).await.click().await.unwrap();
-    c.find(Locator::Css("[data-testid=decision-rationale]")).await.unwrap().send_keys("Safe and harmless; no measurable effect on copy tasks.").await.unwrap();
+    c.find(Locator::Css("[data-testid=decision-rationale]"))
+        .await
+        .unwrap()
+        .send_keys("Safe and harmless; no measurable effect on copy tasks.")
+        .await
+        .unwrap();
     let reviewer = c.find(Locator::Css("[data-testid=decision-reviewer]")).await.unwrap();
     reviewer.clear().await.unwrap();
     reviewer.send_keys("E2E Reviewer").await.unwrap();
@@ -317,7 +348,9 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     s.wait_for(Locator::Css("[data-testid=pager-next]")).await;
     let search = s.wait_for(Locator::Css("[data-testid=trajectory-search]")).await;
     search.send_keys("long-run").await.unwrap();
-    let row = s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='long-run.json']]/td")).await;
+    let row = s
+        .wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='long-run.json']]/td"))
+        .await;
     let started = std::time::Instant::now();
     row.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=traj-step][data-step-id='1']")).await;
@@ -333,7 +366,13 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
 
     // Scrolling down loads later steps and drops early ones: the window moves, it does not grow.
     for _ in 0..100 {
-        s.client.execute("const b = document.querySelector('[data-testid=traj-scroll]'); b.scrollTop = b.scrollHeight;", vec![]).await.unwrap();
+        s.client
+            .execute(
+                "const b = document.querySelector('[data-testid=traj-scroll]'); b.scrollTop = b.scrollHeight;",
+                vec![],
+            )
+            .await
+            .unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         if s.client.find(Locator::Css("[data-testid=window-earlier]")).await.is_ok() {
             break;
@@ -342,10 +381,16 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     s.wait_for(Locator::Css("[data-testid=window-earlier]")).await;
     let loaded = steps(&s).await;
     assert!(loaded <= 250, "{loaded} steps in the page");
-    assert!(s.client.find(Locator::Css("[data-testid=traj-step][data-step-id='1']")).await.is_err(), "step 1 was dropped");
+    assert!(
+        s.client.find(Locator::Css("[data-testid=traj-step][data-step-id='1']")).await.is_err(),
+        "step 1 was dropped"
+    );
 
     // A link to a far step opens its window, highlighted.
-    s.client.execute("window.location.hash = window.location.hash.split('/step/')[0] + '/step/4321';", vec![]).await.unwrap();
+    s.client
+        .execute("window.location.hash = window.location.hash.split('/step/')[0] + '/step/4321';", vec![])
+        .await
+        .unwrap();
     s.wait_for(Locator::Css("[data-testid=traj-step][data-step-id='4321'][data-highlighted=true]")).await;
     s.screenshot("e2e-long-trajectory.png").await;
     // j moves the highlight to the next step; at a window's edge the next window loads.
@@ -362,7 +407,11 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
 
     search.clear().await.unwrap();
     search.send_keys("huge-step").await.unwrap();
-    s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='huge-step.json']]/td")).await.click().await.unwrap();
+    s.wait_for(Locator::XPath("//tr[@data-testid='trajectory-list-row'][.//strong[text()='huge-step.json']]/td"))
+        .await
+        .click()
+        .await
+        .unwrap();
     s.wait_for(Locator::Css("[data-testid=step-cut]")).await;
     s.wait_for(Locator::Css("[data-testid=step-load-whole]")).await.click().await.unwrap();
     s.wait_gone(Locator::Css("[data-testid=step-cut]")).await;
@@ -381,8 +430,11 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
     let note = s.wait_for(Locator::Css("[data-testid=origin-note][data-kind=demo]")).await;
     s.wait_text(&note, "scripted model server").await;
-    for (skill, category) in [("csv-insights", "data"), ("commit-messages", "version-control"), ("pytest-triage", "testing")] {
-        s.wait_for(Locator::Css(&format!("[data-testid=heat-row][data-skill={skill}][data-category={category}]"))).await;
+    for (skill, category) in
+        [("csv-insights", "data"), ("commit-messages", "version-control"), ("pytest-triage", "testing")]
+    {
+        s.wait_for(Locator::Css(&format!("[data-testid=heat-row][data-skill={skill}][data-category={category}]")))
+            .await;
     }
     s.wait_for(Locator::Css("[data-testid=heat-category]")).await.select_by_value("data").await.unwrap();
     s.wait_gone(Locator::Css("[data-testid=heat-row][data-skill=pytest-triage]")).await;

@@ -1,27 +1,28 @@
 //! IPC commands: argument plumbing only; every decision lives in skillscope-core.
 //! `async` makes Tauri run them off the UI thread. Errors reach the UI as `{code, message}`.
 
+use crate::queue::LiveLogs;
 use crate::AppState;
+use skillscope_core::agents::{self, AgentConfig, ProviderView};
+use skillscope_core::credentials;
+use skillscope_core::decisions::{self, Decision, NewDecision};
+use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
+use skillscope_core::harnesses::{self, Harness, HarnessStatus};
 use skillscope_core::jobs::{self, JobEvent};
 use skillscope_core::model::*;
-use skillscope_core::workspace::WorkspaceInfo;
-use crate::queue::LiveLogs;
+use skillscope_core::queue::agent_run::AgentRunRequest;
 use skillscope_core::queue::model::{AttemptResult, QueueStatus, RunView, TrialView};
 use skillscope_core::queue::sandbox_run::SandboxRunRequest;
 use skillscope_core::queue::store;
-use skillscope_core::agents::{self, AgentConfig, ProviderView};
-use skillscope_core::queue::agent_run::AgentRunRequest;
+use skillscope_core::report::{self, ReportFormat};
 use skillscope_core::review::{self, ExportFormat};
 use skillscope_core::trajectories::{
-    self, ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary, WindowRequest,
+    self, ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary,
+    WindowRequest,
 };
-use skillscope_core::credentials;
-use skillscope_core::harnesses::{self, Harness, HarnessStatus};
-use skillscope_core::decisions::{self, Decision, NewDecision};
-use skillscope_core::report::{self, ReportFormat};
-use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
-use skillscope_models::ProviderConfig;
+use skillscope_core::workspace::WorkspaceInfo;
 use skillscope_core::{library, AppError, Workspace};
+use skillscope_models::ProviderConfig;
 use skillscope_scan::ScanReport;
 use tauri::{AppHandle, Emitter, State};
 

@@ -25,7 +25,10 @@ async fn main() {
     let cmd = vec!["sh".to_string(), "-c".into(), COMMAND.into()];
     let t = Instant::now();
     for _ in 0..STEPS {
-        let r = container.exec(&cmd, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {}).await.unwrap();
+        let r = container
+            .exec(&cmd, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {})
+            .await
+            .unwrap();
         assert_eq!(r.exit_code, Some(0));
     }
     let raw = t.elapsed() / STEPS as u32;
@@ -38,7 +41,11 @@ async fn main() {
     })
     .await
     .unwrap();
-    let client = Client::new(ProviderConfig::new("bench", ApiKind::OpenAiChat, server.base_url.clone()), Some(Secret::new("sk-bench-0000000000"))).unwrap();
+    let client = Client::new(
+        ProviderConfig::new("bench", ApiKind::OpenAiChat, server.base_url.clone()),
+        Some(Secret::new("sk-bench-0000000000")),
+    )
+    .unwrap();
     let limits = AgentLimits { max_turns: STEPS as u32 + 5, ..Default::default() };
     let t = Instant::now();
     let out = skillscope_agent::run(RunInput {

@@ -29,16 +29,17 @@ const CONFIG_DIR: &str = "/tmp/skillscope-claude";
 pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let quick = |secs| ExecOptions { timeout: Duration::from_secs(secs), ..ExecOptions::default() };
     // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
-    let copy_skills: String = input
-        .skills
-        .iter()
-        .map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name))
-        .collect();
+    let copy_skills: String =
+        input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
     let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
-    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{dirs}{copy_skills}")];
+    let setup =
+        vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{dirs}{copy_skills}")];
     let prepared = input.container.exec(&setup, quick(60), &mut |_, _| {}).await?;
     if prepared.exit_code != Some(0) {
-        return Err(AgentError::Harness(format!("could not prepare Claude Code's folders: {}", prepared.stderr.trim())));
+        return Err(AgentError::Harness(format!(
+            "could not prepare Claude Code's folders: {}",
+            prepared.stderr.trim()
+        )));
     }
 
     let env = [
@@ -243,11 +244,15 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
                             let id = block["tool_use_id"].as_str().unwrap_or_default();
                             let text = match &block["content"] {
                                 Value::String(s) => s.clone(),
-                                Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
+                                Value::Array(parts) => {
+                                    parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n")
+                                }
                                 _ => String::new(),
                             };
                             match callers.get(id) {
-                                Some(&step) => b.observation(step, id, text).expect("the call was recorded in that step"),
+                                Some(&step) => {
+                                    b.observation(step, id, text).expect("the call was recorded in that step")
+                                }
                                 None => {
                                     b.user_step(text);
                                 }
@@ -269,7 +274,11 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
                     (Some("success"), Some(false)) => Ending::Answer,
                     _ => Ending::Failed(
                         text.clone()
-                            .or_else(|| event["errors"].as_array().map(|e| e.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("; ")))
+                            .or_else(|| {
+                                event["errors"]
+                                    .as_array()
+                                    .map(|e| e.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("; "))
+                            })
                             .unwrap_or_else(|| format!("{}", event["subtype"])),
                     ),
                 });

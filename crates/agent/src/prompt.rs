@@ -20,7 +20,10 @@ pub fn system_prompt(workdir: &str, skills: &[SkillListing]) -> String {
              read its SKILL.md (with read_file) before you start, and follow it.\n",
         );
         for s in skills {
-            p.push_str(&format!("- name: {}\n  description: {}\n  location: {}/SKILL.md\n", s.name, s.description, s.path));
+            p.push_str(&format!(
+                "- name: {}\n  description: {}\n  location: {}/SKILL.md\n",
+                s.name, s.description, s.path
+            ));
         }
         p.push_str("</available_skills>\n");
     }
@@ -34,7 +37,11 @@ mod tests {
     #[test]
     fn lists_skills_only_when_present() {
         assert!(!system_prompt("/w", &[]).contains("available_skills"));
-        let s = SkillListing { name: "csv-insights".into(), description: "Profiles CSV files.".into(), path: "/skills/csv-insights".into() };
+        let s = SkillListing {
+            name: "csv-insights".into(),
+            description: "Profiles CSV files.".into(),
+            path: "/skills/csv-insights".into(),
+        };
         let p = system_prompt("/w", &[s]);
         assert!(p.contains("name: csv-insights") && p.contains("/skills/csv-insights/SKILL.md"));
     }

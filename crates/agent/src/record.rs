@@ -52,7 +52,13 @@ impl Recorder {
             .expect("observation belongs to the step that made the call");
     }
 
-    pub fn finish(self, usage: &Usage, cost_usd: Option<f64>, stop: StopReason, requests: Vec<serde_json::Value>) -> serde_json::Value {
+    pub fn finish(
+        self,
+        usage: &Usage,
+        cost_usd: Option<f64>,
+        stop: StopReason,
+        requests: Vec<serde_json::Value>,
+    ) -> serde_json::Value {
         let extra = json!({
             "model_requests": requests,
             "stop_reason": stop,

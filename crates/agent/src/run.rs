@@ -174,14 +174,25 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         for call in &resp.tool_calls {
             (input.log)(&input.redactor.redact(&format!("$ {} {}\n", call.name, call.arguments)));
             let ran = Instant::now();
-            let out = match tokio::time::timeout(deadline.saturating_duration_since(Instant::now()), tools.call(&call.name, &call.arguments)).await {
+            let out = match tokio::time::timeout(
+                deadline.saturating_duration_since(Instant::now()),
+                tools.call(&call.name, &call.arguments),
+            )
+            .await
+            {
                 Ok(r) => r?,
-                Err(_) => tools::ToolOutput { content: "[killed: the agent's wall time ran out]".into(), is_error: true },
+                Err(_) => {
+                    tools::ToolOutput { content: "[killed: the agent's wall time ran out]".into(), is_error: true }
+                }
             };
             tool_time += ran.elapsed();
             (input.log)(&input.redactor.redact(&format!("{}\n", tools::truncate(&out.content, 2000))));
             rec.observation(step, &call.id, &out.content);
-            messages.push(Message::ToolResult { call_id: call.id.clone(), content: out.content, is_error: out.is_error });
+            messages.push(Message::ToolResult {
+                call_id: call.id.clone(),
+                content: out.content,
+                is_error: out.is_error,
+            });
         }
     };
     let cost_usd = input.prices.cost(input.model, &usage);

@@ -86,7 +86,12 @@ pub struct Tools<'a> {
 }
 
 impl Tools<'_> {
-    async fn sh(&self, script: &str, args: &[&str], timeout: Duration) -> Result<skillscope_sandbox::ExecResult, SandboxError> {
+    async fn sh(
+        &self,
+        script: &str,
+        args: &[&str],
+        timeout: Duration,
+    ) -> Result<skillscope_sandbox::ExecResult, SandboxError> {
         let mut cmd = vec!["sh".to_string(), "-c".into(), script.into(), "sh".into()];
         cmd.extend(args.iter().map(|a| a.to_string()));
         let opts = ExecOptions { timeout, workdir: Some(self.workdir.clone()), ..Default::default() };
@@ -128,7 +133,11 @@ impl Tools<'_> {
                     format!("[exit code {}]", r.exit_code.map_or("unknown".into(), |c| c.to_string()))
                 };
                 let body = format!("{}\n{status}", truncate(&text, self.limits.output_limit));
-                if r.exit_code == Some(0) { ok(body) } else { err(body) }
+                if r.exit_code == Some(0) {
+                    ok(body)
+                } else {
+                    err(body)
+                }
             }
             "read_file" => match arg(args, "path") {
                 Ok(p) => match self.read(&resolve(&self.workdir, p)).await? {
@@ -155,7 +164,9 @@ impl Tools<'_> {
                                 ok(format!("edited {p}"))
                             }
                             0 => err(format!("old_text was not found in {p}; read the file and copy the text exactly")),
-                            n => err(format!("old_text occurs {n} times in {p}; include more context to make it unique")),
+                            n => {
+                                err(format!("old_text occurs {n} times in {p}; include more context to make it unique"))
+                            }
                         },
                     }
                 }
@@ -164,11 +175,17 @@ impl Tools<'_> {
             "list_dir" => match arg(args, "path") {
                 Ok(p) => {
                     let r = self.sh("ls -la -- \"$1\"", &[&resolve(&self.workdir, p)], Duration::from_secs(30)).await?;
-                    if r.exit_code == Some(0) { ok(truncate(&r.stdout, self.limits.output_limit)) } else { err(r.stderr) }
+                    if r.exit_code == Some(0) {
+                        ok(truncate(&r.stdout, self.limits.output_limit))
+                    } else {
+                        err(r.stderr)
+                    }
                 }
                 Err(e) => e,
             },
-            other => err(format!("unknown tool `{other}`; available: bash, read_file, write_file, edit_file, list_dir")),
+            other => {
+                err(format!("unknown tool `{other}`; available: bash, read_file, write_file, edit_file, list_dir"))
+            }
         };
         Ok(out)
     }

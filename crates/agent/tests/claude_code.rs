@@ -5,7 +5,8 @@
 use skillscope_agent::claude_code::{convert, Ending};
 
 fn sample(name: &str) -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/harness").join(name)).unwrap()
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/harness").join(name))
+        .unwrap()
 }
 
 #[test]

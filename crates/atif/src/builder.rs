@@ -7,8 +7,8 @@ use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
 
 use crate::model::{
-    Agent, Content, Extra, FinalMetrics, Metrics, Observation, ObservationResult, Step, StepSource,
-    ToolCall, Trajectory, SCHEMA_VERSION,
+    Agent, Content, Extra, FinalMetrics, Metrics, Observation, ObservationResult, Step, StepSource, ToolCall,
+    Trajectory, SCHEMA_VERSION,
 };
 
 /// Token usage and cost of one LLM inference.
@@ -43,11 +43,7 @@ pub struct TrajectoryBuilder {
 
 impl TrajectoryBuilder {
     pub fn new(session_id: impl Into<String>, agent: Agent) -> Self {
-        TrajectoryBuilder {
-            session_id: session_id.into(),
-            agent,
-            steps: Vec::new(),
-        }
+        TrajectoryBuilder { session_id: session_id.into(), agent, steps: Vec::new() }
     }
 
     /// Records a user message now; returns its step id.
@@ -58,11 +54,7 @@ impl TrajectoryBuilder {
 
     /// Records a system prompt or system event now; returns its step id.
     pub fn system_step(&mut self, message: impl Into<Content>) -> u64 {
-        let step = self.next_step(
-            StepSource::System,
-            message.into(),
-            OffsetDateTime::now_utc(),
-        );
+        let step = self.next_step(StepSource::System, message.into(), OffsetDateTime::now_utc());
         self.push(step)
     }
 
@@ -116,20 +108,11 @@ impl TrajectoryBuilder {
             .checked_sub(1)
             .and_then(|i| self.steps.get_mut(i as usize))
             .ok_or(BuildError::NoSuchStep(step_id))?;
-        let has_call = step
-            .tool_calls
-            .iter()
-            .flatten()
-            .any(|call| call.tool_call_id == source_call_id);
+        let has_call = step.tool_calls.iter().flatten().any(|call| call.tool_call_id == source_call_id);
         if !has_call {
-            return Err(BuildError::UnknownCall {
-                step: step_id,
-                call_id: source_call_id.to_owned(),
-            });
+            return Err(BuildError::UnknownCall { step: step_id, call_id: source_call_id.to_owned() });
         }
-        let observation = step.observation.get_or_insert_with(|| Observation {
-            results: Vec::new(),
-        });
+        let observation = step.observation.get_or_insert_with(|| Observation { results: Vec::new() });
         observation.results.push(ObservationResult {
             source_call_id: Some(source_call_id.to_owned()),
             content: Some(content.into()),
@@ -143,19 +126,11 @@ impl TrajectoryBuilder {
     /// total is set only when every agent step reported a cost. `extra` goes
     /// to `final_metrics.extra`.
     pub fn finish(self, extra: Option<Extra>) -> Trajectory {
-        let metrics: Vec<&Metrics> = self
-            .steps
-            .iter()
-            .filter_map(|s| s.metrics.as_ref())
-            .collect();
+        let metrics: Vec<&Metrics> = self.steps.iter().filter_map(|s| s.metrics.as_ref()).collect();
         let sum = |field: fn(&Metrics) -> Option<i64>| {
             (!metrics.is_empty()).then(|| metrics.iter().filter_map(|m| field(m)).sum())
         };
-        let total_cost_usd = metrics
-            .iter()
-            .map(|m| m.cost_usd)
-            .sum::<Option<f64>>()
-            .filter(|_| !metrics.is_empty());
+        let total_cost_usd = metrics.iter().map(|m| m.cost_usd).sum::<Option<f64>>().filter(|_| !metrics.is_empty());
         let final_metrics = FinalMetrics {
             total_prompt_tokens: sum(|m| m.prompt_tokens),
             total_completion_tokens: sum(|m| m.completion_tokens),

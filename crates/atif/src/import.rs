@@ -30,34 +30,22 @@ pub enum ImportError {
     #[error("{} is {} MB; trajectory files up to {} MB can be imported", path.display(), size / 1_000_000, MAX_IMPORT_BYTES / 1_000_000)]
     TooLarge { path: PathBuf, size: u64 },
     #[error("cannot read {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Read { path: PathBuf, source: std::io::Error },
     #[error("not JSON: {0}")]
     NotJson(#[source] serde_json::Error),
     #[error("not an ATIF trajectory: {0}")]
     NotAtif(String),
     /// ATIF, but so broken that it does not fit the typed model.
     #[error("ATIF trajectory cannot be read: {reason}")]
-    Malformed {
-        reason: String,
-        violations: Vec<Violation>,
-    },
+    Malformed { reason: String, violations: Vec<Violation> },
 }
 
 /// Imports the trajectory file at `path`.
 pub fn import_file(path: &Path) -> Result<Imported, ImportError> {
-    let read_error = |source| ImportError::Read {
-        path: path.to_owned(),
-        source,
-    };
+    let read_error = |source| ImportError::Read { path: path.to_owned(), source };
     let size = std::fs::metadata(path).map_err(read_error)?.len();
     if size > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge {
-            path: path.to_owned(),
-            size,
-        });
+        return Err(ImportError::TooLarge { path: path.to_owned(), size });
     }
     let bytes = std::fs::read(path).map_err(read_error)?;
     import_bytes(&bytes)
@@ -75,20 +63,11 @@ pub fn import_bytes(bytes: &[u8]) -> Result<Imported, ImportError> {
 pub fn import_value(value: Value) -> Result<Imported, ImportError> {
     ensure_atif(&value)?;
     let violations = validate(&value);
-    let declared_version = value
-        .get("schema_version")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let declared_version = value.get("schema_version").and_then(Value::as_str).map(str::to_owned);
     match serde_json::from_value::<Trajectory>(value) {
-        Ok(trajectory) => Ok(Imported {
-            trajectory,
-            declared_version,
-            violations,
-        }),
+        Ok(trajectory) => Ok(Imported { trajectory, declared_version, violations }),
         Err(err) => Err(ImportError::Malformed {
-            reason: violations
-                .first()
-                .map_or_else(|| err.to_string(), Violation::to_string),
+            reason: violations.first().map_or_else(|| err.to_string(), Violation::to_string),
             violations,
         }),
     }
@@ -110,10 +89,7 @@ fn ensure_atif(value: &Value) -> Result<(), ImportError> {
             native_format_hint(value)
         )));
     };
-    let declares_atif = object
-        .get("schema_version")
-        .and_then(Value::as_str)
-        .is_some_and(|v| v.starts_with("ATIF-"));
+    let declares_atif = object.get("schema_version").and_then(Value::as_str).is_some_and(|v| v.starts_with("ATIF-"));
     if declares_atif || (object.contains_key("agent") && object.contains_key("steps")) {
         return Ok(());
     }
@@ -126,24 +102,20 @@ fn ensure_atif(value: &Value) -> Result<(), ImportError> {
 /// Names a native (pre-conversion) agent log format the document resembles.
 fn native_format_hint(value: &Value) -> String {
     let has = |key: &str| value.get(key).is_some();
-    let format = if value
-        .get("trajectory_format")
-        .and_then(Value::as_str)
-        .is_some_and(|f| f.starts_with("mini-swe-agent"))
-    {
-        Some("a mini-swe-agent trajectory")
-    } else if has("sessionId") && has("messages") {
-        Some("a Gemini CLI session log")
-    } else if value.as_array().is_some_and(|events| {
-        events.first().is_some_and(|e| {
-            e.get("source").is_some()
-                && (e.get("action").is_some() || e.get("observation").is_some())
-        })
-    }) {
-        Some("an OpenHands event log")
-    } else {
-        None
-    };
+    let format =
+        if value.get("trajectory_format").and_then(Value::as_str).is_some_and(|f| f.starts_with("mini-swe-agent")) {
+            Some("a mini-swe-agent trajectory")
+        } else if has("sessionId") && has("messages") {
+            Some("a Gemini CLI session log")
+        } else if value.as_array().is_some_and(|events| {
+            events.first().is_some_and(|e| {
+                e.get("source").is_some() && (e.get("action").is_some() || e.get("observation").is_some())
+            })
+        }) {
+            Some("an OpenHands event log")
+        } else {
+            None
+        };
     format.map_or_else(String::new, |format| {
         format!("; it looks like {format}, which must be converted to ATIF first (Harbor's agent converters do this)")
     })

@@ -20,9 +20,9 @@ pub mod validate;
 pub use builder::{BuildError, ToolCallSpec, TrajectoryBuilder, TurnMetrics};
 pub use import::{import_bytes, import_file, import_value, ImportError, Imported};
 pub use model::{
-    Agent, Content, ContentPart, Extra, FinalMetrics, ImageSource, Metrics, Observation,
-    ObservationResult, ReasoningEffort, Step, StepSource, SubagentTrajectoryRef, ToolCall,
-    Trajectory, KNOWN_SCHEMA_VERSIONS, SCHEMA_VERSION,
+    Agent, Content, ContentPart, Extra, FinalMetrics, ImageSource, Metrics, Observation, ObservationResult,
+    ReasoningEffort, Step, StepSource, SubagentTrajectoryRef, ToolCall, Trajectory, KNOWN_SCHEMA_VERSIONS,
+    SCHEMA_VERSION,
 };
 pub use redact::{Redactor, MIN_SECRET_CHARS, REDACTED};
 pub use store::{compress, decompress, index, StepIndexRow, StoreError, INDEX_TEXT_CHARS};

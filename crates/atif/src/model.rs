@@ -14,16 +14,8 @@ use ts_rs::TS;
 pub const SCHEMA_VERSION: &str = "ATIF-v1.7";
 
 /// Every `schema_version` the RFC lists (v1.0 through v1.7).
-pub const KNOWN_SCHEMA_VERSIONS: [&str; 8] = [
-    "ATIF-v1.0",
-    "ATIF-v1.1",
-    "ATIF-v1.2",
-    "ATIF-v1.3",
-    "ATIF-v1.4",
-    "ATIF-v1.5",
-    "ATIF-v1.6",
-    "ATIF-v1.7",
-];
+pub const KNOWN_SCHEMA_VERSIONS: [&str; 8] =
+    ["ATIF-v1.0", "ATIF-v1.1", "ATIF-v1.2", "ATIF-v1.3", "ATIF-v1.4", "ATIF-v1.5", "ATIF-v1.6", "ATIF-v1.7"];
 
 /// A free-form JSON object (`extra`, tool arguments, tool definitions).
 pub type Extra = Map<String, Value>;
@@ -78,18 +70,8 @@ pub struct Agent {
 }
 
 impl Agent {
-    pub fn new(
-        name: impl Into<String>,
-        version: impl Into<String>,
-        model_name: Option<String>,
-    ) -> Self {
-        Agent {
-            name: name.into(),
-            version: version.into(),
-            model_name,
-            tool_definitions: None,
-            extra: None,
-        }
+    pub fn new(name: impl Into<String>, version: impl Into<String>, model_name: Option<String>) -> Self {
+        Agent { name: name.into(), version: version.into(), model_name, tool_definitions: None, extra: None }
     }
 }
 

@@ -33,8 +33,7 @@ fn has_digit(candidate: &str) -> bool {
 /// Neither a plain lowercase word nor a bare number, so `password: required`
 /// and `total_token: 12345678` survive.
 fn not_word_or_number(candidate: &str) -> bool {
-    !candidate.bytes().all(|b| b.is_ascii_lowercase())
-        && !candidate.bytes().all(|b| b.is_ascii_digit())
+    !candidate.bytes().all(|b| b.is_ascii_lowercase()) && !candidate.bytes().all(|b| b.is_ascii_digit())
 }
 
 static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
@@ -44,30 +43,15 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
     };
     vec![
         // PEM private key blocks (RSA, EC, OPENSSH, ENCRYPTED, PKCS#8 …).
-        shape(
-            r"(?s)(?P<secret>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?-----END [A-Z0-9 ]*PRIVATE KEY-----)",
-            always,
-        ),
+        shape(r"(?s)(?P<secret>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?-----END [A-Z0-9 ]*PRIVATE KEY-----)", always),
         // JSON Web Tokens: header.payload.signature, both JSON parts base64url.
-        shape(
-            r"\b(?P<secret>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+)",
-            always,
-        ),
+        shape(r"\b(?P<secret>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+)", always),
         // Authorization: Bearer <token>
-        shape(
-            r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
-            has_digit,
-        ),
+        shape(r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", has_digit),
         // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-) and Anthropic (sk-ant-) keys.
-        shape(
-            r"\b(?P<secret>sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})",
-            has_digit,
-        ),
+        shape(r"\b(?P<secret>sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})", has_digit),
         // GitHub classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained tokens.
-        shape(
-            r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b",
-            always,
-        ),
+        shape(r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b", always),
         // AWS access key ids.
         shape(r"\b(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})\b", always),
         // api_key=…, "api_key": "…", OPENAI_API_KEY=…, password: …, also
@@ -91,10 +75,7 @@ impl Redactor {
     /// was given) on top of the built-in credential shapes. Values shorter
     /// than [`MIN_SECRET_CHARS`] are ignored.
     pub fn new(secrets: Vec<String>) -> Self {
-        let mut secrets: Vec<String> = secrets
-            .into_iter()
-            .filter(|s| s.chars().count() >= MIN_SECRET_CHARS)
-            .collect();
+        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.chars().count() >= MIN_SECRET_CHARS).collect();
         secrets.sort();
         secrets.dedup();
         Redactor { secrets }
@@ -105,9 +86,7 @@ impl Redactor {
         let mut text = self.redact_known(text);
         for shape in SHAPES.iter() {
             if let std::borrow::Cow::Owned(replaced) =
-                shape.regex.replace_all(&text, |caps: &Captures| {
-                    replace_secret(caps, shape.plausible)
-                })
+                shape.regex.replace_all(&text, |caps: &Captures| replace_secret(caps, shape.plausible))
             {
                 text = replaced;
             }
@@ -127,10 +106,7 @@ impl Redactor {
         let mut spans: Vec<Range<usize>> = self
             .secrets
             .iter()
-            .flat_map(|secret| {
-                text.match_indices(secret.as_str())
-                    .map(|(start, found)| start..start + found.len())
-            })
+            .flat_map(|secret| text.match_indices(secret.as_str()).map(|(start, found)| start..start + found.len()))
             .collect();
         spans.sort_by_key(|span| span.start);
         let mut out = String::with_capacity(text.len());
@@ -160,11 +136,7 @@ fn replace_secret(caps: &Captures, plausible: fn(&str) -> bool) -> String {
     }
     let start = secret.start() - whole.start();
     let end = secret.end() - whole.start();
-    format!(
-        "{}{REDACTED}{}",
-        &whole.as_str()[..start],
-        &whole.as_str()[end..]
-    )
+    format!("{}{REDACTED}{}", &whole.as_str()[..start], &whole.as_str()[end..])
 }
 
 /// Rewrites every string of a JSON document with `f` (object keys are left

@@ -91,10 +91,7 @@ fn search_text(step: &Step) -> String {
 }
 
 fn observation_texts(step: &Step) -> impl Iterator<Item = String> + '_ {
-    step.observation
-        .iter()
-        .flat_map(|o| &o.results)
-        .map(|r| r.content.as_ref().map(|c| c.text()).unwrap_or_default())
+    step.observation.iter().flat_map(|o| &o.results).map(|r| r.content.as_ref().map(|c| c.text()).unwrap_or_default())
 }
 
 /// Object keys serialise sorted (serde_json without `preserve_order`), so

@@ -9,8 +9,24 @@ use crate::builder::{TrajectoryBuilder, TurnMetrics};
 use crate::model::{Agent, Trajectory};
 
 const WORDS: &[&str] = &[
-    "collected", "tests", "passed", "failed", "module", "import", "warning", "src/lib.rs", "line",
-    "error[E0425]", "cannot", "find", "value", "compiling", "finished", "running", "assert", "ok",
+    "collected",
+    "tests",
+    "passed",
+    "failed",
+    "module",
+    "import",
+    "warning",
+    "src/lib.rs",
+    "line",
+    "error[E0425]",
+    "cannot",
+    "find",
+    "value",
+    "compiling",
+    "finished",
+    "running",
+    "assert",
+    "ok",
 ];
 
 /// A trajectory of `steps` steps (one user step, then agent steps with a `bash` call each) whose

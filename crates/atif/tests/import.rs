@@ -35,10 +35,7 @@ fn clean_file_imports_without_violations() {
     assert_eq!(imported.violations, Vec::new());
     assert_eq!(imported.declared_version.as_deref(), Some("ATIF-v1.7"));
     assert_eq!(imported.trajectory.steps.len(), 2);
-    assert_eq!(
-        serde_json::to_value(&imported.trajectory).unwrap(),
-        minimal()
-    );
+    assert_eq!(serde_json::to_value(&imported.trajectory).unwrap(), minimal());
 }
 
 #[test]
@@ -50,27 +47,15 @@ fn byte_order_mark_is_tolerated() {
 
 #[test]
 fn non_json_is_refused() {
-    assert_eq!(
-        error_text(b"hello"),
-        "not JSON: expected value at line 1 column 1"
-    );
-    assert_eq!(
-        error_text(b"{\"schema_version\": "),
-        "not JSON: EOF while parsing a value at line 1 column 19"
-    );
-    assert_eq!(
-        error_text(b""),
-        "not JSON: EOF while parsing a value at line 1 column 0"
-    );
+    assert_eq!(error_text(b"hello"), "not JSON: expected value at line 1 column 1");
+    assert_eq!(error_text(b"{\"schema_version\": "), "not JSON: EOF while parsing a value at line 1 column 19");
+    assert_eq!(error_text(b""), "not JSON: EOF while parsing a value at line 1 column 0");
     assert!(matches!(import_bytes(b"[1,"), Err(ImportError::NotJson(_))));
 }
 
 #[test]
 fn json_that_is_not_atif_is_refused() {
-    assert_eq!(
-        error_text(b"\"trajectory\""),
-        "not an ATIF trajectory: the top-level value is a string, not an object"
-    );
+    assert_eq!(error_text(b"\"trajectory\""), "not an ATIF trajectory: the top-level value is a string, not an object");
     assert_eq!(
         error_text(br#"{"skill_name": "x", "evals": []}"#),
         "not an ATIF trajectory: it has neither an \"ATIF-v1.x\" schema_version nor `agent` and `steps`"
@@ -106,11 +91,7 @@ fn readable_atif_with_violations_imports_with_them() {
     doc["steps"][1]["observation"]["results"][0]["source_call_id"] = json!("c9");
     doc["steps"][1]["colour"] = json!("blue");
     let imported = import(&doc).unwrap();
-    let violations: Vec<String> = imported
-        .violations
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let violations: Vec<String> = imported.violations.iter().map(ToString::to_string).collect();
     assert_eq!(
         violations,
         [
@@ -118,11 +99,7 @@ fn readable_atif_with_violations_imports_with_them() {
             "step 2: source_call_id: c9 does not match a tool call in step 2",
         ]
     );
-    let results = &imported.trajectory.steps[1]
-        .observation
-        .as_ref()
-        .unwrap()
-        .results;
+    let results = &imported.trajectory.steps[1].observation.as_ref().unwrap().results;
     assert_eq!(results[0].source_call_id.as_deref(), Some("c9"));
 }
 
@@ -147,10 +124,7 @@ fn version_is_detected() {
     let imported = import(&doc).unwrap();
     assert_eq!(imported.declared_version, None);
     assert_eq!(imported.trajectory.schema_version, "ATIF-v1.7");
-    assert_eq!(
-        imported.violations[0].to_string(),
-        "schema_version: required field is missing (e.g. \"ATIF-v1.7\")"
-    );
+    assert_eq!(imported.violations[0].to_string(), "schema_version: required field is missing (e.g. \"ATIF-v1.7\")");
 }
 
 #[test]
@@ -158,11 +132,7 @@ fn unreadable_file_names_its_path() {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("atif-import-missing.json");
     let err = import_file(&path).unwrap_err();
     assert!(matches!(err, ImportError::Read { .. }));
-    assert!(
-        err.to_string()
-            .starts_with(&format!("cannot read {}: ", path.display())),
-        "{err}"
-    );
+    assert!(err.to_string().starts_with(&format!("cannot read {}: ", path.display())), "{err}");
 }
 
 #[test]
@@ -170,14 +140,8 @@ fn oversized_file_is_refused_before_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.json");
     // A sparse file: its size is what counts, nothing is written or read.
-    std::fs::File::create(&path)
-        .unwrap()
-        .set_len(skillscope_atif::import::MAX_IMPORT_BYTES + 1)
-        .unwrap();
+    std::fs::File::create(&path).unwrap().set_len(skillscope_atif::import::MAX_IMPORT_BYTES + 1).unwrap();
     let err = import_file(&path).unwrap_err();
     assert!(matches!(err, ImportError::TooLarge { .. }), "{err}");
-    assert!(
-        err.to_string().contains("trajectory files up to 536 MB"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("trajectory files up to 536 MB"), "{err}");
 }

@@ -10,12 +10,8 @@ fn plain() -> Redactor {
 
 #[test]
 fn known_secret_values_are_replaced() {
-    let redactor = Redactor::new(vec![
-        "hunter2-correct-horse".into(),
-        "short".into(),
-        "abcdefgh12".into(),
-        "gh12XYZW99".into(),
-    ]);
+    let redactor =
+        Redactor::new(vec!["hunter2-correct-horse".into(), "short".into(), "abcdefgh12".into(), "gh12XYZW99".into()]);
     assert_eq!(
         redactor.redact("pw hunter2-correct-horse, again hunter2-correct-horse; short stays"),
         "pw [REDACTED], again [REDACTED]; short stays"

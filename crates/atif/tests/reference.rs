@@ -8,17 +8,12 @@ use skillscope_atif::{import_file, import_value, validate, ImportError};
 
 /// The shared reference folder (override with `ATIF_REFERENCE_DIR`).
 fn reference_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("ATIF_REFERENCE_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/atif"),
-        PathBuf::from,
-    );
+    let dir = std::env::var_os("ATIF_REFERENCE_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/atif"), PathBuf::from);
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "skipping: ATIF reference folder {} is absent",
-            dir.display()
-        );
+        eprintln!("skipping: ATIF reference folder {} is absent", dir.display());
         None
     }
 }
@@ -37,35 +32,20 @@ fn every_example_is_clean_atif_or_refused() {
     for entry in std::fs::read_dir(dir.join("examples")).unwrap() {
         let path = entry.unwrap().path();
         let json = read_json(&path);
-        let declares_atif = json
-            .get("schema_version")
-            .and_then(Value::as_str)
-            .is_some_and(|v| v.starts_with("ATIF-"));
+        let declares_atif = json.get("schema_version").and_then(Value::as_str).is_some_and(|v| v.starts_with("ATIF-"));
         if declares_atif {
             atif += 1;
             assert_eq!(validate(&json), Vec::new(), "{}", path.display());
             let imported = import_file(&path).unwrap();
             assert_eq!(imported.violations, Vec::new());
-            assert_eq!(
-                serde_json::to_value(&imported.trajectory).unwrap(),
-                json,
-                "lossless: {}",
-                path.display()
-            );
+            assert_eq!(serde_json::to_value(&imported.trajectory).unwrap(), json, "lossless: {}", path.display());
         } else {
             native += 1;
             let err = import_file(&path).unwrap_err();
-            assert!(
-                matches!(err, ImportError::NotAtif(_)),
-                "{}: {err}",
-                path.display()
-            );
+            assert!(matches!(err, ImportError::NotAtif(_)), "{}: {err}", path.display());
         }
     }
-    assert!(
-        atif >= 1 && native >= 1,
-        "found {atif} ATIF and {native} native examples"
-    );
+    assert!(atif >= 1 && native >= 1, "found {atif} ATIF and {native} native examples");
 }
 
 #[test]
@@ -78,10 +58,7 @@ fn harbor_example_imports_with_its_version() {
     assert_eq!(trajectory.steps.len(), 3);
     let calls = trajectory.steps[1].tool_calls.as_ref().unwrap();
     assert_eq!(calls[0].function_name, "Write");
-    assert_eq!(
-        trajectory.final_metrics.unwrap().total_prompt_tokens,
-        Some(37933)
-    );
+    assert_eq!(trajectory.final_metrics.unwrap().total_prompt_tokens, Some(37933));
 }
 
 #[test]

@@ -39,8 +39,7 @@ fn valid() -> Value {
 
 fn with(pointer: &str, value: Value) -> Value {
     let mut doc = valid();
-    *doc.pointer_mut(pointer)
-        .unwrap_or_else(|| panic!("no {pointer}")) = value;
+    *doc.pointer_mut(pointer).unwrap_or_else(|| panic!("no {pointer}")) = value;
     doc
 }
 
@@ -65,32 +64,19 @@ fn valid_document_is_clean() {
 
 #[test]
 fn violation_carries_step_rule_and_message() {
-    let violations = validate(&with(
-        "/steps/2/observation/results/0/source_call_id",
-        json!("call_9"),
-    ));
+    let violations = validate(&with("/steps/2/observation/results/0/source_call_id", json!("call_9")));
     assert_eq!(violations.len(), 1);
     assert_eq!(violations[0].step, Some(3));
     assert_eq!(violations[0].rule, "source_call_id");
-    assert_eq!(
-        violations[0].message,
-        "call_9 does not match a tool call in step 3"
-    );
-    assert_eq!(
-        violations[0].to_string(),
-        "step 3: source_call_id: call_9 does not match a tool call in step 3"
-    );
+    assert_eq!(violations[0].message, "call_9 does not match a tool call in step 3");
+    assert_eq!(violations[0].to_string(), "step 3: source_call_id: call_9 does not match a tool call in step 3");
 }
 
 #[test]
 fn observation_must_answer_a_call_of_its_own_step() {
     let mut doc = valid();
-    doc["steps"][3]["observation"] =
-        json!({"results": [{"source_call_id": "call_1", "content": "late"}]});
-    assert_eq!(
-        messages(&doc),
-        ["step 4: source_call_id: call_1 does not match a tool call in step 4"]
-    );
+    doc["steps"][3]["observation"] = json!({"results": [{"source_call_id": "call_1", "content": "late"}]});
+    assert_eq!(messages(&doc), ["step 4: source_call_id: call_1 does not match a tool call in step 4"]);
 }
 
 #[test]
@@ -119,9 +105,7 @@ fn agent_only_fields_are_rejected_on_other_steps() {
         doc["steps"][1][field] = value;
         assert_eq!(
             messages(&doc),
-            [format!(
-                "step 2: {field}: only allowed on agent steps, but this step's source is \"user\""
-            )]
+            [format!("step 2: {field}: only allowed on agent steps, but this step's source is \"user\"")]
         );
     }
     let mut doc = valid();
@@ -202,10 +186,7 @@ fn final_cost_is_not_below_the_steps() {
         ["final_metrics.total_cost_usd: is 0.5 but the steps' cost_usd sum to 0.75"]
     );
     // More than the steps is fine: subagents and provider extras add cost.
-    assert_eq!(
-        messages(&with("/final_metrics/total_cost_usd", json!(1.0))),
-        Vec::<String>::new()
-    );
+    assert_eq!(messages(&with("/final_metrics/total_cost_usd", json!(1.0))), Vec::<String>::new());
 }
 
 #[test]
@@ -229,10 +210,7 @@ fn cached_tokens_are_a_subset_of_the_prompt() {
 #[test]
 fn schema_version_is_a_known_atif_version() {
     for older in ["ATIF-v1.0", "ATIF-v1.2", "ATIF-v1.6"] {
-        assert_eq!(
-            messages(&with("/schema_version", json!(older))),
-            Vec::<String>::new()
-        );
+        assert_eq!(messages(&with("/schema_version", json!(older))), Vec::<String>::new());
     }
     assert_eq!(
         messages(&with("/schema_version", json!("ATIF-v2.0"))),
@@ -254,17 +232,8 @@ fn timestamps_must_parse() {
         messages(&with("/steps/0/timestamp", json!("2026-13-01T00:00:00Z"))),
         ["step 1: timestamp: \"2026-13-01T00:00:00Z\" is not an ISO 8601 timestamp"]
     );
-    for accepted in [
-        "2026-05-01T12:00:00+02:00",
-        "2025-10-10T06:10:15.158090",
-        "2025-10-10 06:10:15",
-        "2025-10-10",
-    ] {
-        assert_eq!(
-            messages(&with("/steps/0/timestamp", json!(accepted))),
-            Vec::<String>::new(),
-            "{accepted}"
-        );
+    for accepted in ["2026-05-01T12:00:00+02:00", "2025-10-10T06:10:15.158090", "2025-10-10 06:10:15", "2025-10-10"] {
+        assert_eq!(messages(&with("/steps/0/timestamp", json!(accepted))), Vec::<String>::new(), "{accepted}");
     }
 }
 
@@ -364,16 +333,10 @@ fn schema_violations_name_the_field() {
         messages(&with("/steps/1/message", Value::Null)),
         ["step 2: message: expected a string or an array of content parts, found null"]
     );
-    assert_eq!(
-        messages(&without("/agent/name")),
-        ["agent.name: required field is missing"]
-    );
+    assert_eq!(messages(&without("/agent/name")), ["agent.name: required field is missing"]);
     let mut doc = valid();
     doc["steps"][1]["mood"] = json!("happy");
-    assert_eq!(
-        messages(&doc),
-        ["step 2: mood: is not an ATIF field (custom data belongs in an `extra` object)"]
-    );
+    assert_eq!(messages(&doc), ["step 2: mood: is not an ATIF field (custom data belongs in an `extra` object)"]);
     let mut doc = without("/final_metrics");
     doc["steps"] = json!([]);
     assert_eq!(messages(&doc), ["steps: must contain at least one step"]);
@@ -381,8 +344,5 @@ fn schema_violations_name_the_field() {
         messages(&with("/final_metrics/total_steps", json!(-1))),
         ["final_metrics.total_steps: must be at least 0, found -1"]
     );
-    assert_eq!(
-        messages(&json!([1, 2])),
-        ["trajectory: expected an object, found an array"]
-    );
+    assert_eq!(messages(&json!([1, 2])), ["trajectory: expected an object, found an array"]);
 }

@@ -1,9 +1,7 @@
 //! Writes every chart for a small synthetic experiment into a folder:
 //! `cargo run -p skillscope-charts --example render -- /tmp/charts`.
 
-use skillscope_charts::{
-    efficiency, pass_rates, prg_by_stratum, skill_deltas, task_deltas, ArmCost, TaskDelta,
-};
+use skillscope_charts::{efficiency, pass_rates, prg_by_stratum, skill_deltas, task_deltas, ArmCost, TaskDelta};
 use skillscope_stats::{analyze, Pair};
 
 #[path = "../tests/common/pairs.rs"]
@@ -17,27 +15,9 @@ fn main() -> std::io::Result<()> {
     for t in 0..10 {
         let f = t as f64 / 10.0;
         pairs.push(ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3)));
-        pairs.push(ramp(
-            "legacy-<script>&-helper",
-            t,
-            10,
-            (0.9, -0.02),
-            (0.3, 0.2),
-        ));
-        pairs.push(Pair::new(
-            "docx",
-            "all",
-            &format!("t{t}"),
-            0.5 + 0.3 * f,
-            0.55 + 0.2 * (1.0 - f),
-        ));
-        let mut p = Pair::new(
-            "webapp-testing-with-a-long-name",
-            "all",
-            &format!("t{t}"),
-            0.85 * f,
-            0.9 * f + 0.05,
-        );
+        pairs.push(ramp("legacy-<script>&-helper", t, 10, (0.9, -0.02), (0.3, 0.2)));
+        pairs.push(Pair::new("docx", "all", &format!("t{t}"), 0.5 + 0.3 * f, 0.55 + 0.2 * (1.0 - f)));
+        let mut p = Pair::new("webapp-testing-with-a-long-name", "all", &format!("t{t}"), 0.85 * f, 0.9 * f + 0.05);
         p.time_without = Some(60.0 + 10.0 * t as f64);
         p.time_with = Some(50.0 + 14.0 * t as f64);
         pairs.push(p);

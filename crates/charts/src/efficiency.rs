@@ -47,19 +47,11 @@ pub fn efficiency_sized(skill: &str, costs: &[ArmCost], width: u32, height: Opti
     }
     let mut rows: Vec<(&str, Option<f64>, Option<f64>)> = costs
         .iter()
-        .map(|c| {
-            (
-                c.task.as_str(),
-                delta(c.time_without, c.time_with),
-                delta(c.tokens_without, c.tokens_with),
-            )
-        })
+        .map(|c| (c.task.as_str(), delta(c.time_without, c.time_with), delta(c.tokens_without, c.tokens_with)))
         .collect();
     let key = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
     rows.sort_by(|a, b| {
-        a.0.cmp(b.0)
-            .then_with(|| key(a.1).total_cmp(&key(b.1)))
-            .then_with(|| key(a.2).total_cmp(&key(b.2)))
+        a.0.cmp(b.0).then_with(|| key(a.1).total_cmp(&key(b.1))).then_with(|| key(a.2).total_cmp(&key(b.2)))
     });
     let title = format!("{base} (n = {} pairs)", rows.len());
     let height = height.unwrap_or_else(|| frame::auto_height(rows.len(), ROW_H, 2));
@@ -71,38 +63,16 @@ pub fn efficiency_sized(skill: &str, costs: &[ArmCost], width: u32, height: Opti
         let (w, _) = plot_area.dim_in_pixel();
         let left_w = label_w + (w - label_w) / 2;
         let (left, right) = plot_area.split_horizontally(left_w);
-        let chart = panel(
-            root,
-            &left,
-            label_w,
-            12,
-            &times,
-            "Δ time (s, with − without)",
-            "Time Δ",
-        )?;
-        panel(
-            root,
-            &right,
-            14,
-            12,
-            &tokens,
-            "Δ effective input tokens (tokens)",
-            "Token Δ",
-        )?;
-        let labels: Vec<(String, RGBColor)> = rows
-            .iter()
-            .map(|r| (svg::label(r.0, "", fit), TEXT))
-            .collect();
+        let chart = panel(root, &left, label_w, 12, &times, "Δ time (s, with − without)", "Time Δ")?;
+        panel(root, &right, 14, 12, &tokens, "Δ effective input tokens (tokens)", "Token Δ")?;
+        let labels: Vec<(String, RGBColor)> = rows.iter().map(|r| (svg::label(r.0, "", fit), TEXT)).collect();
         frame::row_labels(root, &chart, &labels, "Task")?;
         frame::legend_and_note(
             root,
             ny,
             &[
                 (Marker::Square(GOLDEN, 1.0), "skill saves (Δ < 0)".into()),
-                (
-                    Marker::Square(HARMFUL, 1.0),
-                    "skill costs more (Δ > 0)".into(),
-                ),
+                (Marker::Square(HARMFUL, 1.0), "skill costs more (Δ > 0)".into()),
             ],
             "Δ = with − without per paired task; n/a: not measured in both arms.",
         )
@@ -125,13 +95,7 @@ fn panel<'a, 'b>(
     let n = present.count();
     let (a, b) = svg::nice_range(lo, hi);
     let rows = values.len();
-    let f = Frame {
-        x: a..b,
-        rows,
-        left,
-        right,
-        x_desc,
-    };
+    let f = Frame { x: a..b, rows, left, right, x_desc };
     let mut chart = frame::build(area, &f)?;
     for (i, v) in values.iter().enumerate() {
         let y = frame::row_y(rows, i);
@@ -144,11 +108,7 @@ fn panel<'a, 'b>(
             }
             None => {
                 let (x, py) = frame::px(&chart, 0.0, y);
-                root.draw(&Text::new(
-                    "n/a",
-                    (x + 4, py),
-                    anchored(NOTE_PX, MUTED, HPos::Left, VPos::Center),
-                ))?;
+                root.draw(&Text::new("n/a", (x + 4, py), anchored(NOTE_PX, MUTED, HPos::Left, VPos::Center)))?;
             }
         }
     }

@@ -2,9 +2,7 @@
 //! with one horizontal row per item and an x axis with a labelled unit, an
 //! optional right column of values, a zero line and a legend line.
 
-use crate::style::{
-    self, anchored, text_width, AXIS, GRID, LABEL_PX, MUTED, NOTE_PX, TEXT, ZERO_LINE,
-};
+use crate::style::{self, anchored, text_width, AXIS, GRID, LABEL_PX, MUTED, NOTE_PX, TEXT, ZERO_LINE};
 use crate::svg::{Area, DrawResult};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -12,8 +10,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 use std::ops::Range;
 
 /// A cartesian chart with f64 axes on the SVG backend.
-pub(crate) type Chart<'a, 'b> =
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub(crate) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Space above the plot for the column headers, px.
 pub(crate) const HEADER_H: u32 = 22;
@@ -124,10 +121,7 @@ pub(crate) fn plot_edges(chart: &Chart<'_, '_>) -> (i32, i32) {
 /// The vertical zero line over the whole plot height.
 pub(crate) fn zero_line(chart: &mut Chart<'_, '_>, rows: usize) -> DrawResult {
     let top = rows.max(1) as f64;
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![(0.0, 0.0), (0.0, top)],
-        ZERO_LINE.stroke_width(1),
-    )))?;
+    chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, top)], ZERO_LINE.stroke_width(1))))?;
     Ok(())
 }
 
@@ -142,11 +136,7 @@ pub(crate) fn row_labels(
     let rows = labels.len();
     for (i, (text, color)) in labels.iter().enumerate() {
         let (_, y) = px(chart, chart.x_range().start, row_y(rows, i));
-        root.draw(&Text::new(
-            text.clone(),
-            (left - 8, y),
-            anchored(LABEL_PX, *color, HPos::Right, VPos::Center),
-        ))?;
+        root.draw(&Text::new(text.clone(), (left - 8, y), anchored(LABEL_PX, *color, HPos::Right, VPos::Center)))?;
     }
     let (_, top) = px(chart, chart.x_range().start, rows.max(1) as f64);
     root.draw(&Text::new(
@@ -158,37 +148,18 @@ pub(crate) fn row_labels(
 }
 
 /// A value text left-aligned right of the plot at data height `y`.
-pub(crate) fn right_text(
-    root: &Area<'_>,
-    chart: &Chart<'_, '_>,
-    y: f64,
-    text: String,
-    color: RGBColor,
-) -> DrawResult {
+pub(crate) fn right_text(root: &Area<'_>, chart: &Chart<'_, '_>, y: f64, text: String, color: RGBColor) -> DrawResult {
     let (_, right) = plot_edges(chart);
     let (_, py) = px(chart, chart.x_range().start, y);
-    root.draw(&Text::new(
-        text,
-        (right + 8, py),
-        anchored(NOTE_PX, color, HPos::Left, VPos::Center),
-    ))?;
+    root.draw(&Text::new(text, (right + 8, py), anchored(NOTE_PX, color, HPos::Left, VPos::Center)))?;
     Ok(())
 }
 
 /// A header above the right column.
-pub(crate) fn right_header(
-    root: &Area<'_>,
-    chart: &Chart<'_, '_>,
-    rows: usize,
-    text: &str,
-) -> DrawResult {
+pub(crate) fn right_header(root: &Area<'_>, chart: &Chart<'_, '_>, rows: usize, text: &str) -> DrawResult {
     let (_, right) = plot_edges(chart);
     let (_, top) = px(chart, chart.x_range().start, rows.max(1) as f64);
-    root.draw(&Text::new(
-        text.to_string(),
-        (right + 8, top - 7),
-        anchored(NOTE_PX, MUTED, HPos::Left, VPos::Bottom),
-    ))?;
+    root.draw(&Text::new(text.to_string(), (right + 8, top - 7), anchored(NOTE_PX, MUTED, HPos::Left, VPos::Bottom)))?;
     Ok(())
 }
 
@@ -216,10 +187,7 @@ pub(crate) fn legend(root: &Area<'_>, x: i32, y: i32, items: &[(Marker, String)]
                 x += 14;
             }
             Marker::Square(c, alpha) => {
-                root.draw(&Rectangle::new(
-                    [(x, y - 5), (x + 10, y + 5)],
-                    c.mix(*alpha).filled(),
-                ))?;
+                root.draw(&Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.mix(*alpha).filled()))?;
                 x += 14;
             }
             Marker::Hatched => {
@@ -228,11 +196,7 @@ pub(crate) fn legend(root: &Area<'_>, x: i32, y: i32, items: &[(Marker, String)]
             }
             Marker::None => {}
         }
-        root.draw(&Text::new(
-            text.clone(),
-            (x, y),
-            anchored(NOTE_PX, MUTED, HPos::Left, VPos::Center),
-        ))?;
+        root.draw(&Text::new(text.clone(), (x, y), anchored(NOTE_PX, MUTED, HPos::Left, VPos::Center)))?;
         x += (text_width(text, NOTE_PX) as f64 * 0.88) as i32 + 16;
     }
     Ok(())
@@ -240,19 +204,9 @@ pub(crate) fn legend(root: &Area<'_>, x: i32, y: i32, items: &[(Marker, String)]
 
 /// The usual two footer lines: the legend `items` at pixel row `y` and a
 /// plain `note` on the line below.
-pub(crate) fn legend_and_note(
-    root: &Area<'_>,
-    y: i32,
-    items: &[(Marker, String)],
-    note: &str,
-) -> DrawResult {
+pub(crate) fn legend_and_note(root: &Area<'_>, y: i32, items: &[(Marker, String)], note: &str) -> DrawResult {
     legend(root, 12, y, items)?;
-    legend(
-        root,
-        12,
-        y + LINE_H as i32,
-        &[(Marker::None, note.to_string())],
-    )
+    legend(root, 12, y + LINE_H as i32, &[(Marker::None, note.to_string())])
 }
 
 /// Row labels with their header on the left and the header of the value

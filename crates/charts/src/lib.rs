@@ -15,9 +15,9 @@
 mod efficiency;
 mod frame;
 mod pass_rates;
+pub mod png;
 mod prg;
 mod skill_deltas;
-pub mod png;
 pub mod style;
 mod summary_rows;
 pub mod svg;

@@ -52,24 +52,10 @@ pub fn pass_rates_sized(summaries: &[Summary], width: u32, height: Option<u32>) 
     };
     summary_rows::render(&rows, total, &spec, width, height, |root, chart, y, s| {
         let c = class_color(s.class);
-        let (wo, wi) = (
-            s.mean_without.clamp(0.0, 100.0),
-            s.mean_with.clamp(0.0, 100.0),
-        );
-        chart.draw_series(std::iter::once(PathElement::new(
-            vec![(wo, y), (wi, y)],
-            c.stroke_width(3),
-        )))?;
-        chart.draw_series(std::iter::once(Circle::new(
-            (wo, y),
-            5,
-            BACKGROUND.filled(),
-        )))?;
-        chart.draw_series(std::iter::once(Circle::new(
-            (wo, y),
-            5,
-            INEFFECTIVE.stroke_width(2),
-        )))?;
+        let (wo, wi) = (s.mean_without.clamp(0.0, 100.0), s.mean_with.clamp(0.0, 100.0));
+        chart.draw_series(std::iter::once(PathElement::new(vec![(wo, y), (wi, y)], c.stroke_width(3))))?;
+        chart.draw_series(std::iter::once(Circle::new((wo, y), 5, BACKGROUND.filled())))?;
+        chart.draw_series(std::iter::once(Circle::new((wo, y), 5, INEFFECTIVE.stroke_width(2))))?;
         chart.draw_series(std::iter::once(Circle::new((wi, y), 5, c.filled())))?;
         let value = format!("{} → {}", num(s.mean_without, 0), num(s.mean_with, 0));
         frame::right_text(root, chart, y, value, c)

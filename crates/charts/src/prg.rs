@@ -14,8 +14,7 @@ const RIGHT_W: u32 = 112;
 
 /// Strata top to bottom within a group: name, bar offset from the row
 /// centre, opacity of the bar.
-const STRATA: [(&str, f64, f64); 3] =
-    [("low", 0.28, 0.45), ("mid", 0.0, 0.7), ("high", -0.28, 1.0)];
+const STRATA: [(&str, f64, f64); 3] = [("low", 0.28, 0.45), ("mid", 0.0, 0.7), ("high", -0.28, 1.0)];
 const HALF: f64 = 0.12;
 
 /// Grouped bars of [`Summary::prg_by_stratum`] (PRG, −1..1) per summary:
@@ -35,11 +34,7 @@ pub fn prg_by_stratum_sized(summaries: &[Summary], width: u32, height: Option<u3
         let p = &s.prg_by_stratum;
         p.n_low + p.n_mid + p.n_high
     };
-    let rows = summary_rows::select(
-        summaries,
-        |s| st_n(s) > 0,
-        |s| if s.prg.is_finite() { s.prg } else { 0.0 },
-    );
+    let rows = summary_rows::select(summaries, |s| st_n(s) > 0, |s| if s.prg.is_finite() { s.prg } else { 0.0 });
     if rows.is_empty() {
         return svg::empty(width, TITLE);
     }

@@ -28,17 +28,10 @@ pub fn skill_deltas_sized(summaries: &[Summary], width: u32, height: Option<u32>
     }
     let total: usize = rows.iter().map(|s| s.n).sum();
     let ci = |s: &Summary| {
-        (s.ci_low.is_finite() && s.ci_high.is_finite())
-            .then(|| (s.ci_low.min(s.ci_high), s.ci_low.max(s.ci_high)))
+        (s.ci_low.is_finite() && s.ci_high.is_finite()).then(|| (s.ci_low.min(s.ci_high), s.ci_low.max(s.ci_high)))
     };
-    let lo = rows
-        .iter()
-        .map(|s| ci(s).map_or(s.delta, |c| c.0.min(s.delta)))
-        .fold(f64::INFINITY, f64::min);
-    let hi = rows
-        .iter()
-        .map(|s| ci(s).map_or(s.delta, |c| c.1.max(s.delta)))
-        .fold(f64::NEG_INFINITY, f64::max);
+    let lo = rows.iter().map(|s| ci(s).map_or(s.delta, |c| c.0.min(s.delta))).fold(f64::INFINITY, f64::min);
+    let hi = rows.iter().map(|s| ci(s).map_or(s.delta, |c| c.1.max(s.delta))).fold(f64::NEG_INFINITY, f64::max);
     let (a, b) = svg::nice_range(lo, hi);
     let legend = [
         (Marker::Dot(GOLDEN), "golden (Δ > 0, p < 0.05)".into()),
@@ -59,10 +52,7 @@ pub fn skill_deltas_sized(summaries: &[Summary], width: u32, height: Option<u32>
     summary_rows::render(&rows, total, &spec, width, height, |root, chart, y, s| {
         let c = class_color(s.class);
         if let Some((l, h)) = ci(s) {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(l, y), (h, y)],
-                c.stroke_width(2),
-            )))?;
+            chart.draw_series(std::iter::once(PathElement::new(vec![(l, y), (h, y)], c.stroke_width(2))))?;
             for x in [l, h] {
                 chart.draw_series(std::iter::once(PathElement::new(
                     vec![(x, y - 0.18), (x, y + 0.18)],
@@ -72,12 +62,7 @@ pub fn skill_deltas_sized(summaries: &[Summary], width: u32, height: Option<u32>
         }
         chart.draw_series(std::iter::once(Circle::new((s.delta, y), 5, c.filled())))?;
         let value = match ci(s) {
-            Some((l, h)) => format!(
-                "{} [{}, {}]",
-                signed(s.delta, 1),
-                signed(l, 1),
-                signed(h, 1)
-            ),
+            Some((l, h)) => format!("{} [{}, {}]", signed(s.delta, 1), signed(l, 1), signed(h, 1)),
             None => signed(s.delta, 1),
         };
         frame::right_text(root, chart, y, value, c)

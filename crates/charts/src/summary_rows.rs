@@ -12,11 +12,8 @@ use std::ops::Range;
 /// Row label of a summary: `skill (n=…)`, or `skill · config (n=…)` for a
 /// single configuration (pooled rows have config `all`).
 pub(crate) fn summary_label(s: &Summary, max: usize) -> String {
-    let name = if s.config.is_empty() || s.config == "all" {
-        s.skill.clone()
-    } else {
-        format!("{} · {}", s.skill, s.config)
-    };
+    let name =
+        if s.config.is_empty() || s.config == "all" { s.skill.clone() } else { format!("{} · {}", s.skill, s.config) };
     svg::label(&name, &format!("(n={})", s.n), max)
 }
 
@@ -89,13 +86,7 @@ pub(crate) fn render(
     svg::render(width, height, &title, |root| {
         let (plot_area, ny) = frame::layout(root, &title, 2)?;
         let n_rows = rows.len();
-        let f = Frame {
-            x: spec.x.clone(),
-            rows: n_rows,
-            left: label_w,
-            right: spec.right,
-            x_desc: spec.x_desc,
-        };
+        let f = Frame { x: spec.x.clone(), rows: n_rows, left: label_w, right: spec.right, x_desc: spec.x_desc };
         let mut chart = frame::build(&plot_area, &f)?;
         if spec.zero == ZeroLine::Under {
             frame::zero_line(&mut chart, n_rows)?;
@@ -107,13 +98,7 @@ pub(crate) fn render(
             frame::zero_line(&mut chart, n_rows)?;
         }
         let labels: Vec<_> = rows.iter().map(|s| (summary_label(s, fit), TEXT)).collect();
-        frame::side_columns(
-            root,
-            &chart,
-            &labels,
-            "Skill (n = pairs)",
-            spec.value_header,
-        )?;
+        frame::side_columns(root, &chart, &labels, "Skill (n = pairs)", spec.value_header)?;
         frame::legend_and_note(root, ny, spec.legend, spec.note)
     })
 }

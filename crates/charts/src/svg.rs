@@ -37,9 +37,7 @@ pub fn escape(s: &str) -> String {
 /// Replace characters that are not allowed in XML 1.0 (control characters)
 /// before text goes to plotters, which escapes markup but not these.
 pub(crate) fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 /// A small standalone SVG that shows `message` under `title`.
@@ -75,12 +73,7 @@ pub(crate) fn empty(width: u32, title: &str) -> String {
 
 /// Render a `width` × `height` SVG document with plotters; `draw` paints on
 /// the white root area. `title` becomes the document's `<title>`.
-pub(crate) fn render(
-    width: u32,
-    height: u32,
-    title: &str,
-    draw: impl FnOnce(&Area<'_>) -> DrawResult,
-) -> String {
+pub(crate) fn render(width: u32, height: u32, title: &str, draw: impl FnOnce(&Area<'_>) -> DrawResult) -> String {
     let mut buf = String::new();
     let drawn: DrawResult = (|| {
         let root = SVGBackend::with_string(&mut buf, (width, height)).into_drawing_area();
@@ -205,11 +198,7 @@ pub(crate) fn nice_range(lo: f64, hi: f64) -> (f64, f64) {
     let span = hi - lo;
     let raw = span.max(1e-6) / 5.0;
     let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
     let pad = 0.08 * span;
     if span < 1e-6 {
         return (-1.0, 1.0);
@@ -222,11 +211,7 @@ pub(crate) fn nice_range(lo: f64, hi: f64) -> (f64, f64) {
 
 /// Diagonal hatch segments (slope −1 in screen space) clipped to the pixel
 /// rectangle `(x0, y0)..(x1, y1)`, `spacing` pixels apart.
-pub(crate) fn hatch(
-    (x0, y0): (i32, i32),
-    (x1, y1): (i32, i32),
-    spacing: i32,
-) -> Vec<[(i32, i32); 2]> {
+pub(crate) fn hatch((x0, y0): (i32, i32), (x1, y1): (i32, i32), spacing: i32) -> Vec<[(i32, i32); 2]> {
     let (x0, x1) = (x0.min(x1), x0.max(x1));
     let (y0, y1) = (y0.min(y1), y0.max(y1));
     let spacing = spacing.max(2);
@@ -250,10 +235,7 @@ mod tests {
 
     #[test]
     fn escape_covers_markup() {
-        assert_eq!(
-            escape("<a & 'b' \"c\">"),
-            "&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;"
-        );
+        assert_eq!(escape("<a & 'b' \"c\">"), "&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;");
         assert_eq!(escape("x\u{1}y"), "x\u{FFFD}y");
     }
 
@@ -284,13 +266,7 @@ mod tests {
 
     #[test]
     fn nice_range_contains_data_and_zero() {
-        for (lo, hi) in [
-            (3.0, 17.0),
-            (-42.0, -5.0),
-            (-12.5, 30.0),
-            (0.0, 0.0),
-            (-0.3, 0.9),
-        ] {
+        for (lo, hi) in [(3.0, 17.0), (-42.0, -5.0), (-12.5, 30.0), (0.0, 0.0), (-0.3, 0.9)] {
             let (a, b) = nice_range(lo, hi);
             assert!(a < 0.0 && b > 0.0, "{lo}..{hi} -> {a}..{b}");
             assert!(a <= lo && b >= hi, "{lo}..{hi} -> {a}..{b}");

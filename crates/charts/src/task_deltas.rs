@@ -29,12 +29,7 @@ pub fn task_deltas(skill: &str, deltas: &[TaskDelta]) -> String {
 }
 
 /// [`task_deltas`] at `width` px and `height` px (`None`: by row count).
-pub fn task_deltas_sized(
-    skill: &str,
-    deltas: &[TaskDelta],
-    width: u32,
-    height: Option<u32>,
-) -> String {
+pub fn task_deltas_sized(skill: &str, deltas: &[TaskDelta], width: u32, height: Option<u32>) -> String {
     let width = width.max(MIN_WIDTH);
     let base = format!("Per-task Δ: {}", svg::truncate(&svg::clean(skill), 48));
     if deltas.is_empty() {
@@ -42,10 +37,7 @@ pub fn task_deltas_sized(
     }
     let mut rows: Vec<&TaskDelta> = deltas.iter().collect();
     rows.sort_by(|a, b| {
-        a.excluded
-            .cmp(&b.excluded)
-            .then_with(|| b.delta.total_cmp(&a.delta))
-            .then_with(|| a.task.cmp(&b.task))
+        a.excluded.cmp(&b.excluded).then_with(|| b.delta.total_cmp(&a.delta)).then_with(|| a.task.cmp(&b.task))
     });
     let n = rows.iter().filter(|t| !t.excluded).count();
     let n_excluded = rows.len() - n;
@@ -53,11 +45,7 @@ pub fn task_deltas_sized(
     let notes = 1 + u32::from(n_excluded > 0);
     let height = height.unwrap_or_else(|| frame::auto_height(rows.len(), ROW_H, notes));
     let suffix = |t: &TaskDelta| if t.excluded { "(excluded)" } else { "" };
-    let (label_w, fit) = frame::label_column(
-        rows.iter()
-            .map(|t| t.task.chars().count() + suffix(t).len() + 1),
-        width,
-    );
+    let (label_w, fit) = frame::label_column(rows.iter().map(|t| t.task.chars().count() + suffix(t).len() + 1), width);
     svg::render(width, height, &title, |root| {
         let (plot_area, ny) = frame::layout(root, &title, notes)?;
         let n_rows = rows.len();
@@ -72,20 +60,12 @@ pub fn task_deltas_sized(
         let mut labels = Vec::with_capacity(n_rows);
         for (i, t) in rows.iter().enumerate() {
             let y = frame::row_y(n_rows, i);
-            let d = if t.delta.is_finite() {
-                t.delta.clamp(-100.0, 100.0)
-            } else {
-                0.0
-            };
+            let d = if t.delta.is_finite() { t.delta.clamp(-100.0, 100.0) } else { 0.0 };
             if t.excluded {
                 let a = frame::px(&chart, 0.0, y + 0.32);
                 let b = frame::px(&chart, d, y - 0.32);
                 // Keep a visible stub for a zero delta.
-                let b = if (b.0 - a.0).abs() < 4 {
-                    (a.0 + 4, b.1)
-                } else {
-                    b
-                };
+                let b = if (b.0 - a.0).abs() < 4 { (a.0 + 4, b.1) } else { b };
                 frame::hatched_rect(root, a, b)?;
                 labels.push((svg::label(&t.task, "(excluded)", fit), MUTED));
                 frame::right_text(root, &chart, y, signed(t.delta, 0), MUTED)?;

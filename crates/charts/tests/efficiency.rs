@@ -27,24 +27,13 @@ fn two_panels_with_units_zero_lines_and_n() {
     let doc = parse(&svg);
     text_eq(&doc, "Δ time (s, with − without)");
     text_eq(&doc, "Δ effective input tokens (tokens)");
-    assert!(
-        title(&doc).contains("pdf-forms (n = 3 pairs)"),
-        "{}",
-        title(&doc)
-    );
+    assert!(title(&doc).contains("pdf-forms (n = 3 pairs)"), "{}", title(&doc));
     text_eq(&doc, "Time Δ (n = 2 pairs)");
     text_eq(&doc, "Token Δ (n = 2 pairs)");
-    assert_eq!(
-        zero_lines_at_zero_tick(&doc, 30.0),
-        2,
-        "one zero line per panel"
-    );
+    assert_eq!(zero_lines_at_zero_tick(&doc, 30.0), 2, "one zero line per panel");
     // Missing measurements are marked, not drawn as zero.
     let y = text_eq(&doc, "c-no-time").y;
-    let na = texts(&doc)
-        .into_iter()
-        .filter(|t| t.text == "n/a" && (t.y - y).abs() < 0.5)
-        .count();
+    let na = texts(&doc).into_iter().filter(|t| t.text == "n/a" && (t.y - y).abs() < 0.5).count();
     assert_eq!(na, 2);
 }
 
@@ -56,10 +45,7 @@ fn savings_are_green_and_extra_cost_red() {
     let (time_zero, token_zero) = (zeros[0].min(zeros[1]), zeros[0].max(zeros[1]));
     let row = |label: &str| {
         let y = text_eq(&doc, label).y;
-        let mut r: Vec<R> = rects(&doc)
-            .into_iter()
-            .filter(|r| r.w < 400.0 && r.y <= y && y <= r.y + r.h)
-            .collect();
+        let mut r: Vec<R> = rects(&doc).into_iter().filter(|r| r.w < 400.0 && r.y <= y && y <= r.y + r.h).collect();
         r.sort_by(|a, b| a.x.total_cmp(&b.x));
         r
     };
@@ -74,12 +60,7 @@ fn savings_are_green_and_extra_cost_red() {
     let b = row("b-slower");
     assert_eq!((b[0].fill.clone(), b[1].fill.clone()), (red(), green()));
     // Bar lengths follow the values: b's token saving (18k) is 3× a's extra (6k).
-    assert!(
-        (b[1].w - 3.0 * a[1].w).abs() <= 2.0,
-        "{} vs {}",
-        b[1].w,
-        a[1].w
-    );
+    assert!((b[1].w - 3.0 * a[1].w).abs() <= 2.0, "{} vs {}", b[1].w, a[1].w);
     assert!(row("c-no-time").is_empty());
 }
 

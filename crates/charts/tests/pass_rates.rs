@@ -32,18 +32,9 @@ fn dumbbells_sit_at_both_rates_coloured_by_class() {
     ] {
         let g = get(&s, skill);
         let y = text_eq(&doc, label).y;
-        let row: Vec<_> = circles(&doc)
-            .into_iter()
-            .filter(|c| (c.1 - y).abs() < 0.5)
-            .collect();
-        let without = row
-            .iter()
-            .find(|c| c.3 == ring && c.2 == "none")
-            .expect("hollow without-skill ring");
-        let with = row
-            .iter()
-            .find(|c| c.2 == colour)
-            .expect("with-skill dot in class colour");
+        let row: Vec<_> = circles(&doc).into_iter().filter(|c| (c.1 - y).abs() < 0.5).collect();
+        let without = row.iter().find(|c| c.3 == ring && c.2 == "none").expect("hollow without-skill ring");
+        let with = row.iter().find(|c| c.2 == colour).expect("with-skill dot in class colour");
         assert!((without.0 - lerp(g.mean_without, (0.0, x0), (100.0, x100))).abs() <= 1.5);
         assert!((with.0 - lerp(g.mean_with, (0.0, x0), (100.0, x100))).abs() <= 1.5);
         // The joining line has the class colour and spans both dots.
@@ -52,9 +43,7 @@ fn dumbbells_sit_at_both_rates_coloured_by_class() {
             .find(|(c, p)| *c == colour && p.len() == 2 && (p[0].1 - y).abs() < 0.5)
             .expect("joining line");
         let (l, r) = (line.1[0].0.min(line.1[1].0), line.1[0].0.max(line.1[1].0));
-        assert!(
-            (l - without.0.min(with.0)).abs() <= 1.0 && (r - without.0.max(with.0)).abs() <= 1.0
-        );
+        assert!((l - without.0.min(with.0)).abs() <= 1.0 && (r - without.0.max(with.0)).abs() <= 1.0);
         text_eq(&doc, &format!("{:.0} → {:.0}", g.mean_without, g.mean_with));
     }
 }

@@ -9,32 +9,20 @@ fn fixture() -> Vec<Summary> {
     let i = s.iter().position(|x| x.skill == "pdf-forms").unwrap();
     s[i].skill = "mixed".into();
     s[i].prg = 0.1;
-    s[i].prg_by_stratum = Stratum {
-        low: Some(0.5),
-        mid: Some(-0.25),
-        high: None,
-        n_low: 3,
-        n_mid: 4,
-        n_high: 0,
-    };
+    s[i].prg_by_stratum = Stratum { low: Some(0.5), mid: Some(-0.25), high: None, n_low: 3, n_mid: 4, n_high: 0 };
     s
 }
 
 /// Bars (rectangles) on the pixel row `y` ± `tol`, excluding the background.
 fn bars_near(doc: &roxmltree::Document<'_>, y: f64) -> Vec<R> {
-    rects(doc)
-        .into_iter()
-        .filter(|r| r.w < 400.0 && r.y <= y && y <= r.y + r.h)
-        .collect()
+    rects(doc).into_iter().filter(|r| r.w < 400.0 && r.y <= y && y <= r.y + r.h).collect()
 }
 
 /// The stratum value text `prefix…` in the group of the row labelled `label`.
 fn stratum_text(doc: &roxmltree::Document<'_>, label: &str, prefix: &str) -> Txt {
     let y = text_eq(doc, label).y;
-    let found: Vec<Txt> = texts(doc)
-        .into_iter()
-        .filter(|t| t.text.starts_with(prefix) && (t.y - y).abs() < 24.0)
-        .collect();
+    let found: Vec<Txt> =
+        texts(doc).into_iter().filter(|t| t.text.starts_with(prefix) && (t.y - y).abs() < 24.0).collect();
     assert_eq!(found.len(), 1, "{label} {prefix}: {found:?}");
     found[0].clone()
 }
@@ -52,15 +40,9 @@ fn axis_unit_zero_line_and_n_per_stratum() {
     assert_eq!(stratum_text(&doc, &mixed, "low").text, "low n=3: +0.50");
     assert_eq!(stratum_text(&doc, &mixed, "mid").text, "mid n=4: -0.25");
     assert_eq!(stratum_text(&doc, &mixed, "high").text, "high n=0: —");
-    let total: usize = s
-        .iter()
-        .map(|x| x.prg_by_stratum.n_low + x.prg_by_stratum.n_mid + x.prg_by_stratum.n_high)
-        .sum();
-    assert!(
-        title(&doc).contains(&format!("(n = {total} pairs)")),
-        "{}",
-        title(&doc)
-    );
+    let total: usize =
+        s.iter().map(|x| x.prg_by_stratum.n_low + x.prg_by_stratum.n_mid + x.prg_by_stratum.n_high).sum();
+    assert!(title(&doc).contains(&format!("(n = {total} pairs)")), "{}", title(&doc));
 }
 
 #[test]
@@ -85,10 +67,7 @@ fn bars_are_coloured_by_sign_and_shaded_by_stratum() {
     let v = legacy.prg_by_stratum.high.unwrap();
     assert!(v < 0.0);
     let t = stratum_text(&doc, &format!("legacy (n={})", legacy.n), "high");
-    assert_eq!(
-        t.text,
-        format!("high n={}: {:.2}", legacy.prg_by_stratum.n_high, v)
-    );
+    assert_eq!(t.text, format!("high n={}: {:.2}", legacy.prg_by_stratum.n_high, v));
     let bar = bars_near(&doc, t.y);
     assert_eq!(bar.len(), 1);
     assert_eq!(bar[0].fill, red());

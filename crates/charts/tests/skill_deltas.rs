@@ -29,20 +29,13 @@ fn rows_are_sorted_and_coloured_by_class() {
     let s = summaries();
     let svg = skill_deltas(&s);
     let doc = parse(&svg);
-    let rows = [
-        ("pdf-forms (n=10)", green()),
-        ("<script>& (n=6)", grey()),
-        ("legacy (n=8)", red()),
-    ];
+    let rows = [("pdf-forms (n=10)", green()), ("<script>& (n=6)", grey()), ("legacy (n=8)", red())];
     let mut last_y = f64::NEG_INFINITY;
     for (label, colour) in rows {
         let t = text_eq(&doc, label);
         assert!(t.y > last_y, "sorted by delta, largest first: {label}");
         last_y = t.y;
-        let dots: Vec<_> = circles(&doc)
-            .into_iter()
-            .filter(|c| (c.1 - t.y).abs() < 0.5)
-            .collect();
+        let dots: Vec<_> = circles(&doc).into_iter().filter(|c| (c.1 - t.y).abs() < 0.5).collect();
         assert_eq!(dots.len(), 1, "one point per row: {label}");
         assert_eq!(dots[0].2, colour, "{label}");
     }
@@ -62,18 +55,13 @@ fn point_and_ci_are_drawn_at_their_values() {
         .unwrap();
     let g = get(&s, "pdf-forms");
     let row_y = text_eq(&doc, "pdf-forms (n=10)").y;
-    let dot = circles(&doc)
-        .into_iter()
-        .find(|c| (c.1 - row_y).abs() < 0.5)
-        .unwrap();
+    let dot = circles(&doc).into_iter().find(|c| (c.1 - row_y).abs() < 0.5).unwrap();
     let want = lerp(g.delta, (0.0, zero), (b, xb));
     assert!((dot.0 - want).abs() <= 1.5, "dot at {} want {want}", dot.0);
     // The CI is a horizontal line in the class colour from ci_low to ci_high.
     let ci = polylines(&doc)
         .into_iter()
-        .find(|(c, p)| {
-            *c == green() && p.len() == 2 && p[0].1 == p[1].1 && (p[0].1 - row_y).abs() < 0.5
-        })
+        .find(|(c, p)| *c == green() && p.len() == 2 && p[0].1 == p[1].1 && (p[0].1 - row_y).abs() < 0.5)
         .expect("CI line");
     let (l, h) = (ci.1[0].0.min(ci.1[1].0), ci.1[0].0.max(ci.1[1].0));
     assert!((l - lerp(g.ci_low, (0.0, zero), (b, xb))).abs() <= 1.5);
@@ -89,10 +77,7 @@ fn group_rows_name_their_config() {
     s[0].config = "claude-sonnet".into();
     let doc_src = skill_deltas(&s);
     let doc = parse(&doc_src);
-    assert!(has_text(
-        &doc,
-        &format!("{} · claude-sonnet (n=", s[0].skill)
-    ));
+    assert!(has_text(&doc, &format!("{} · claude-sonnet (n=", s[0].skill)));
 }
 
 #[test]
@@ -107,15 +92,8 @@ fn long_names_are_shortened_but_keep_n() {
     s[0].skill = "x".repeat(300);
     let svg = skill_deltas(&s);
     let doc = parse(&svg);
-    let label = texts(&doc)
-        .into_iter()
-        .find(|t| t.text.starts_with("xxxx"))
-        .unwrap();
-    assert!(
-        label.text.ends_with(&format!("(n={})", s[0].n)),
-        "{}",
-        label.text
-    );
+    let label = texts(&doc).into_iter().find(|t| t.text.starts_with("xxxx")).unwrap();
+    assert!(label.text.ends_with(&format!("(n={})", s[0].n)), "{}", label.text);
     assert!(label.text.contains('…'));
     assert!(label.text.chars().count() < 60);
 }
@@ -152,18 +130,8 @@ fn size_parameters_are_honoured() {
     assert_eq!(doc.root_element().attribute("height"), Some("500"));
     // Auto height grows with the rows.
     let one = skill_deltas(&summaries()[..1]);
-    let h1: u32 = parse(&one)
-        .root_element()
-        .attribute("height")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let h1: u32 = parse(&one).root_element().attribute("height").unwrap().parse().unwrap();
     let all = skill_deltas(&summaries());
-    let h3: u32 = parse(&all)
-        .root_element()
-        .attribute("height")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let h3: u32 = parse(&all).root_element().attribute("height").unwrap().parse().unwrap();
     assert!(h3 > h1);
 }

@@ -4,11 +4,7 @@ use common::*;
 use skillscope_charts::{style, task_deltas, TaskDelta, EMPTY_MESSAGE};
 
 fn td(task: &str, delta: f64, excluded: bool) -> TaskDelta {
-    TaskDelta {
-        task: task.into(),
-        delta,
-        excluded,
-    }
+    TaskDelta { task: task.into(), delta, excluded }
 }
 
 fn sample() -> Vec<TaskDelta> {
@@ -24,9 +20,7 @@ fn sample() -> Vec<TaskDelta> {
 /// The bar drawn on the row whose label is `label`.
 fn bar_of(doc: &roxmltree::Document<'_>, label: &str) -> Option<R> {
     let y = text_eq(doc, label).y;
-    rects(doc)
-        .into_iter()
-        .find(|r| r.y < y && y < r.y + r.h && r.w > 0.0 && r.w < 400.0)
+    rects(doc).into_iter().find(|r| r.y < y && y < r.y + r.h && r.w > 0.0 && r.w < 400.0)
 }
 
 #[test]
@@ -37,11 +31,7 @@ fn axis_units_fixed_range_and_n() {
     assert_eq!(tick_xs(&doc, "-100").len(), 1);
     assert_eq!(tick_xs(&doc, "100").len(), 1);
     // 4 counted pairs, the excluded one is not in n.
-    assert!(
-        title(&doc).contains("pdf-forms · claude (n = 4 pairs)"),
-        "{}",
-        title(&doc)
-    );
+    assert!(title(&doc).contains("pdf-forms · claude (n = 4 pairs)"), "{}", title(&doc));
     assert!(has_text(&doc, "(n = 4 pairs)"));
     assert_eq!(zero_lines_at_zero_tick(&doc, 50.0), 1);
 }
@@ -55,30 +45,18 @@ fn bars_have_length_and_colour_of_their_delta() {
     let unit = (x100 - x0) / 100.0;
     let up = bar_of(&doc, "parse-form").unwrap();
     assert_eq!(up.fill, green());
-    assert!(
-        (up.x - x0).abs() <= 1.0 && (up.w - 50.0 * unit).abs() <= 1.5,
-        "{up:?}"
-    );
+    assert!((up.x - x0).abs() <= 1.0 && (up.w - 50.0 * unit).abs() <= 1.5, "{up:?}");
     let down = bar_of(&doc, "fill-fields").unwrap();
     assert_eq!(down.fill, red());
-    assert!(
-        (down.x + down.w - x0).abs() <= 1.0 && (down.w - 25.0 * unit).abs() <= 1.5,
-        "{down:?}"
-    );
+    assert!((down.x + down.w - x0).abs() <= 1.0 && (down.w - 25.0 * unit).abs() <= 1.5, "{down:?}");
     let full = bar_of(&doc, "sign-doc").unwrap();
     assert!((full.x + full.w - x100).abs() <= 1.0);
     assert!(bar_of(&doc, "no-change").is_none_or(|r| r.w <= 1.0));
     // Sorted: counted tasks by delta, the excluded one last.
-    let ys: Vec<f64> = [
-        "sign-doc",
-        "parse-form",
-        "no-change",
-        "fill-fields",
-        "flaky-infra (excluded)",
-    ]
-    .iter()
-    .map(|l| text_eq(&doc, l).y)
-    .collect();
+    let ys: Vec<f64> = ["sign-doc", "parse-form", "no-change", "fill-fields", "flaky-infra (excluded)"]
+        .iter()
+        .map(|l| text_eq(&doc, l).y)
+        .collect();
     assert!(ys.windows(2).all(|w| w[0] < w[1]), "{ys:?}");
 }
 
@@ -100,22 +78,14 @@ fn excluded_tasks_are_hatched_grey_with_a_note() {
                 && p.iter().all(|(_, y)| (y - label.y).abs() < 12.0)
         })
         .count();
-    assert!(
-        strokes >= 5,
-        "diagonal hatching on the excluded bar: {strokes}"
-    );
-    assert!(has_text(
-        &doc,
-        "1 task excluded from the statistics (not in n)"
-    ));
+    assert!(strokes >= 5, "diagonal hatching on the excluded bar: {strokes}");
+    assert!(has_text(&doc, "1 task excluded from the statistics (not in n)"));
     // Without excluded tasks there is no note and no hatching.
     let clean: Vec<_> = sample().into_iter().filter(|t| !t.excluded).collect();
     let svg = task_deltas("s", &clean);
     let doc = parse(&svg);
     assert!(!has_text(&doc, "excluded"));
-    assert!(rects(&doc)
-        .iter()
-        .all(|r| r.fill != style::hex(style::EXCLUDED)));
+    assert!(rects(&doc).iter().all(|r| r.fill != style::hex(style::EXCLUDED)));
 }
 
 #[test]

@@ -135,7 +135,14 @@ pub fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, AppError> 
         }
         CredentialCmd::Delete { provider } => {
             let existed = credentials::delete(&provider)?;
-            println!("{}", if existed { format!("deleted the key for {provider}") } else { format!("no key was stored for {provider}") });
+            println!(
+                "{}",
+                if existed {
+                    format!("deleted the key for {provider}")
+                } else {
+                    format!("no key was stored for {provider}")
+                }
+            );
         }
     }
     Ok(true)
@@ -145,7 +152,10 @@ pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
     match cmd {
         ProviderCmd::Add { id, api, base_url, max_concurrency } => {
             let api: ApiKind = serde_json::from_value(serde_json::Value::String(api))?;
-            agents::save_provider(ws, &ProviderConfig { max_concurrency, ..ProviderConfig::new(id.clone(), api, base_url) })?;
+            agents::save_provider(
+                ws,
+                &ProviderConfig { max_concurrency, ..ProviderConfig::new(id.clone(), api, base_url) },
+            )?;
             println!("saved provider {id}");
         }
         ProviderCmd::List { json } => {
@@ -154,7 +164,13 @@ pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
                 print_json(&all)?;
             }
             for p in all.iter().filter(|_| !json) {
-                println!("{:<16} {:<18} {}  {}", p.config.id, format!("{:?}", p.config.api), p.config.base_url, if p.has_key { "key stored" } else { "no key" });
+                println!(
+                    "{:<16} {:<18} {}  {}",
+                    p.config.id,
+                    format!("{:?}", p.config.api),
+                    p.config.base_url,
+                    if p.has_key { "key stored" } else { "no key" }
+                );
             }
         }
     }
@@ -166,7 +182,10 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
         AgentCmd::Add { name, provider, model, max_turns, token_budget, harness } => {
             let limits = skillscope_agent::AgentLimits { max_turns, token_budget, ..Default::default() };
             let harness = skillscope_core::harnesses::Harness::parse(&harness)?;
-            let id = agents::save_agent(ws, &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits })?;
+            let id = agents::save_agent(
+                ws,
+                &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits },
+            )?;
             println!("saved agent configuration {name} (#{id})");
         }
         AgentCmd::List { json } => {
@@ -175,7 +194,15 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
                 print_json(&all)?;
             }
             for a in all.iter().filter(|_| !json) {
-                println!("#{:<4} {:<28} {:<12} {} {}  max {} turns", a.id, a.name, a.harness.as_str(), a.provider_id, a.model, a.limits.max_turns);
+                println!(
+                    "#{:<4} {:<28} {:<12} {} {}  max {} turns",
+                    a.id,
+                    a.name,
+                    a.harness.as_str(),
+                    a.provider_id,
+                    a.model,
+                    a.limits.max_turns
+                );
             }
         }
     }

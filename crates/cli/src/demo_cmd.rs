@@ -35,7 +35,8 @@ pub fn run(cmd: DemoCmd) -> Result<bool, AppError> {
 fn generate(inputs: &Path) -> Result<String, AppError> {
     let script_path = inputs.join("script.json");
     let script_text = std::fs::read_to_string(&script_path).map_err(|e| AppError::io(script_path.display(), e))?;
-    let script = serde_json::from_str(&script_text).map_err(|e| AppError::invalid_input(format!("{}: {e}", script_path.display())))?;
+    let script = serde_json::from_str(&script_text)
+        .map_err(|e| AppError::invalid_input(format!("{}: {e}", script_path.display())))?;
     let tmp = tempfile::tempdir().map_err(|e| AppError::io("temporary workspace", e))?;
     let mut ws = Workspace::open(tmp.path().join("home"))?;
     ws.config_mut().queue.concurrency = Some(4);
@@ -60,13 +61,21 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
 fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -> Result<String, AppError> {
     let config = agents::save_agent(
         ws,
-        &AgentConfig { id: 0, name: "scripted-demo-agent".into(), harness: Default::default(), provider_id: PROVIDER.into(), model: "scripted".into(), limits: Default::default() },
+        &AgentConfig {
+            id: 0,
+            name: "scripted-demo-agent".into(),
+            harness: Default::default(),
+            provider_id: PROVIDER.into(),
+            model: "scripted".into(),
+            limits: Default::default(),
+        },
     )?;
     let mut tasks = Vec::new();
     for t in crate::eval_cmd::load_tasks(&inputs.join("tasks"))? {
         tasks.extend(crate::eval_cmd::experiment_task(ws, t)?);
     }
-    let skill_version_ids = SKILLS.iter().map(|s| library::resolve(ws, s).map(|s| s.version_id)).collect::<Result<_, _>>()?;
+    let skill_version_ids =
+        SKILLS.iter().map(|s| library::resolve(ws, s).map(|s| s.version_id)).collect::<Result<_, _>>()?;
     let design = ExperimentDesign {
         name: "Demo: do the sample skills help profile CSV files?".into(),
         skill_version_ids,
@@ -80,7 +89,10 @@ fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -
     crate::eval_cmd::run_experiment(ws, rt, id)?;
     let results = experiments::results(ws, id)?;
     if results.pairs_excluded > 0 {
-        return Err(AppError::new(ErrorCode::Internal, format!("{} pair(s) of the demo were excluded; is Docker healthy?", results.pairs_excluded)));
+        return Err(AppError::new(
+            ErrorCode::Internal,
+            format!("{} pair(s) of the demo were excluded; is Docker healthy?", results.pairs_excluded),
+        ));
     }
     for s in &results.report.skills {
         eprintln!("{}: {:?}, delta {:+.1}", s.skill, s.class, s.delta);

@@ -63,15 +63,15 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
 
 fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
     let all = agents::agents(ws)?;
-    all.iter()
-        .find(|a| a.name == name_or_id || a.id.to_string() == name_or_id)
-        .map(|a| a.id)
-        .ok_or_else(|| AppError::not_found(format!("no agent configuration {name_or_id:?}; `skillscope agent list` shows them")))
+    all.iter().find(|a| a.name == name_or_id || a.id.to_string() == name_or_id).map(|a| a.id).ok_or_else(|| {
+        AppError::not_found(format!("no agent configuration {name_or_id:?}; `skillscope agent list` shows them"))
+    })
 }
 
 fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
     eprintln!("another Skillscope process runs this workspace's queue; waiting for it to finish experiment #{id}");
-    let run = experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
+    let run =
+        experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
     loop {
         let trials = skillscope_core::queue::store::trials(ws, run)?;
         if trials.iter().all(|t| t.state.is_final()) {
@@ -110,17 +110,25 @@ pub struct EvalArgs {
 
 pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     let skill = library::resolve(ws, &a.skill)?;
-    let decoys = a.decoys.iter().map(|d| library::resolve(ws, d).map(|s| s.version_id)).collect::<Result<Vec<_>, _>>()?;
+    let decoys =
+        a.decoys.iter().map(|d| library::resolve(ws, d).map(|s| s.version_id)).collect::<Result<Vec<_>, _>>()?;
     let mut tasks = Vec::new();
     for t in load_tasks(&a.tasks)? {
         tasks.extend(experiment_task(ws, t)?);
     }
     if tasks.is_empty() {
-        return Err(AppError::invalid_input(format!("{} holds no task with a deterministic verifier", a.tasks.display())));
+        return Err(AppError::invalid_input(format!(
+            "{} holds no task with a deterministic verifier",
+            a.tasks.display()
+        )));
     }
     let design = ExperimentDesign {
         // Named after the task folder only: experiment names end up in exported reports.
-        name: format!("eval {} on {}", skill.name, a.tasks.file_name().map_or_else(|| a.tasks.display().to_string(), |n| n.to_string_lossy().into_owned())),
+        name: format!(
+            "eval {} on {}",
+            skill.name,
+            a.tasks.file_name().map_or_else(|| a.tasks.display().to_string(), |n| n.to_string_lossy().into_owned())
+        ),
         skill_version_ids: vec![skill.version_id],
         decoy_version_ids: decoys,
         tasks,
@@ -140,7 +148,10 @@ pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
         println!("{}", serde_json::to_string_pretty(&results)?);
         return Ok(true);
     }
-    println!("{} pair(s) scored, {} excluded, {} infrastructure re-run(s)", results.pairs_scored, results.pairs_excluded, results.reruns);
+    println!(
+        "{} pair(s) scored, {} excluded, {} infrastructure re-run(s)",
+        results.pairs_scored, results.pairs_excluded, results.reruns
+    );
     for p in experiments::pairs(ws, id)?.iter().filter(|p| !p.excluded.is_empty()) {
         println!("excluded {} ({}): {}", p.task, p.condition_label(), p.excluded.join("; "));
     }

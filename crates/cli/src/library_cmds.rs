@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 use skillscope_core::import::{import as run_import, import_samples, Progress};
-use skillscope_core::{library, review};
 use skillscope_core::model::*;
+use skillscope_core::{library, review};
 use skillscope_core::{AppError, Workspace};
 use std::io::IsTerminal;
 
@@ -74,7 +74,9 @@ fn report_outcome(ws: &Workspace, outcome: ImportOutcome, json: bool) -> Result<
         let what = match i.status {
             ImportStatus::NewSkill => format!("imported as new skill #{}, version {}", i.skill_id, i.version),
             ImportStatus::NewVersion => format!("changed: stored as version {} of skill #{}", i.version, i.skill_id),
-            ImportStatus::Unchanged => format!("unchanged: identical to version {} of skill #{}, nothing written", i.version, i.skill_id),
+            ImportStatus::Unchanged => {
+                format!("unchanged: identical to version {} of skill #{}, nothing written", i.version, i.skill_id)
+            }
         };
         println!("{}: {what} ({} finding(s), sha256 {})", i.name, i.finding_count, &i.sha256[..12]);
     }
@@ -112,7 +114,13 @@ pub fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
     }
     for s in skills {
         let scan = s.scan.as_ref().map_or("not scanned".into(), |r| {
-            format!("Q {:>5.1} {}  S {:>3}{}", r.quality, r.grade, r.security, if r.risky { " RISKY" } else { "      " })
+            format!(
+                "Q {:>5.1} {}  S {:>3}{}",
+                r.quality,
+                r.grade,
+                r.security,
+                if r.risky { " RISKY" } else { "      " }
+            )
         });
         println!(
             "#{:<4} {:<32} v{:<3} {:<9} {scan}  {}",
@@ -158,7 +166,11 @@ pub fn show(ws: &Workspace, skill: &str, version: Option<u32>, json: bool) -> Re
     }
     println!("findings: {}", if v.findings.is_empty() { "none" } else { "" });
     for f in &v.findings {
-        let at = f.file.as_deref().map(|p| format!(" {p}{}", f.line.map(|l| format!(":{l}")).unwrap_or_default())).unwrap_or_default();
+        let at = f
+            .file
+            .as_deref()
+            .map(|p| format!(" {p}{}", f.line.map(|l| format!(":{l}")).unwrap_or_default()))
+            .unwrap_or_default();
         println!("  {:<7} {}{at}: {}", f.severity.as_str(), f.code, f.message);
     }
     Ok(())
@@ -166,7 +178,11 @@ pub fn show(ws: &Workspace, skill: &str, version: Option<u32>, json: bool) -> Re
 
 pub fn diff(ws: &Workspace, skill: &str, from: u32, to: u32, json: bool) -> Result<(), AppError> {
     let s = library::resolve(ws, skill)?;
-    let d = library::diff_versions(ws, library::version_id(ws, s.id, Some(from))?, library::version_id(ws, s.id, Some(to))?)?;
+    let d = library::diff_versions(
+        ws,
+        library::version_id(ws, s.id, Some(from))?,
+        library::version_id(ws, s.id, Some(to))?,
+    )?;
     if json {
         return print_json(&d);
     }

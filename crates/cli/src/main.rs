@@ -194,7 +194,8 @@ enum Command {
 /// Ok(false): the command ran but a gate failed (exit 1); errors exit 2.
 /// The async runtime for commands that talk to Docker or a model server.
 fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
-    tokio::runtime::Runtime::new().map_err(|e| AppError::new(skillscope_core::ErrorCode::Internal, format!("tokio runtime: {e}")))
+    tokio::runtime::Runtime::new()
+        .map_err(|e| AppError::new(skillscope_core::ErrorCode::Internal, format!("tokio runtime: {e}")))
 }
 
 fn run(cli: Cli) -> Result<bool, AppError> {
@@ -217,7 +218,9 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Stats { pairs, json } => stats_cmd::run(&pairs, json),
         Command::Report { skill, format, out } => report_cmd::report(&ws, &skill, format, out),
         Command::Charts { experiment, out, format } => report_cmd::charts(&ws, experiment, &out, format),
-        Command::Decide { skill, verdict, rationale, reviewer } => report_cmd::decide(&ws, &skill, verdict, rationale, reviewer),
+        Command::Decide { skill, verdict, rationale, reviewer } => {
+            report_cmd::decide(&ws, &skill, verdict, rationale, reviewer)
+        }
         Command::Eval { skill, tasks, config, repeats, condition, decoys, json } => {
             eval_cmd::run(&ws, eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, json })
         }

@@ -111,7 +111,11 @@ pub fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
             }
         }
         QueueCmd::Work => {
-            crate::runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(print_log)))?;
+            crate::runtime()?.block_on(worker::run(
+                ws.clone(),
+                worker::WorkerOptions { drain: true, socket: None },
+                Arc::new(print_log),
+            ))?;
         }
         QueueCmd::Bench { trials, concurrency, image, floor_samples } => {
             return bench(ws, trials, concurrency, &image, floor_samples).map(|()| true);
@@ -150,7 +154,11 @@ fn docker_run_parallel(image: &str, trials: u32, concurrency: u32) -> Result<f64
     let t = Instant::now();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..concurrency)
-            .map(|slot| s.spawn(move || (slot..trials).step_by(concurrency as usize).try_for_each(|_| docker_run(image).map(drop))))
+            .map(|slot| {
+                s.spawn(move || {
+                    (slot..trials).step_by(concurrency as usize).try_for_each(|_| docker_run(image).map(drop))
+                })
+            })
             .collect();
         handles.into_iter().try_for_each(|h| h.join().expect("benchmark thread"))
     })?;
@@ -160,10 +168,15 @@ fn docker_run_parallel(image: &str, trials: u32, concurrency: u32) -> Result<f64
 fn bench(ws: &mut Workspace, trials: u32, concurrency: u32, image: &str, floor_samples: u32) -> Result<(), AppError> {
     ws.config_mut().queue.concurrency = Some(concurrency);
     let floor = docker_run_floor(image, floor_samples)?;
-    let specs: Vec<_> = (0..trials).map(|i| (format!("bench-{i}"), TrialSpec::command(image, vec!["true".into()]))).collect();
+    let specs: Vec<_> =
+        (0..trials).map(|i| (format!("bench-{i}"), TrialSpec::command(image, vec!["true".into()]))).collect();
     let run_id = store::create_run(ws, "queue benchmark", &specs)?;
     let t = Instant::now();
-    crate::runtime()?.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, Arc::new(|_| {})))?;
+    crate::runtime()?.block_on(worker::run(
+        ws.clone(),
+        worker::WorkerOptions { drain: true, socket: None },
+        Arc::new(|_| {}),
+    ))?;
     let wall = t.elapsed().as_secs_f64();
     let done = store::trials(ws, run_id)?;
     let passed = done.iter().filter(|t| t.state == TrialState::Passed).count();
@@ -171,10 +184,17 @@ fn bench(ws: &mut Workspace, trials: u32, concurrency: u32, image: &str, floor_s
     let ideal = f64::from(trials) * floor / f64::from(concurrency);
     println!("trials: {trials} at concurrency {concurrency}, {passed} passed");
     println!("raw floor (docker run --rm {image} true, median of {floor_samples}): {:.0} ms", floor * 1e3);
-    println!("queue: wall {wall:.2} s; per trial per slot {:.0} ms = {:.2}x the floor (target <= 1.5x)", per_trial * 1e3, per_trial / floor);
+    println!(
+        "queue: wall {wall:.2} s; per trial per slot {:.0} ms = {:.2}x the floor (target <= 1.5x)",
+        per_trial * 1e3,
+        per_trial / floor
+    );
     println!("wall vs ideal {:.2} s ({trials} x floor / {concurrency}): {:.2}x (target <= 1.2x)", ideal, wall / ideal);
     let raw = docker_run_parallel(image, trials, concurrency)?;
-    println!("raw docker run --rm, same {trials} at concurrency {concurrency}: wall {raw:.2} s; queue / raw = {:.2}x", wall / raw);
+    println!(
+        "raw docker run --rm, same {trials} at concurrency {concurrency}: wall {raw:.2} s; queue / raw = {:.2}x",
+        wall / raw
+    );
     if passed as u32 != trials {
         return Err(AppError::new(ErrorCode::Internal, format!("only {passed} of {trials} trials passed")));
     }

@@ -30,7 +30,8 @@ pub enum ChartFormat {
 pub fn charts(ws: &Workspace, experiment: i64, out: &std::path::Path, format: ChartFormat) -> Result<bool, AppError> {
     std::fs::create_dir_all(out).map_err(|e| AppError::io(out.display(), e))?;
     for (i, (title, svg)) in skillscope_core::experiments::charts(ws, experiment)?.into_iter().enumerate() {
-        let slug: String = title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        let slug: String =
+            title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
         let (ext, bytes) = match format {
             ChartFormat::Svg => ("svg", svg.into_bytes()),
             ChartFormat::Png => ("png", skillscope_charts::png::to_png(&svg, 2.0).map_err(AppError::invalid_input)?),
@@ -60,14 +61,23 @@ pub fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>)
     Ok(true)
 }
 
-pub fn decide(ws: &Workspace, skill: &str, verdict: VerdictArg, rationale: String, reviewer: String) -> Result<bool, AppError> {
+pub fn decide(
+    ws: &Workspace,
+    skill: &str,
+    verdict: VerdictArg,
+    rationale: String,
+    reviewer: String,
+) -> Result<bool, AppError> {
     let s = library::resolve(ws, skill)?;
     let verdict = match verdict {
         VerdictArg::Approve => Verdict::Approve,
         VerdictArg::Reject => Verdict::Reject,
         VerdictArg::NeedsWork => Verdict::NeedsWork,
     };
-    let d = decisions::record(ws, &NewDecision { version_id: s.version_id, verdict, rationale, reviewer, evidence: Vec::new() })?;
+    let d = decisions::record(
+        ws,
+        &NewDecision { version_id: s.version_id, verdict, rationale, reviewer, evidence: Vec::new() },
+    )?;
     println!("recorded decision #{} on {} v{}", d.id, s.name, d.version);
     Ok(true)
 }

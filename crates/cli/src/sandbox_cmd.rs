@@ -52,7 +52,9 @@ fn parse_memory(s: &str) -> Result<i64, AppError> {
         Some('g') => (&s[..s.len() - 1], 1 << 30),
         _ => (s.as_str(), 1),
     };
-    num.parse::<i64>().map(|n| n * mult).map_err(|_| AppError::invalid_input(format!("bad memory size {s:?}; use e.g. 512m or 1g")))
+    num.parse::<i64>()
+        .map(|n| n * mult)
+        .map_err(|_| AppError::invalid_input(format!("bad memory size {s:?}; use e.g. 512m or 1g")))
 }
 
 pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
@@ -68,7 +70,13 @@ pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
         skillscope_sandbox::run_once(&engine, &image, network, memory, cpus, Duration::from_secs(timeout), &cmd).await
     });
     let r = r.map_err(sandbox_error)?;
-    let why = if r.timed_out { " (timed out)" } else if r.oom_killed { " (out of memory)" } else { "" };
+    let why = if r.timed_out {
+        " (timed out)"
+    } else if r.oom_killed {
+        " (out of memory)"
+    } else {
+        ""
+    };
     eprintln!("exit code: {}{why}", r.exit_code.map_or("none".into(), |c| c.to_string()));
     Ok(r.exit_code == Some(0))
 }

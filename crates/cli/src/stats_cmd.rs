@@ -5,7 +5,11 @@ use skillscope_stats::{analyze, read_pairs_csv, Report};
 use std::path::Path;
 
 fn fmt_p(p: f64) -> String {
-    if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }
+    if p < 0.001 {
+        "<0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
 }
 
 pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
@@ -14,8 +18,14 @@ pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
         return Ok(());
     }
     let o = &r.overall;
-    println!("{} pairs: mean pass ratio {:.1} -> {:.1} (delta {:+.2} points)", o.n_pairs, o.mean_without, o.mean_with, o.delta);
-    println!("{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>7}  class", "skill", "config", "n", "without", "with", "delta", "p", "q");
+    println!(
+        "{} pairs: mean pass ratio {:.1} -> {:.1} (delta {:+.2} points)",
+        o.n_pairs, o.mean_without, o.mean_with, o.delta
+    );
+    println!(
+        "{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>7}  class",
+        "skill", "config", "n", "without", "with", "delta", "p", "q"
+    );
     for s in r.skills.iter().chain(&r.groups) {
         let class = serde_json::to_value(&s.class)?;
         println!(
@@ -36,7 +46,8 @@ pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
 
 pub fn run(pairs: &Path, json: bool) -> Result<bool, AppError> {
     let f = std::fs::File::open(pairs).map_err(|e| AppError::io(pairs.display(), e))?;
-    let rows = read_pairs_csv(f).map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", pairs.display())))?;
+    let rows =
+        read_pairs_csv(f).map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", pairs.display())))?;
     print_report(&analyze(&rows), json)?;
     Ok(true)
 }

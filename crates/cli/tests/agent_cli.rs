@@ -13,7 +13,8 @@ fn run(home: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 #[test]
 fn trajectory_validate_reports_each_violation_with_step_and_rule() {
     let home = tempfile::tempdir().unwrap();
-    let harbor = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/atif/examples/harbor-example-trajectory.json");
+    let harbor = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/reference/atif/examples/harbor-example-trajectory.json");
     if harbor.exists() {
         let ok = run(home.path(), &["trajectory", "validate", harbor.to_str().unwrap()], None);
         assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));

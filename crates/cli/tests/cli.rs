@@ -72,7 +72,8 @@ fn scan_a_path_of_many_skills_with_formats_and_gate() {
     }
     assert!(b2["path"].as_str().unwrap().ends_with("b2-env-exfil-chain"));
 
-    let sarif = json(&run(home.path(), &["scan", scan_dir.join("c3-fetch-exec").to_str().unwrap(), "--format", "sarif"]));
+    let sarif =
+        json(&run(home.path(), &["scan", scan_dir.join("c3-fetch-exec").to_str().unwrap(), "--format", "sarif"]));
     assert_eq!(sarif["version"], "2.1.0");
 
     let benign = fixtures().join("scan/csv-column-profiler");
@@ -81,7 +82,11 @@ fn scan_a_path_of_many_skills_with_formats_and_gate() {
     let gate = run(home.path(), &["scan", scan_dir.join("b2-env-exfil-chain").to_str().unwrap(), "--fail-under", "80"]);
     assert_eq!(gate.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&gate.stderr).contains("b2-env-exfil-chain"));
-    assert_eq!(json(&run(home.path(), &["list", "--json"])).as_array().unwrap().len(), 0, "scanning a path imports nothing");
+    assert_eq!(
+        json(&run(home.path(), &["list", "--json"])).as_array().unwrap().len(),
+        0,
+        "scanning a path imports nothing"
+    );
 }
 
 #[test]

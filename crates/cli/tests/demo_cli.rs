@@ -23,7 +23,13 @@ fn outcomes(b: &Bundle) -> BTreeMap<String, serde_json::Value> {
     b.trials
         .iter()
         .map(|t| {
-            let calls: Vec<_> = t.trajectories.iter().flat_map(|tr| &tr.atif.steps).flat_map(|s| s.tool_calls.iter().flatten()).map(|c| (c.function_name.clone(), c.arguments.clone())).collect();
+            let calls: Vec<_> = t
+                .trajectories
+                .iter()
+                .flat_map(|tr| &tr.atif.steps)
+                .flat_map(|s| s.tool_calls.iter().flatten())
+                .map(|c| (c.function_name.clone(), c.arguments.clone()))
+                .collect();
             let scores: Vec<_> = t.results.iter().map(|r| (r.score, r.skills_listed.clone())).collect();
             (t.label.clone(), serde_json::json!({"state": t.state, "scores": scores, "calls": calls}))
         })
@@ -37,7 +43,11 @@ fn classes(dir: &Path, bytes: &[u8]) -> Vec<serde_json::Value> {
     let id = bundle::import(&ws, bytes).unwrap();
     let r = experiments::results(&ws, id).unwrap();
     assert_eq!(r.pairs_excluded, 0);
-    r.report.skills.iter().map(|s| serde_json::json!([s.skill, s.class, s.n, s.mean_without, s.mean_with, s.delta, s.p_signflip])).collect()
+    r.report
+        .skills
+        .iter()
+        .map(|s| serde_json::json!([s.skill, s.class, s.n, s.mean_without, s.mean_with, s.delta, s.p_signflip]))
+        .collect()
 }
 
 #[test]
@@ -46,7 +56,11 @@ fn demo_generate_reproduces_the_committed_bundle() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("demo.json.gz");
     let inputs = root().join("fixtures/demo");
-    ok(run(&tmp.path().join("unused"), &["demo", "generate", "--out", out.to_str().unwrap(), "--inputs", inputs.to_str().unwrap()], ""));
+    ok(run(
+        &tmp.path().join("unused"),
+        &["demo", "generate", "--out", out.to_str().unwrap(), "--inputs", inputs.to_str().unwrap()],
+        "",
+    ));
     assert!(!tmp.path().join("unused").exists(), "demo generate leaves the --home workspace alone");
 
     let fresh_bytes = std::fs::read(&out).unwrap();
@@ -56,10 +70,15 @@ fn demo_generate_reproduces_the_committed_bundle() {
     let skills = |b: &Bundle| b.skills.iter().map(|s| (s.name.clone(), s.sha256.clone())).collect::<Vec<_>>();
     assert_eq!(skills(&fresh), skills(&old));
     assert_eq!(fresh.trials.len(), old.trials.len());
-    assert_eq!(outcomes(&fresh), outcomes(&old), "the scripted server is deterministic: regenerate the committed bundle if the pipeline changed");
+    assert_eq!(
+        outcomes(&fresh),
+        outcomes(&old),
+        "the scripted server is deterministic: regenerate the committed bundle if the pipeline changed"
+    );
     let fresh_classes = classes(&tmp.path().join("fresh"), &fresh_bytes);
     assert_eq!(fresh_classes, classes(&tmp.path().join("committed"), &committed_bytes));
-    let names: Vec<_> = fresh_classes.iter().map(|c| format!("{}={}", c[0].as_str().unwrap(), c[1].as_str().unwrap())).collect();
+    let names: Vec<_> =
+        fresh_classes.iter().map(|c| format!("{}={}", c[0].as_str().unwrap(), c[1].as_str().unwrap())).collect();
     for want in ["csv-insights=golden", "commit-messages=harmful", "pytest-triage=ineffective"] {
         assert!(names.iter().any(|n| n == want), "{names:?}");
     }
@@ -81,7 +100,11 @@ fn experiment_export_and_import_between_workspaces() {
     // Without the skills the bundle names, the import is refused.
     let refused = run(&b, &["experiment", "import", file.to_str().unwrap()], "");
     assert_eq!(refused.status.code(), Some(2));
-    assert!(text(&refused).contains("not_found") && text(&refused).contains("import that skill version first"), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("not_found") && text(&refused).contains("import that skill version first"),
+        "{}",
+        text(&refused)
+    );
     ok(run(&b, &["samples"], ""));
     let imported = run(&b, &["experiment", "import", file.to_str().unwrap()], "");
     assert!(imported.status.success(), "{}", text(&imported));

@@ -25,7 +25,9 @@ fn stats_json_shape_and_line_numbered_errors() {
     let good = v["skills"].as_array().unwrap().iter().find(|s| s["skill"] == "good").unwrap();
     assert_eq!(good["config"], "all");
     assert_eq!(good["class"], "golden");
-    for key in ["n", "mean_without", "mean_with", "delta", "p_signflip", "p_wilcoxon", "p_ttest", "ci_low", "ci_high", "q_bh"] {
+    for key in
+        ["n", "mean_without", "mean_with", "delta", "p_signflip", "p_wilcoxon", "p_ttest", "ci_low", "ci_high", "q_bh"]
+    {
         assert!(good.get(key).is_some(), "missing {key}");
     }
     assert!(v["groups"].as_array().unwrap().iter().any(|g| g["config"] == "c1"));
@@ -54,7 +56,11 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     ok(run(h, &["agent", "add", "builtin", "--provider", "local", "--model", "m"], ""));
     ok(run(h, &["import", root().join("fixtures/skills/csv-insights").to_str().unwrap()], ""));
     let tasks = root().join("fixtures/tasks/harbor-local");
-    let v = ok(run(h, &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], ""));
+    let v = ok(run(
+        h,
+        &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"],
+        "",
+    ));
     assert_eq!(v["pairs_scored"], 1, "{v}");
     assert_eq!(v["pairs_excluded"], 0);
     let s = &v["report"]["skills"][0];
@@ -62,11 +68,26 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert_eq!(s["class"], "ineffective");
 
     // The reviewer's decision and the deployment report built on this evidence.
-    ok(run(h, &["decide", "csv-insights", "--verdict", "approve", "--rationale", "No effect, but safe and well made", "--reviewer", "Ana"], ""));
+    ok(run(
+        h,
+        &[
+            "decide",
+            "csv-insights",
+            "--verdict",
+            "approve",
+            "--rationale",
+            "No effect, but safe and well made",
+            "--reviewer",
+            "Ana",
+        ],
+        "",
+    ));
     let html_path = h.join("report.html");
     ok(run(h, &["report", "csv-insights", "--format", "html", "--out", html_path.to_str().unwrap()], ""));
     let html = std::fs::read_to_string(&html_path).unwrap();
-    for needle in ["id=\"heatmap\"", "id=\"decision\"", "No effect, but safe", "Ana", "<svg", "Security score", "ineffective"] {
+    for needle in
+        ["id=\"heatmap\"", "id=\"decision\"", "No effect, but safe", "Ana", "<svg", "Security score", "ineffective"]
+    {
         assert!(html.contains(needle), "report lacks {needle}");
     }
     assert!(!html.contains("<script"), "no scripts in a report");

@@ -33,10 +33,8 @@ fn sigkill_mid_run_then_restart_finishes_every_trial_exactly_once() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let ws = Workspace::open(&home).unwrap();
-    let bootstrap = Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["image", "bootstrap", "--busybox-only"])
-        .output()
-        .unwrap();
+    let bootstrap =
+        Command::new(env!("CARGO_BIN_EXE_skillscope")).args(["image", "bootstrap", "--busybox-only"]).output().unwrap();
     assert!(bootstrap.status.success(), "{}", String::from_utf8_lossy(&bootstrap.stderr));
     let spec = TrialSpec::command("skillscope/busybox:1", vec!["sh".into(), "-c".into(), "sleep 1; echo done".into()]);
     let trials: Vec<_> = (0..TRIALS).map(|i| (format!("t{i}"), spec.clone())).collect();

@@ -22,14 +22,19 @@ fn main() {
     for s in 0..SKILLS {
         let d = src.join(format!("skill-{s:03}"));
         std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(d.join("SKILL.md"), format!("---\nname: skill-{s:03}\ndescription: Bench skill {s}. Use when benchmarking.\n---\n# {s}\n")).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: skill-{s:03}\ndescription: Bench skill {s}. Use when benchmarking.\n---\n# {s}\n"),
+        )
+        .unwrap();
     }
-    let versions: Vec<i64> = import(&ws, &ImportRequest { source: src.display().to_string(), ..Default::default() }, &mut |_| {})
-        .unwrap()
-        .skills
-        .iter()
-        .map(|s| s.version_id)
-        .collect();
+    let versions: Vec<i64> =
+        import(&ws, &ImportRequest { source: src.display().to_string(), ..Default::default() }, &mut |_| {})
+            .unwrap()
+            .skills
+            .iter()
+            .map(|s| s.version_id)
+            .collect();
     let conn = ws.conn().unwrap();
     conn.execute("INSERT INTO providers(id, config_json, updated_at) VALUES ('p', ?1, 'x')",
         [serde_json::json!({"id": "p", "api": "openai_chat", "base_url": "http://127.0.0.1:9", "max_concurrency": 4, "timeout_secs": 60, "max_retries": 1}).to_string()]).unwrap();
@@ -41,7 +46,15 @@ fn main() {
         })
         .collect();
     let tasks: Vec<ExperimentTask> = (0..TASKS)
-        .map(|t| ExperimentTask { id: format!("task-{t}"), instruction: "x".into(), image: "img".into(), workspace: None, verifier: vec!["true".into()], scoring: None, dockerfile_context: None })
+        .map(|t| ExperimentTask {
+            id: format!("task-{t}"),
+            instruction: "x".into(),
+            image: "img".into(),
+            workspace: None,
+            verifier: vec!["true".into()],
+            scoring: None,
+            dockerfile_context: None,
+        })
         .collect();
     let design = ExperimentDesign {
         name: "bench".into(),
@@ -60,7 +73,11 @@ fn main() {
     let mut conn = ws.conn().unwrap();
     let tx = conn.transaction().unwrap();
     let rows: Vec<(i64, i64, i64, i64)> = {
-        let mut st = tx.prepare("SELECT trial_without, trial_with, skill_version_id, id FROM experiment_pairs WHERE experiment_id = ?1").unwrap();
+        let mut st = tx
+            .prepare(
+                "SELECT trial_without, trial_with, skill_version_id, id FROM experiment_pairs WHERE experiment_id = ?1",
+            )
+            .unwrap();
         st.query_map([exp], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
     };
     for (tw, tv, version, pair) in rows {
@@ -76,11 +93,20 @@ fn main() {
 
     let t = Instant::now();
     let pairs = serde_json::to_vec(&experiments::pairs(&ws, exp).unwrap()).unwrap();
-    println!("pairs for the Results page: {:.1} MB of JSON in {:.3} s", pairs.len() as f64 / 1e6, t.elapsed().as_secs_f64());
+    println!(
+        "pairs for the Results page: {:.1} MB of JSON in {:.3} s",
+        pairs.len() as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
     for round in 1..=3 {
         let t = Instant::now();
         let r = experiments::results(&ws, exp).unwrap();
         assert_eq!(r.pairs_scored as usize, SKILLS * CONFIGS * TASKS * REPEATS);
-        println!("round {round}: heatmap aggregates ({} groups, {} skills) in {:.3} s (target < 1 s)", r.report.groups.len(), r.report.skills.len(), t.elapsed().as_secs_f64());
+        println!(
+            "round {round}: heatmap aggregates ({} groups, {} skills) in {:.3} s (target < 1 s)",
+            r.report.groups.len(),
+            r.report.skills.len(),
+            t.elapsed().as_secs_f64()
+        );
     }
 }

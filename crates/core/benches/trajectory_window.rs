@@ -41,7 +41,12 @@ fn main() {
 
         let t = Instant::now();
         let position = trajectories::step_position(&ws, id, 4_321).unwrap().unwrap();
-        let request = WindowRequest { offset: position.saturating_sub(25), limit: FIRST_WINDOW, filter: String::new(), whole: false };
+        let request = WindowRequest {
+            offset: position.saturating_sub(25),
+            limit: FIRST_WINDOW,
+            filter: String::new(),
+            whole: false,
+        };
         let far = serde_json::to_vec(&trajectories::window(&ws, id, &request).unwrap()).unwrap();
         let jump = t.elapsed();
 

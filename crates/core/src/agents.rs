@@ -48,7 +48,9 @@ pub fn provider(ws: &Workspace, id: &str) -> Result<ProviderConfig> {
         .conn()?
         .query_row("SELECT config_json FROM providers WHERE id = ?1", [id], |r| r.get(0))
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no provider {id:?}; add it in Settings or with `skillscope provider add`")))?;
+        .ok_or_else(|| {
+            AppError::not_found(format!("no provider {id:?}; add it in Settings or with `skillscope provider add`"))
+        })?;
     Ok(serde_json::from_str(&json)?)
 }
 
@@ -125,13 +127,21 @@ fn unique_name(e: rusqlite::Error, name: &str) -> AppError {
 
 pub fn agents(ws: &Workspace) -> Result<Vec<AgentConfig>> {
     let conn = ws.conn()?;
-    let mut st = conn.prepare("SELECT id, name, harness, provider_id, model, limits_json FROM agent_configs ORDER BY name")?;
+    let mut st =
+        conn.prepare("SELECT id, name, harness, provider_id, model, limits_json FROM agent_configs ORDER BY name")?;
     let rows: Vec<(i64, String, String, String, String, String)> = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
         .map(|(id, name, harness, provider_id, model, limits)| {
-            Ok(AgentConfig { id, name, harness: Harness::parse(&harness)?, provider_id, model, limits: serde_json::from_str(&limits)? })
+            Ok(AgentConfig {
+                id,
+                name,
+                harness: Harness::parse(&harness)?,
+                provider_id,
+                model,
+                limits: serde_json::from_str(&limits)?,
+            })
         })
         .collect()
 }
@@ -154,8 +164,5 @@ pub async fn test_credential(ws: &Workspace, provider_id: &str, model: &str) -> 
     let key = credentials::get(provider_id)?;
     let client = skillscope_models::Client::new(cfg, key.map(skillscope_models::Secret::new))
         .map_err(|e| AppError::invalid_input(e.to_string()))?;
-    client
-        .check(model)
-        .await
-        .map_err(|e| AppError::new(crate::ErrorCode::InvalidInput, format!("{provider_id}: {e}")))
+    client.check(model).await.map_err(|e| AppError::new(crate::ErrorCode::InvalidInput, format!("{provider_id}: {e}")))
 }

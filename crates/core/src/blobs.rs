@@ -36,8 +36,7 @@ impl BlobStore {
         }
         let dir = path.parent().expect("blob path has a parent");
         std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir.display(), e))?;
-        let mut tmp =
-            tempfile::NamedTempFile::new_in(dir).map_err(|e| AppError::io(dir.display(), e))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| AppError::io(dir.display(), e))?;
         tmp.write_all(bytes).map_err(|e| AppError::io(path.display(), e))?;
         tmp.persist(&path).map_err(|e| AppError::io(path.display(), e.error))?;
         Ok(())

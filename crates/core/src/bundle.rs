@@ -132,7 +132,10 @@ fn export_provenance(name: &str) -> Provenance {
     let at = now();
     Provenance {
         kind: ProvenanceKind::Import,
-        sentence: format!("Imported: experiment \"{name}\" exported on {} by `skillscope experiment export` from another workspace.", &at[..10]),
+        sentence: format!(
+            "Imported: experiment \"{name}\" exported on {} by `skillscope experiment export` from another workspace.",
+            &at[..10]
+        ),
         produced_at: at,
         produced_by: format!("skillscope experiment export (Skillscope {})", env!("CARGO_PKG_VERSION")),
         imported_at: None,
@@ -156,10 +159,15 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
     let mut trials = Vec::new();
     for t in store::trials(ws, view.run_id)? {
         if !t.state.is_final() {
-            return Err(AppError::new(ErrorCode::Conflict, format!("experiment #{experiment_id} still has unfinished trials; export it when they are done")));
+            return Err(AppError::new(
+                ErrorCode::Conflict,
+                format!("experiment #{experiment_id} still has unfinished trials; export it when they are done"),
+            ));
         }
         let (spec, created_at): (String, String) =
-            conn.query_row("SELECT spec_json, created_at FROM trials WHERE id = ?1", [t.id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            conn.query_row("SELECT spec_json, created_at FROM trials WHERE id = ?1", [t.id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
         let mut trajs = Vec::new();
         for s in trajectories::for_trial(ws, t.id)? {
             trajs.push(TrajectoryRow {
@@ -219,7 +227,8 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
             Ok(SkillRef { version_id: id, name: v.frontmatter.name.unwrap_or_default(), sha256: v.sha256 })
         })
         .collect::<Result<Vec<_>>>()?;
-    let agent_configs: Vec<AgentConfig> = d.agent_config_ids.iter().map(|&id| agents::agent(ws, id)).collect::<Result<_>>()?;
+    let agent_configs: Vec<AgentConfig> =
+        d.agent_config_ids.iter().map(|&id| agents::agent(ws, id)).collect::<Result<_>>()?;
     let mut providers: Vec<ProviderConfig> = Vec::new();
     for a in &agent_configs {
         if !providers.iter().any(|p| p.id == a.provider_id) {
@@ -263,21 +272,32 @@ pub fn parse(bytes: &[u8]) -> Result<Bundle> {
     let mut unzipped = Vec::new();
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
         use std::io::Read;
-        flate2::read::GzDecoder::new(bytes).read_to_end(&mut unzipped).map_err(|e| refuse(format!("broken gzip ({e})")))?;
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut unzipped)
+            .map_err(|e| refuse(format!("broken gzip ({e})")))?;
         &unzipped[..]
     } else {
         bytes
     };
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| refuse(format!("malformed JSON ({e})")))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| refuse(format!("malformed JSON ({e})")))?;
     match value.get("bundle_version").and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(BUNDLE_VERSION) => {}
-        Some(v) => return Err(refuse(format!("bundle_version {v} is not supported; this build reads version {BUNDLE_VERSION}"))),
+        Some(v) => {
+            return Err(refuse(format!(
+                "bundle_version {v} is not supported; this build reads version {BUNDLE_VERSION}"
+            )))
+        }
         None => return Err(refuse("it has no bundle_version")),
     }
     let b: Bundle = serde_json::from_value(value).map_err(|e| refuse(format!("malformed bundle ({e})")))?;
     let trial_ids: std::collections::HashSet<i64> = b.trials.iter().map(|t| t.id).collect();
     if let Some(t) = b.trials.iter().find(|t| !t.state.is_final()) {
-        return Err(refuse(format!("trial {} is {}; only finished experiments can be imported", t.id, t.state.as_str())));
+        return Err(refuse(format!(
+            "trial {} is {}; only finished experiments can be imported",
+            t.id,
+            t.state.as_str()
+        )));
     }
     for p in &b.pairs {
         if !trial_ids.contains(&p.trial_without) || !trial_ids.contains(&p.trial_with) {
@@ -340,19 +360,30 @@ fn free_name(base: &str, taken: impl Fn(&str) -> Result<bool>) -> Result<String>
 
 fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Result<i64> {
     let at = now();
-    let skill = |id: i64| skills.get(&id).copied().ok_or_else(|| refuse(format!("skill version {id} is not listed in the bundle's skills")));
+    let skill = |id: i64| {
+        skills
+            .get(&id)
+            .copied()
+            .ok_or_else(|| refuse(format!("skill version {id} is not listed in the bundle's skills")))
+    };
 
     // Providers and configurations: the same one is reused, a different one of the same name is
     // added under a free name.
     let mut provider_ids = HashMap::new();
     for p in &b.providers {
-        let existing: Option<String> = conn.query_row("SELECT config_json FROM providers WHERE id = ?1", [&p.id], |r| r.get(0)).optional()?;
+        let existing: Option<String> =
+            conn.query_row("SELECT config_json FROM providers WHERE id = ?1", [&p.id], |r| r.get(0)).optional()?;
         let id = match existing {
             Some(json) if serde_json::from_str::<ProviderConfig>(&json).ok().as_ref() == Some(p) => p.id.clone(),
             _ => {
-                let id = free_name(&p.id, |n| Ok(conn.query_row("SELECT COUNT(*) FROM providers WHERE id = ?1", [n], |r| r.get::<_, i64>(0))? > 0))?;
+                let id = free_name(&p.id, |n| {
+                    Ok(conn.query_row("SELECT COUNT(*) FROM providers WHERE id = ?1", [n], |r| r.get::<_, i64>(0))? > 0)
+                })?;
                 let cfg = ProviderConfig { id: id.clone(), ..p.clone() };
-                conn.execute("INSERT INTO providers(id, config_json, updated_at) VALUES (?1, ?2, ?3)", params![id, serde_json::to_string(&cfg)?, at])?;
+                conn.execute(
+                    "INSERT INTO providers(id, config_json, updated_at) VALUES (?1, ?2, ?3)",
+                    params![id, serde_json::to_string(&cfg)?, at],
+                )?;
                 id
             }
         };
@@ -360,7 +391,9 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
     }
     let mut config_ids = HashMap::new();
     for a in &b.agent_configs {
-        let provider = provider_ids.get(&a.provider_id).ok_or_else(|| refuse(format!("agent configuration {:?} names a provider the bundle lacks", a.name)))?;
+        let provider = provider_ids
+            .get(&a.provider_id)
+            .ok_or_else(|| refuse(format!("agent configuration {:?} names a provider the bundle lacks", a.name)))?;
         let limits = serde_json::to_string(&a.limits)?;
         let same: Option<i64> = conn
             .query_row(
@@ -372,7 +405,11 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
         let id = match same {
             Some(id) => id,
             None => {
-                let name = free_name(&a.name, |n| Ok(conn.query_row("SELECT COUNT(*) FROM agent_configs WHERE name = ?1", [n], |r| r.get::<_, i64>(0))? > 0))?;
+                let name = free_name(&a.name, |n| {
+                    Ok(conn
+                        .query_row("SELECT COUNT(*) FROM agent_configs WHERE name = ?1", [n], |r| r.get::<_, i64>(0))?
+                        > 0)
+                })?;
                 conn.execute(
                     "INSERT INTO agent_configs(name, harness, provider_id, model, limits_json, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                     params![name, a.harness.as_str(), provider, a.model, limits, at],
@@ -382,7 +419,12 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
         };
         config_ids.insert(a.id, id);
     }
-    let config = |id: i64| config_ids.get(&id).copied().ok_or_else(|| refuse(format!("agent configuration {id} is not listed in the bundle")));
+    let config = |id: i64| {
+        config_ids
+            .get(&id)
+            .copied()
+            .ok_or_else(|| refuse(format!("agent configuration {id} is not listed in the bundle")))
+    };
 
     conn.execute("INSERT INTO runs(name, created_at) VALUES (?1, ?2)", params![b.run.name, b.run.created_at])?;
     let run_id = conn.last_insert_rowid();
@@ -426,7 +468,13 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
         for tr in &t.trajectories {
             trajectories::store(
                 conn,
-                NewTrajectory { trial: Some((id, tr.attempt)), origin: &tr.origin, label: &tr.label, trajectory: &tr.atif, stop_reason: tr.stop_reason.as_deref() },
+                NewTrajectory {
+                    trial: Some((id, tr.attempt)),
+                    origin: &tr.origin,
+                    label: &tr.label,
+                    trajectory: &tr.atif,
+                    stop_reason: tr.stop_reason.as_deref(),
+                },
             )?;
         }
     }
@@ -441,7 +489,13 @@ fn write(conn: &mut Connection, b: &Bundle, skills: &HashMap<i64, i64>) -> Resul
     let provenance = Provenance { imported_at: Some(at.clone()), ..b.provenance.clone() };
     conn.execute(
         "INSERT INTO experiments(name, run_id, design_json, created_at, provenance_json) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![b.experiment.name, run_id, serde_json::to_string(&design)?, b.experiment.created_at, serde_json::to_string(&provenance)?],
+        params![
+            b.experiment.name,
+            run_id,
+            serde_json::to_string(&design)?,
+            b.experiment.created_at,
+            serde_json::to_string(&provenance)?
+        ],
     )?;
     let experiment_id = conn.last_insert_rowid();
     let trial = |id: i64| trial_ids.get(&id).copied().ok_or_else(|| refuse(format!("trial {id} is not in the bundle")));

@@ -25,9 +25,7 @@ pub struct QueueSettings {
 
 impl QueueSettings {
     pub fn concurrency(&self) -> u32 {
-        self.concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() as u32))
-            .max(1)
+        self.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() as u32)).max(1)
     }
     pub fn max_attempts(&self) -> u32 {
         self.max_attempts.unwrap_or(3).max(1)
@@ -86,9 +84,8 @@ impl Default for ImportLimits {
 impl Config {
     pub fn load(path: &Path) -> Result<Self> {
         match std::fs::read_to_string(path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| {
-                AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display()))
-            }),
+            Ok(text) => toml::from_str(&text)
+                .map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display()))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(e) => Err(AppError::io(path.display(), e)),
         }

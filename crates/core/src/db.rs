@@ -273,9 +273,7 @@ pub fn schema_version(conn: &Connection) -> Result<u32> {
 
 pub fn get_meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     use rusqlite::OptionalExtension;
-    Ok(conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-        .optional()?)
+    Ok(conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
 }
 
 pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {

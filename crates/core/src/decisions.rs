@@ -100,7 +100,18 @@ pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
     )?;
     let rows: Vec<(i64, i64, i64, u32, String, String, String, String, String, String)> = st
         .query_map([skill_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()

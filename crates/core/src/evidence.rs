@@ -4,9 +4,9 @@
 
 use crate::error::{AppError, Result};
 use crate::queue::store;
-use crate::workspace::Workspace;
 use crate::redaction::Scrubber;
 use crate::trajectories;
+use crate::workspace::Workspace;
 use serde_json::json;
 use std::path::Path;
 

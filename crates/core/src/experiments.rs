@@ -123,14 +123,19 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
         workspace: task.workspace.clone(),
         verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
         scoring: task.scoring.clone(),
-        agent: Some(AgentTask { agent_config_id: config, instruction: task.instruction.clone(), skill_version_ids: skills }),
+        agent: Some(AgentTask {
+            agent_config_id: config,
+            instruction: task.instruction.clone(),
+            skill_version_ids: skills,
+        }),
         ..TrialSpec::command(&task.image, Vec::new())
     }
 }
 
 /// Queues every trial of the design; returns the experiment id.
 pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
-    if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty() {
+    if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty()
+    {
         return Err(AppError::invalid_input("an experiment needs skills, tasks, agent configurations and conditions"));
     }
     if d.repeats == 0 {
@@ -232,13 +237,22 @@ fn shared_part(spec: Option<serde_json::Value>) -> Option<serde_json::Value> {
 }
 
 /// Why a finished pair cannot be scored; empty when it can.
-fn check(without: &(ArmView, Option<serde_json::Value>), with: &(ArmView, Option<serde_json::Value>), expect_without: &[String], expect_with: &[String]) -> Vec<String> {
+fn check(
+    without: &(ArmView, Option<serde_json::Value>),
+    with: &(ArmView, Option<serde_json::Value>),
+    expect_without: &[String],
+    expect_with: &[String],
+) -> Vec<String> {
     let mut problems = Vec::new();
     for (name, (a, _)) in [("without", without), ("with", with)] {
         match a.state {
             TrialState::Passed | TrialState::Failed | TrialState::AgentError => {}
             TrialState::Queued | TrialState::Running => problems.push(format!("{name} arm not finished")),
-            other => problems.push(format!("{name} arm ended {} after {} attempt(s)", serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""), a.reruns + 1)),
+            other => problems.push(format!(
+                "{name} arm ended {} after {} attempt(s)",
+                serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""),
+                a.reruns + 1
+            )),
         }
     }
     if !problems.is_empty() {
@@ -280,14 +294,18 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
              FROM experiment_pairs WHERE experiment_id = ?1 ORDER BY id",
         )?;
         let rows = st
-            .query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))?
+            .query_map([experiment_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
         rows
     };
     let arms = load_arms(ws, experiment_id)?;
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
     let mut names: HashMap<i64, String> = HashMap::new();
-    let arm = |id: i64| arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")));
+    let arm = |id: i64| {
+        arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")))
+    };
     let mut out = Vec::new();
     for (id, skill_version_id, task, config_id, cond, repeat, tw, tv) in rows {
         let condition: Condition = serde_json::from_value(serde_json::Value::String(cond))?;
@@ -368,7 +386,8 @@ fn categories(ws: &Workspace, experiment_id: i64) -> Result<BTreeMap<String, Str
         "SELECT DISTINCT v.name, v.frontmatter_json FROM experiment_pairs p JOIN skill_versions v ON v.id = p.skill_version_id
          WHERE p.experiment_id = ?1",
     )?;
-    let rows: Vec<(String, String)> = st.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let rows: Vec<(String, String)> =
+        st.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut out = BTreeMap::new();
     for (name, json) in rows {
         let fm: crate::model::Frontmatter = serde_json::from_str(&json)?;
@@ -410,12 +429,23 @@ pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
     )?;
     type Row = (i64, String, i64, String, String, Option<String>, u32, u32);
     let rows: Vec<Row> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))?
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
         .map(|(id, name, run_id, created_at, d, p, pairs, pairs_finished)| {
             let provenance = p.map(|p| serde_json::from_str(&p)).transpose()?;
-            Ok(ExperimentView { id, name, run_id, created_at, design: serde_json::from_str(&d)?, provenance, pairs, pairs_finished })
+            Ok(ExperimentView {
+                id,
+                name,
+                run_id,
+                created_at,
+                design: serde_json::from_str(&d)?,
+                provenance,
+                pairs,
+                pairs_finished,
+            })
         })
         .collect()
 }
@@ -440,7 +470,10 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
                 excluded: !p.excluded.is_empty(),
             })
             .collect();
-        out.push((format!("Requirement-level deltas: {} · {}", g.skill, g.config), skillscope_charts::task_deltas(&g.skill, &deltas)));
+        out.push((
+            format!("Requirement-level deltas: {} · {}", g.skill, g.config),
+            skillscope_charts::task_deltas(&g.skill, &deltas),
+        ));
         let costs: Vec<skillscope_charts::ArmCost> = all
             .iter()
             .filter(|p| p.skill == g.skill && p.config_label() == g.config && p.excluded.is_empty())
@@ -452,7 +485,10 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
                 tokens_with: p.with.effective_input_tokens,
             })
             .collect();
-        out.push((format!("Time and token deltas: {} · {}", g.skill, g.config), skillscope_charts::efficiency(&g.skill, &costs)));
+        out.push((
+            format!("Time and token deltas: {} · {}", g.skill, g.config),
+            skillscope_charts::efficiency(&g.skill, &costs),
+        ));
     }
     Ok(out)
 }

@@ -56,7 +56,10 @@ pub fn claude_code_binary(ws: &Workspace) -> Result<PathBuf> {
     }
     Err(AppError::new(
         ErrorCode::NotFound,
-        format!("Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)", claude_code::VERSION),
+        format!(
+            "Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)",
+            claude_code::VERSION
+        ),
     ))
 }
 
@@ -116,7 +119,9 @@ fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
                 installed: found.is_ok(),
                 detail: match found {
                     Ok(binary) => binary.display().to_string(),
-                    Err(_) => "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.".into(),
+                    Err(_) => {
+                        "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.".into()
+                    }
                 },
             }
         }
@@ -148,11 +153,18 @@ mod tests {
         assert_eq!(err.code, ErrorCode::NotFound);
         assert!(err.message.contains("skillscope harness install claude-code"), "{}", err.message);
 
-        let binary = harnesses.path().join(format!("claude-code-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude", claude_code::VERSION));
+        let binary = harnesses.path().join(format!(
+            "claude-code-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+            claude_code::VERSION
+        ));
         std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
         std::fs::write(&binary, b"").unwrap();
         assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true)]);
-        assert_eq!(install(&ws, Harness::ClaudeCode).unwrap().detail, binary.display().to_string(), "installed once, found after");
+        assert_eq!(
+            install(&ws, Harness::ClaudeCode).unwrap().detail,
+            binary.display().to_string(),
+            "installed once, found after"
+        );
         assert_eq!(Harness::parse("claude-code").unwrap(), Harness::ClaudeCode);
         assert_eq!(Harness::parse("codex").unwrap_err().code, ErrorCode::InvalidInput);
     }

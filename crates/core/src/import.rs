@@ -3,10 +3,10 @@
 
 use crate::error::{AppError, Result};
 use crate::model::{Finding, ImportOutcome, ImportRequest, ImportStatus, ImportedSkill, SourceKind};
+use crate::now;
 use crate::package::{Budget, StagedSkill};
 use crate::sources::{self, archive, base_source, folder, git, Origin};
 use crate::workspace::Workspace;
-use crate::now;
 use rusqlite::{params, OptionalExtension, Transaction};
 
 /// Progress of a long import, for the CLI's and the app's progress displays.
@@ -81,7 +81,10 @@ fn store_one(tx: &Transaction, s: &StagedSkill, at: &str) -> Result<ImportedSkil
     let skill_id = match existing {
         Some(id) => id,
         None => {
-            tx.execute("INSERT INTO skills(name, source_key, created_at) VALUES (?1, ?2, ?3)", params![s.name(), key, at])?;
+            tx.execute(
+                "INSERT INTO skills(name, source_key, created_at) VALUES (?1, ?2, ?3)",
+                params![s.name(), key, at],
+            )?;
             tx.last_insert_rowid()
         }
     };

@@ -146,7 +146,8 @@ pub fn run_import(ws: &Workspace, mut ev: JobEvent, req: &ImportRequest, emit: &
 
 /// Marks jobs that a previous process left unfinished as failed. Returns how many.
 pub fn fail_interrupted(ws: &Workspace) -> Result<usize> {
-    let err = AppError::new(ErrorCode::Internal, "interrupted: the app stopped before this job finished; start it again");
+    let err =
+        AppError::new(ErrorCode::Internal, "interrupted: the app stopped before this job finished; start it again");
     Ok(ws.conn()?.execute(
         "UPDATE jobs SET state = 'failed', error_json = ?1, message = 'Interrupted', updated_at = ?2 WHERE state IN ('queued', 'running')",
         params![serde_json::to_string(&err)?, now()],

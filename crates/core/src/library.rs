@@ -19,7 +19,8 @@ const SUMMARY_SQL: &str = "
 
 fn json_col<T: serde::de::DeserializeOwned>(r: &Row, i: usize) -> rusqlite::Result<T> {
     let s: String = r.get(i)?;
-    serde_json::from_str(&s).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
+    serde_json::from_str(&s)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }
 
 fn summary(ws: &Workspace, r: &Row) -> rusqlite::Result<SkillSummary> {
@@ -79,7 +80,11 @@ pub fn resolve(ws: &Workspace, name_or_id: &str) -> Result<SkillSummary> {
             format!(
                 "{} skills are named {name_or_id:?}; use an id: {}",
                 found.len(),
-                found.iter().map(|s| format!("{} ({:?} {})", s.id, s.source.kind, s.source.location)).collect::<Vec<_>>().join(", ")
+                found
+                    .iter()
+                    .map(|s| format!("{} ({:?} {})", s.id, s.source.kind, s.source.location))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )),
     }
@@ -144,10 +149,9 @@ fn file_row(r: &Row) -> rusqlite::Result<FileEntry> {
 }
 
 fn files(conn: &Connection, version_id: i64) -> Result<Vec<FileEntry>> {
-    let mut st = conn.prepare("SELECT path, size, blob, binary FROM version_files WHERE version_id = ?1 ORDER BY path")?;
-    let rows = st
-        .query_map([version_id], file_row)?
-        .collect::<rusqlite::Result<_>>()?;
+    let mut st =
+        conn.prepare("SELECT path, size, blob, binary FROM version_files WHERE version_id = ?1 ORDER BY path")?;
+    let rows = st.query_map([version_id], file_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
 
@@ -215,7 +219,8 @@ pub fn diff_versions(ws: &Workspace, from_id: i64, to_id: i64) -> Result<Version
     let (from_version, to_version) = (version_of(from_id)?, version_of(to_id)?);
     let old = files(&conn, from_id)?;
     let new = files(&conn, to_id)?;
-    let text = |f: &FileEntry| -> Result<String> { Ok(String::from_utf8_lossy(&ws.blobs().get(&f.sha256)?).into_owned()) };
+    let text =
+        |f: &FileEntry| -> Result<String> { Ok(String::from_utf8_lossy(&ws.blobs().get(&f.sha256)?).into_owned()) };
     let mut paths: Vec<&str> = old.iter().chain(&new).map(|f| f.path.as_str()).collect();
     paths.sort();
     paths.dedup();

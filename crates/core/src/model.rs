@@ -32,12 +32,7 @@ impl Source {
     /// Identity of a skill across re-imports: same place, same skill; ref and commit may change.
     pub fn key(&self) -> String {
         let kind = serde_json::to_value(self.kind).expect("enum serialises");
-        format!(
-            "{}|{}|{}",
-            kind.as_str().unwrap_or_default(),
-            self.location,
-            self.subpath.as_deref().unwrap_or("")
-        )
+        format!("{}|{}|{}", kind.as_str().unwrap_or_default(), self.location, self.subpath.as_deref().unwrap_or(""))
     }
 }
 

@@ -60,10 +60,7 @@ impl<'a> Budget<'a> {
         self.files += 1;
         self.bytes += size;
         if self.files > l.max_files {
-            return Err(AppError::too_large(format!(
-                "more than {} files in one import",
-                l.max_files
-            )));
+            return Err(AppError::too_large(format!("more than {} files in one import", l.max_files)));
         }
         if self.bytes > l.max_total_bytes {
             return Err(AppError::too_large(format!(
@@ -93,9 +90,7 @@ pub fn safe_relative(name: &str) -> Result<String> {
         match part {
             "" | "." => {}
             ".." => {
-                return Err(AppError::unsafe_archive(format!(
-                    "entry {name:?} climbs out of the package with '..'"
-                )))
+                return Err(AppError::unsafe_archive(format!("entry {name:?} climbs out of the package with '..'")))
             }
             p if p.contains('\0') => {
                 return Err(AppError::unsafe_archive(format!("entry {name:?} contains a NUL byte")))
@@ -151,9 +146,7 @@ pub fn no_skill_error<'p>(what: &str, paths: impl IntoIterator<Item = &'p str>) 
         file.eq_ignore_ascii_case(skill_md::FILE)
     });
     match near {
-        Some(p) => AppError::invalid_skill(format!(
-            "{what}: found {p:?}, but the file must be named exactly SKILL.md"
-        )),
+        Some(p) => AppError::invalid_skill(format!("{what}: found {p:?}, but the file must be named exactly SKILL.md")),
         None => AppError::invalid_skill(format!(
             "{what} holds no SKILL.md; a skill is a folder whose top level holds SKILL.md"
         )),
@@ -169,12 +162,7 @@ pub fn stage(
 ) -> Result<StagedSkill> {
     let mut files: Vec<StagedFile> = files
         .into_iter()
-        .map(|(path, bytes)| StagedFile {
-            sha256: sha256_hex(&bytes),
-            binary: is_binary(&bytes),
-            path,
-            bytes,
-        })
+        .map(|(path, bytes)| StagedFile { sha256: sha256_hex(&bytes), binary: is_binary(&bytes), path, bytes })
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let where_ = source.subpath.clone().unwrap_or_else(|| dir_name.to_string());
@@ -189,14 +177,7 @@ pub fn stage(
     }));
     let mut findings = validate(&md, dir_name);
     findings.extend(notes);
-    Ok(StagedSkill {
-        dir_name: dir_name.to_string(),
-        source,
-        tree_sha256: tree_hash(&files),
-        files,
-        md,
-        findings,
-    })
+    Ok(StagedSkill { dir_name: dir_name.to_string(), source, tree_sha256: tree_hash(&files), files, md, findings })
 }
 
 #[cfg(test)]
@@ -234,10 +215,18 @@ mod tests {
 
     #[test]
     fn tree_hash_depends_on_paths_and_content() {
-        let src = Source { kind: crate::model::SourceKind::Folder, location: "/x".into(), subpath: None, git_ref: None, git_commit: None };
+        let src = Source {
+            kind: crate::model::SourceKind::Folder,
+            location: "/x".into(),
+            subpath: None,
+            git_ref: None,
+            git_commit: None,
+        };
         let md = b"---\nname: a\ndescription: d\n---\n".to_vec();
-        let s1 = stage("a", src.clone(), vec![("SKILL.md".into(), md.clone()), ("b".into(), b"1".to_vec())], vec![]).unwrap();
-        let s2 = stage("a", src.clone(), vec![("b".into(), b"1".to_vec()), ("SKILL.md".into(), md.clone())], vec![]).unwrap();
+        let s1 = stage("a", src.clone(), vec![("SKILL.md".into(), md.clone()), ("b".into(), b"1".to_vec())], vec![])
+            .unwrap();
+        let s2 = stage("a", src.clone(), vec![("b".into(), b"1".to_vec()), ("SKILL.md".into(), md.clone())], vec![])
+            .unwrap();
         let s3 = stage("a", src, vec![("SKILL.md".into(), md), ("c".into(), b"1".to_vec())], vec![]).unwrap();
         assert_eq!(s1.tree_sha256, s2.tree_sha256);
         assert_ne!(s1.tree_sha256, s3.tree_sha256);

@@ -12,17 +12,19 @@ fn safe_url(url: &str) -> bool {
 }
 
 pub fn markdown_to_html(md: &str) -> String {
-    let parser = Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS)
-        .map(|ev| match ev {
-            Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
-            Event::Start(Tag::Link { link_type, dest_url, title, id }) if !safe_url(&dest_url) => {
-                Event::Start(Tag::Link { link_type, dest_url: CowStr::from(""), title, id })
-            }
-            Event::Start(Tag::Image { link_type, dest_url, title, id }) if !safe_url(&dest_url) => {
-                Event::Start(Tag::Image { link_type, dest_url: CowStr::from(""), title, id })
-            }
-            other => other,
-        });
+    let parser =
+        Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS).map(
+            |ev| match ev {
+                Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
+                Event::Start(Tag::Link { link_type, dest_url, title, id }) if !safe_url(&dest_url) => {
+                    Event::Start(Tag::Link { link_type, dest_url: CowStr::from(""), title, id })
+                }
+                Event::Start(Tag::Image { link_type, dest_url, title, id }) if !safe_url(&dest_url) => {
+                    Event::Start(Tag::Image { link_type, dest_url: CowStr::from(""), title, id })
+                }
+                other => other,
+            },
+        );
     let mut out = String::new();
     html::push_html(&mut out, parser);
     out

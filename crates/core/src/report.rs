@@ -70,7 +70,10 @@ fn public_source(s: &crate::model::Source) -> String {
     match s.kind {
         SourceKind::Git => review::source_label(s),
         _ => {
-            let name = std::path::Path::new(&s.location).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = std::path::Path::new(&s.location)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let sub = s.subpath.as_deref().map(|p| format!("/{p}")).unwrap_or_default();
             format!("{:?} <local>/{name}{sub}", s.kind).to_lowercase()
         }
@@ -89,13 +92,26 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
         }
         let results = experiments::results(ws, e.id)?;
         let demo = if e.provenance.as_ref().is_some_and(Provenance::is_demo) { ", demo data" } else { "" };
-        evidence.push(EvidenceLink { kind: "experiment".into(), id: e.id, label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored) });
+        evidence.push(EvidenceLink {
+            kind: "experiment".into(),
+            id: e.id,
+            label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored),
+        });
         for summary in results.report.skills.into_iter().chain(results.report.groups).filter(|x| x.skill == s.name) {
-            utility.push(UtilityRow { experiment_id: e.id, experiment: e.name.clone(), provenance: e.provenance.clone(), summary });
+            utility.push(UtilityRow {
+                experiment_id: e.id,
+                experiment: e.name.clone(),
+                provenance: e.provenance.clone(),
+                summary,
+            });
         }
     }
     let scan = review::report(ws, s.version_id)?;
-    evidence.push(EvidenceLink { kind: "scan".into(), id: s.version_id, label: format!("static review of version {}", s.version) });
+    evidence.push(EvidenceLink {
+        kind: "scan".into(),
+        id: s.version_id,
+        label: format!("static review of version {}", s.version),
+    });
     let mut by_sev = BTreeMap::new();
     for f in &scan.security.findings {
         *by_sev.entry(f.severity.as_str().to_string()).or_insert(0) += 1;
@@ -116,7 +132,17 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
                 .security
                 .findings
                 .iter()
-                .map(|f| format!("{} {} ({}) {}:{} — {}", f.severity.as_str().to_uppercase(), f.pattern, f.category, f.file, f.line, f.message))
+                .map(|f| {
+                    format!(
+                        "{} {} ({}) {}:{} — {}",
+                        f.severity.as_str().to_uppercase(),
+                        f.pattern,
+                        f.category,
+                        f.file,
+                        f.line,
+                        f.message
+                    )
+                })
                 .collect(),
         },
         quality: QualitySection {
@@ -132,7 +158,12 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
 
 /// The provenance sentences of the demo experiments the utility rests on, once each.
 fn demo_notes(r: &SkillReport) -> Vec<&str> {
-    let mut notes: Vec<&str> = r.utility.iter().filter_map(|u| u.provenance.as_ref().filter(|p| p.is_demo())).map(|p| p.sentence.as_str()).collect();
+    let mut notes: Vec<&str> = r
+        .utility
+        .iter()
+        .filter_map(|u| u.provenance.as_ref().filter(|p| p.is_demo()))
+        .map(|p| p.sentence.as_str())
+        .collect();
     notes.dedup();
     notes
 }
@@ -162,7 +193,11 @@ fn opt(v: Option<f64>) -> String {
 fn markdown(r: &SkillReport) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# Deployment report: {} v{}\n", r.skill, r.version);
-    let _ = writeln!(o, "- SHA-256: `{}`\n- Source: {}\n- Generated: {}\n\n{}\n", r.sha256, r.source, r.generated_at, r.description);
+    let _ = writeln!(
+        o,
+        "- SHA-256: `{}`\n- Source: {}\n- Generated: {}\n\n{}\n",
+        r.sha256, r.source, r.generated_at, r.description
+    );
     let _ = writeln!(o, "## Decision\n");
     match r.decisions.first() {
         Some(d) => {
@@ -192,16 +227,39 @@ fn markdown(r: &SkillReport) -> String {
             let _ = writeln!(
                 o,
                 "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {:.3} | {:.3} | {} | {} | {} | {} |",
-                experiment_label(u), s.config, s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, class_of(s), opt(s.eg), opt(s.cg), opt(s.ecg)
+                experiment_label(u),
+                s.config,
+                s.n,
+                s.mean_without,
+                s.mean_with,
+                s.delta,
+                ci(s),
+                s.p_signflip,
+                s.q_bh,
+                class_of(s),
+                opt(s.eg),
+                opt(s.cg),
+                opt(s.ecg)
             );
         }
         o.push('\n');
     }
-    let _ = writeln!(o, "## Safety\n\nSecurity score **{}**/100{}.\n", r.safety.score, if r.safety.risky { " — **risky**" } else { "" });
+    let _ = writeln!(
+        o,
+        "## Safety\n\nSecurity score **{}**/100{}.\n",
+        r.safety.score,
+        if r.safety.risky { " — **risky**" } else { "" }
+    );
     for f in &r.safety.findings {
         let _ = writeln!(o, "- {f}");
     }
-    let _ = writeln!(o, "\n## Quality\n\nOverall **{:.1}** (grade {}), gate {}.\n", r.quality.overall, r.quality.grade, if r.quality.passed_gate { "passed" } else { "failed" });
+    let _ = writeln!(
+        o,
+        "\n## Quality\n\nOverall **{:.1}** (grade {}), gate {}.\n",
+        r.quality.overall,
+        r.quality.grade,
+        if r.quality.passed_gate { "passed" } else { "failed" }
+    );
     let _ = writeln!(o, "## Evidence\n");
     for e in &r.evidence {
         let _ = writeln!(o, "- {} #{}: {}", e.kind, e.id, e.label);
@@ -223,7 +281,12 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
     let _ = write!(
         o,
         "<h1>Deployment report: {} v{}</h1><p>{}</p><p><code>sha256 {}</code> · {} · generated {}</p>",
-        esc(&r.skill), r.version, esc(&r.description), esc(&r.sha256), esc(&r.source), esc(&r.generated_at)
+        esc(&r.skill),
+        r.version,
+        esc(&r.description),
+        esc(&r.sha256),
+        esc(&r.source),
+        esc(&r.generated_at)
     );
     o.push_str("<h2>Decision</h2><div class=\"decision\" id=\"decision\">");
     match r.decisions.first() {

@@ -6,8 +6,7 @@ use crate::model::{Finding, Frontmatter, Severity};
 use serde_yaml::Value;
 
 pub const FILE: &str = "SKILL.md";
-const KNOWN_FIELDS: &[&str] =
-    &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+const KNOWN_FIELDS: &[&str] = &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
 #[derive(Debug, Clone)]
 pub struct SkillMd {
@@ -35,9 +34,7 @@ pub fn parse(bytes: &[u8]) -> Result<SkillMd> {
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");
     if first.trim_end() != "---" {
-        return Err(AppError::invalid_skill(
-            "SKILL.md line 1: expected '---' to open the YAML frontmatter",
-        ));
+        return Err(AppError::invalid_skill("SKILL.md line 1: expected '---' to open the YAML frontmatter"));
     }
     let mut yaml = String::new();
     let mut body_start = None;
@@ -61,11 +58,7 @@ pub fn parse(bytes: &[u8]) -> Result<SkillMd> {
     let map = match value {
         Value::Mapping(m) => m,
         Value::Null => Default::default(),
-        _ => {
-            return Err(AppError::invalid_skill(
-                "SKILL.md line 2: frontmatter must be a YAML mapping of fields",
-            ))
-        }
+        _ => return Err(AppError::invalid_skill("SKILL.md line 2: frontmatter must be a YAML mapping of fields")),
     };
     let key_lines = yaml
         .lines()
@@ -95,9 +88,7 @@ pub fn parse(bytes: &[u8]) -> Result<SkillMd> {
 impl SkillMd {
     fn type_finding(&mut self, key: &str, what: &str) {
         let line = self.line_of(key);
-        self.findings.push(
-            Finding::new("field_type", Severity::Error, format!("`{key}`: {what}")).at(FILE, line),
-        );
+        self.findings.push(Finding::new("field_type", Severity::Error, format!("`{key}`: {what}")).at(FILE, line));
     }
 
     fn string_field(&mut self, key: &str, v: Value) -> Option<String> {
@@ -120,9 +111,7 @@ impl SkillMd {
             "license" => self.frontmatter.license = self.string_field(key, v),
             "compatibility" => self.frontmatter.compatibility = self.string_field(key, v),
             "allowed-tools" => match v {
-                Value::String(s) => {
-                    self.frontmatter.allowed_tools = s.split_whitespace().map(String::from).collect()
-                }
+                Value::String(s) => self.frontmatter.allowed_tools = s.split_whitespace().map(String::from).collect(),
                 Value::Sequence(items) => {
                     self.findings.push(
                         Finding::new(

@@ -3,8 +3,8 @@
 //! Trials write theirs; files from Harbor or SkillEvaluator are imported.
 
 use crate::error::{AppError, ErrorCode, Result};
-use crate::workspace::Workspace;
 use crate::now;
+use crate::workspace::Workspace;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_atif::{Content, ContentPart, Step, Trajectory, Violation};
@@ -133,7 +133,9 @@ fn reads_skill(step: &skillscope_atif::Step) -> bool {
     let prefix = format!("{}/", crate::queue::agent_phase::SKILLS_DIR);
     step.tool_calls.iter().flatten().any(|call| {
         let args = serde_json::Value::Object(call.arguments.clone()).to_string();
-        matches!(call.function_name.as_str(), "read_file" | "bash") && args.contains(&prefix) && args.contains("SKILL.md")
+        matches!(call.function_name.as_str(), "read_file" | "bash")
+            && args.contains(&prefix)
+            && args.contains("SKILL.md")
     })
 }
 
@@ -189,9 +191,8 @@ pub fn page(ws: &Workspace, q: &TrajectoryQuery) -> Result<TrajectoryPage> {
     let filtered = format!("SELECT * FROM ({SUMMARY_SQL}) WHERE ?1 = '' OR instr(lower(label), ?1) > 0");
     let total = conn.query_row(&format!("SELECT COUNT(*) FROM ({filtered})"), [&needle], |r| r.get(0))?;
     let mut st = conn.prepare(&format!("{filtered} ORDER BY id DESC LIMIT ?2 OFFSET ?3"))?;
-    let items = st
-        .query_map(params![needle, q.limit.min(MAX_PAGE), q.offset], summary)?
-        .collect::<rusqlite::Result<_>>()?;
+    let items =
+        st.query_map(params![needle, q.limit.min(MAX_PAGE), q.offset], summary)?.collect::<rusqlite::Result<_>>()?;
     Ok(TrajectoryPage { total, offset: q.offset, items })
 }
 
@@ -365,13 +366,11 @@ fn cut_texts(step: &mut Step) -> bool {
 
 /// The position of the first step with this id (what a link to a step names), if any.
 pub fn step_position(ws: &Workspace, id: i64, step_id: u64) -> Result<Option<u32>> {
-    Ok(ws
-        .conn()?
-        .query_row(
-            "SELECT MIN(position) FROM trajectory_steps WHERE trajectory_id = ?1 AND step_id = ?2",
-            params![id, step_id as i64],
-            |r| r.get(0),
-        )?)
+    Ok(ws.conn()?.query_row(
+        "SELECT MIN(position) FROM trajectory_steps WHERE trajectory_id = ?1 AND step_id = ?2",
+        params![id, step_id as i64],
+        |r| r.get(0),
+    )?)
 }
 
 /// How the two runs of a pair line up, step index by step index.
@@ -417,7 +416,13 @@ pub fn import_file(ws: &Workspace, path: &std::path::Path) -> Result<(i64, Vec<V
     let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let id = store(
         &mut ws.conn()?,
-        NewTrajectory { trial: None, origin: "import", label: &label, trajectory: &imported.trajectory, stop_reason: None },
+        NewTrajectory {
+            trial: None,
+            origin: "import",
+            label: &label,
+            trajectory: &imported.trajectory,
+            stop_reason: None,
+        },
     )?;
     Ok((id, imported.violations))
 }

@@ -13,8 +13,8 @@ use skillscope_core::model::ImportRequest;
 use skillscope_core::queue::model::*;
 use skillscope_core::queue::store;
 use skillscope_core::{credentials, trajectories, Workspace};
-use skillscope_modelserver::{Fault, Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Fault, Script, ServerOptions};
 use std::path::Path;
 
 const CANARY: &str = "sk-canary-7f3a9c2e5b8d4016a1";
@@ -98,7 +98,10 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     std::fs::create_dir_all(&work).unwrap();
     std::fs::write(work.join("data.csv"), "n\n1\n2\n3\n").unwrap();
 
-    let provider = ProviderConfig { max_retries: 3, ..ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone()) };
+    let provider = ProviderConfig {
+        max_retries: 3,
+        ..ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())
+    };
     agents::save_provider(&ws, &provider).unwrap();
     credentials::set("scripted", CANARY).unwrap();
     let config = agents::save_agent(
@@ -115,7 +118,13 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     .unwrap();
     let skill = import(
         &ws,
-        &ImportRequest { source: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/skills/csv-insights").display().to_string(), ..Default::default() },
+        &ImportRequest {
+            source: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures/skills/csv-insights")
+                .display()
+                .to_string(),
+            ..Default::default()
+        },
         &mut |_| {},
     )
     .unwrap()
@@ -130,7 +139,12 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
         Fault::CutStream,
         Fault::MalformedJson,
     ]);
-    let run = store::create_run(&ws, "agent", &[("without".into(), spec(config, &work, vec![])), ("with".into(), spec(config, &work, vec![skill]))]).unwrap();
+    let run = store::create_run(
+        &ws,
+        "agent",
+        &[("without".into(), spec(config, &work, vec![])), ("with".into(), spec(config, &work, vec![skill]))],
+    )
+    .unwrap();
     ws.config_mut().queue.concurrency = Some(1);
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
@@ -139,7 +153,8 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     for t in &trials {
         assert_eq!(t.state, TrialState::Passed, "{}: {}", t.label, t.message);
         let r = store::results(&ws, t.id).unwrap().pop().unwrap();
-        let created: Vec<_> = r.file_changes.as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap().to_string()).collect();
+        let created: Vec<_> =
+            r.file_changes.as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap().to_string()).collect();
         assert!(created.contains(&"report.txt".to_string()), "{created:?}");
         let summary = trajectories::for_trial(&ws, t.id).unwrap().pop().expect("a stored trajectory");
         assert_eq!(summary.stop_reason.as_deref(), Some("final_answer"));
@@ -157,7 +172,10 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
             assert!(obs[0].contains("# CSV insights"), "the agent read SKILL.md: {}", obs[0]);
             assert!(obs[1].contains("skills-are-read-only"), "{obs:?}");
             let system = traj["steps"][0]["message"].as_str().unwrap();
-            assert!(system.contains("name: csv-insights") && !system.contains("## Instructions"), "only name and description are listed");
+            assert!(
+                system.contains("name: csv-insights") && !system.contains("## Instructions"),
+                "only name and description are listed"
+            );
         }
     }
 
@@ -176,9 +194,16 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
     let bundle = tmp.path().join("evidence");
     let files = skillscope_core::evidence::export(&ws, trials[1].id, &bundle).unwrap();
     assert!(files.iter().any(|f| f.ends_with("trajectory.atif.json")), "{files:?}");
-    let traj: Value = serde_json::from_str(&std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with(".atif.json")).unwrap())).unwrap()).unwrap();
+    let traj: Value = serde_json::from_str(
+        &std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with(".atif.json")).unwrap())).unwrap(),
+    )
+    .unwrap();
     assert!(skillscope_atif::validate(&traj).is_empty());
-    let requests: Value = serde_json::from_str(&std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with("model-requests.json")).unwrap())).unwrap()).unwrap();
+    let requests: Value = serde_json::from_str(
+        &std::fs::read_to_string(bundle.join(files.iter().find(|f| f.ends_with("model-requests.json")).unwrap()))
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(requests.as_array().unwrap().len(), 3, "one logged request per model turn: {requests}");
     assert!(requests[0]["latency_ms"].is_number() && requests[0]["tools"][0] == "bash");
 

@@ -29,7 +29,17 @@ fn class_of(ws: &Workspace, experiment: i64, skill: &str) -> String {
 
 /// What the views show of a pair, without ids.
 fn pair_key(p: &PairView) -> Value {
-    serde_json::json!([p.skill, p.task, p.config, p.repeat, p.without.score, p.with.score, p.without.state, p.with.state, p.excluded])
+    serde_json::json!([
+        p.skill,
+        p.task,
+        p.config,
+        p.repeat,
+        p.without.score,
+        p.with.score,
+        p.without.state,
+        p.with.state,
+        p.excluded
+    ])
 }
 
 fn steps(ws: &Workspace, trial: i64) -> usize {
@@ -89,7 +99,10 @@ fn export_then_import_elsewhere_gives_the_same_results_under_new_ids_without_sec
     a.conn().unwrap().execute("UPDATE experiments SET provenance_json = NULL WHERE id = ?1", [ea]).unwrap();
     credentials::set("scripted-demo", CANARY).unwrap();
     let leak = format!("key {CANARY} in {}", a.home().display());
-    a.conn().unwrap().execute("UPDATE trial_results SET stdout = ?1 WHERE trial_id = (SELECT MIN(id) FROM trials)", [&leak]).unwrap();
+    a.conn()
+        .unwrap()
+        .execute("UPDATE trial_results SET stdout = ?1 WHERE trial_id = (SELECT MIN(id) FROM trials)", [&leak])
+        .unwrap();
     let json = bundle::export(&a, ea, None).unwrap();
     credentials::delete("scripted-demo").unwrap();
     assert!(!json.contains(CANARY), "the key leaked into the bundle");
@@ -128,7 +141,16 @@ fn bad_bundles_are_refused_and_nothing_is_written() {
     let good: Value = serde_json::from_str(&bundle::export(&a, id, None).unwrap()).unwrap();
 
     let b = seeded(&tmp.path().join("b"));
-    let tables = ["experiments", "experiment_pairs", "runs", "trials", "trial_results", "trajectories", "providers", "agent_configs"];
+    let tables = [
+        "experiments",
+        "experiment_pairs",
+        "runs",
+        "trials",
+        "trial_results",
+        "trajectories",
+        "providers",
+        "agent_configs",
+    ];
     let before: Vec<i64> = tables.iter().map(|t| count(&b, t)).collect();
     let refused = |bytes: &[u8], code: ErrorCode, needle: &str| {
         let e = bundle::import(&b, bytes).unwrap_err();

@@ -10,8 +10,8 @@ use serde_json::json;
 use skillscope_core::agents::{self, AgentConfig};
 use skillscope_core::experiments::ExperimentTask;
 use skillscope_core::{harnesses, trajectories, Workspace};
-use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 
 const KEY: &str = "sk-ant-claude-code-canary-5d1f0b7e";
@@ -32,12 +32,19 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         ]}]
     }))
     .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, require_key: Some(KEY.into()), ..Default::default() })).unwrap();
+    let server = rt
+        .block_on(skillscope_modelserver::start(ServerOptions {
+            script,
+            require_key: Some(KEY.into()),
+            ..Default::default()
+        }))
+        .unwrap();
 
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
     harnesses::install_claude_code(&ws).expect("Claude Code installs with npm (scripts/test.sh installs it once)");
-    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone())).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
+        .unwrap();
     skillscope_core::credentials::set("anthropic-scripted", KEY).unwrap();
     let config = AgentConfig {
         id: 0,
@@ -75,7 +82,13 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     let with = trajectory(p.with.trial_id);
     assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
     assert_eq!(with["agent"]["name"], "claude-code");
-    let calls: Vec<&str> = with["steps"].as_array().unwrap().iter().flat_map(|s| s["tool_calls"].as_array().into_iter().flatten()).map(|c| c["function_name"].as_str().unwrap()).collect();
+    let calls: Vec<&str> = with["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tool_calls"].as_array().into_iter().flatten())
+        .map(|c| c["function_name"].as_str().unwrap())
+        .collect();
     assert_eq!(calls, ["Skill", "Bash"]);
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
     let without = trajectory(p.without.trial_id);
@@ -101,10 +114,23 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
     let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
     ws.config_mut().queue.max_attempts = Some(1);
     harnesses::install_claude_code(&ws).unwrap();
-    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone())).unwrap();
-    let config = AgentConfig { id: 0, name: "claude".into(), harness: harnesses::Harness::ClaudeCode, provider_id: "anthropic-scripted".into(), model: "m".into(), limits: Default::default() };
+    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
+        .unwrap();
+    let config = AgentConfig {
+        id: 0,
+        name: "claude".into(),
+        harness: harnesses::Harness::ClaudeCode,
+        provider_id: "anthropic-scripted".into(),
+        model: "m".into(),
+        limits: Default::default(),
+    };
     let config = agents::save_agent(&ws, &config).unwrap();
-    let version = import_skill(&ws, tmp.path(), "any-skill", "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n");
+    let version = import_skill(
+        &ws,
+        tmp.path(),
+        "any-skill",
+        "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n",
+    );
     let task = ExperimentTask {
         id: "busybox".into(),
         instruction: "Say hi.".into(),
@@ -116,6 +142,10 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     let run = skillscope_core::experiments::list(&ws).unwrap()[0].run_id;
-    let trial = skillscope_core::queue::store::trials(&ws, run).unwrap().into_iter().find(|t| t.id == p.without.trial_id).unwrap();
+    let trial = skillscope_core::queue::store::trials(&ws, run)
+        .unwrap()
+        .into_iter()
+        .find(|t| t.id == p.without.trial_id)
+        .unwrap();
     assert!(trial.message.contains("needs a glibc Linux image"), "{}", trial.message);
 }

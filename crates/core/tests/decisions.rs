@@ -12,7 +12,8 @@ fn decisions_are_append_only_and_tied_to_a_version() {
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
     let dir = tmp.path().join("tool");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v1\n").unwrap();
+    std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v1\n")
+        .unwrap();
     let req = ImportRequest { source: dir.display().to_string(), ..Default::default() };
     let v1 = import(&ws, &req, &mut |_| {}).unwrap().skills[0].clone();
     let new = |rationale: &str, reviewer: &str| NewDecision {
@@ -33,7 +34,8 @@ fn decisions_are_append_only_and_tied_to_a_version() {
     assert!(err.contains("append-only"), "{err}");
     assert!(conn.execute("DELETE FROM decisions", []).is_err());
 
-    std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v2\n").unwrap();
+    std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v2\n")
+        .unwrap();
     import(&ws, &req, &mut |_| {}).unwrap();
     let all = decisions::list(&ws, v1.skill_id).unwrap();
     assert_eq!(all.len(), 1);

@@ -12,14 +12,18 @@ use skillscope_core::experiments::{self, Condition, ExperimentDesign, Experiment
 use skillscope_core::import::import;
 use skillscope_core::model::ImportRequest;
 use skillscope_core::Workspace;
-use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
 use std::path::Path;
 
 fn write_skill(root: &Path, name: &str, description: &str, script: Option<&str>) -> String {
     let dir = root.join(name);
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nRun scripts/solve.sh.\n")).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nRun scripts/solve.sh.\n"),
+    )
+    .unwrap();
     if let Some(s) = script {
         std::fs::write(dir.join("scripts/solve.sh"), s).unwrap();
     }
@@ -34,7 +38,10 @@ fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
             std::fs::write(dir.join("task.txt"), format!("{i}\n")).unwrap();
             ExperimentTask {
                 id: format!("{}-{i}", if hard { "hard" } else { "easy" }),
-                instruction: format!("{}Copy the content of task.txt into answer.txt.", if hard { "HARD TASK. " } else { "" }),
+                instruction: format!(
+                    "{}Copy the content of task.txt into answer.txt.",
+                    if hard { "HARD TASK. " } else { "" }
+                ),
                 image: IMAGE.into(),
                 workspace: Some(dir.display().to_string()),
                 verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
@@ -68,7 +75,14 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     skillscope_core::credentials::set("scripted", "sk-experiment-000000").unwrap();
     let config = agents::save_agent(
         &ws,
-        &AgentConfig { id: 0, name: "builtin".into(), harness: Default::default(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
+        &AgentConfig {
+            id: 0,
+            name: "builtin".into(),
+            harness: Default::default(),
+            provider_id: "scripted".into(),
+            model: "m".into(),
+            limits: Default::default(),
+        },
     )
     .unwrap();
     let skills = tmp.path().join("skills");
@@ -76,22 +90,48 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
         let src = write_skill(&skills, name, description, script);
         import(&ws, &ImportRequest { source: src, ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id
     };
-    let golden = version("golden-helper", "Solves copy tasks correctly. Use for HARD TASKs.", Some("cp task.txt answer.txt\n"));
-    let harmful = version("misplacer", "Writes answers into out/. Use for copy tasks.", Some("mkdir -p out && cp task.txt out/answer.txt\n"));
+    let golden =
+        version("golden-helper", "Solves copy tasks correctly. Use for HARD TASKs.", Some("cp task.txt answer.txt\n"));
+    let harmful = version(
+        "misplacer",
+        "Writes answers into out/. Use for copy tasks.",
+        Some("mkdir -p out && cp task.txt out/answer.txt\n"),
+    );
     let irrelevant = version("irrelevant-notes", "Notes about gardening. Use when asked about plants.", None);
 
-    let design = |name: &str, skills: Vec<i64>, decoys: Vec<i64>, tasks: Vec<ExperimentTask>, conditions: Vec<Condition>| ExperimentDesign {
-        name: name.into(),
-        skill_version_ids: skills,
-        decoy_version_ids: decoys,
-        tasks,
-        agent_config_ids: vec![config],
-        conditions,
-        repeats: 1,
-    };
-    let e1 = experiments::create(&ws, &design("golden", vec![golden], vec![], tasks(tmp.path(), 10, true), vec![Condition::Isolated])).unwrap();
-    let e2 = experiments::create(&ws, &design("harmful-and-irrelevant", vec![harmful, irrelevant], vec![], tasks(tmp.path(), 10, false), vec![Condition::Isolated])).unwrap();
-    let e3 = experiments::create(&ws, &design("group", vec![golden], vec![irrelevant], tasks(tmp.path(), 2, true), vec![Condition::Group])).unwrap();
+    let design =
+        |name: &str, skills: Vec<i64>, decoys: Vec<i64>, tasks: Vec<ExperimentTask>, conditions: Vec<Condition>| {
+            ExperimentDesign {
+                name: name.into(),
+                skill_version_ids: skills,
+                decoy_version_ids: decoys,
+                tasks,
+                agent_config_ids: vec![config],
+                conditions,
+                repeats: 1,
+            }
+        };
+    let e1 = experiments::create(
+        &ws,
+        &design("golden", vec![golden], vec![], tasks(tmp.path(), 10, true), vec![Condition::Isolated]),
+    )
+    .unwrap();
+    let e2 = experiments::create(
+        &ws,
+        &design(
+            "harmful-and-irrelevant",
+            vec![harmful, irrelevant],
+            vec![],
+            tasks(tmp.path(), 10, false),
+            vec![Condition::Isolated],
+        ),
+    )
+    .unwrap();
+    let e3 = experiments::create(
+        &ws,
+        &design("group", vec![golden], vec![irrelevant], tasks(tmp.path(), 2, true), vec![Condition::Group]),
+    )
+    .unwrap();
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
 
@@ -120,7 +160,11 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     assert_eq!(with, ["golden-helper", "irrelevant-notes"]);
     let charts = experiments::charts(&ws, e1).unwrap();
     let titles: Vec<&str> = charts.iter().map(|(t, _)| t.as_str()).collect();
-    assert!(titles.iter().any(|t| t.starts_with("Skill-level delta")) && titles.iter().any(|t| t.starts_with("Time and token deltas")), "{titles:?}");
+    assert!(
+        titles.iter().any(|t| t.starts_with("Skill-level delta"))
+            && titles.iter().any(|t| t.starts_with("Time and token deltas")),
+        "{titles:?}"
+    );
     assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") || svg.contains("<svg")));
     let isolated = experiments::pairs(&ws, e1).unwrap();
     assert_eq!(isolated[0].without.skills_listed.as_deref(), Some(&[][..]), "no skill at all in the without arm");

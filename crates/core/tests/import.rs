@@ -129,7 +129,8 @@ fn many_skills_in_a_tree_with_subpath_and_findings() {
     let list = library::list_skills(&e.ws).unwrap();
     let beta = list.iter().find(|s| s.name == "Beta_Skill").unwrap();
     assert_eq!(beta.source.subpath.as_deref(), Some("skills/beta"));
-    let codes: Vec<_> = library::get_version(&e.ws, beta.version_id).unwrap().findings.into_iter().map(|f| f.code).collect();
+    let codes: Vec<_> =
+        library::get_version(&e.ws, beta.version_id).unwrap().findings.into_iter().map(|f| f.code).collect();
     assert!(codes.contains(&"name_invalid".to_string()) && codes.contains(&"unknown_field".to_string()), "{codes:?}");
     assert!(codes.contains(&"name_dir_mismatch".to_string()));
 
@@ -172,10 +173,25 @@ fn hostile_archives_are_refused_and_change_nothing() {
     let e = env();
     let good = skill_md("evil");
     let cases: Vec<(&str, Vec<(&str, &[u8])>, ErrorCode, &str)> = vec![
-        ("traversal", vec![("evil/SKILL.md", good.as_bytes()), ("evil/../../escaped.txt", b"x")], ErrorCode::UnsafeArchive, ".."),
-        ("absolute", vec![("evil/SKILL.md", good.as_bytes()), ("/tmp/abs.txt", b"x")], ErrorCode::UnsafeArchive, "absolute"),
+        (
+            "traversal",
+            vec![("evil/SKILL.md", good.as_bytes()), ("evil/../../escaped.txt", b"x")],
+            ErrorCode::UnsafeArchive,
+            "..",
+        ),
+        (
+            "absolute",
+            vec![("evil/SKILL.md", good.as_bytes()), ("/tmp/abs.txt", b"x")],
+            ErrorCode::UnsafeArchive,
+            "absolute",
+        ),
         ("no-skill", vec![("readme.md", b"hi"), ("x/skill.md", b"lower")], ErrorCode::InvalidSkill, "exactly SKILL.md"),
-        ("bad-yaml", vec![("evil/SKILL.md", b"---\nname: evil\ndescription: [oops\n---\n")], ErrorCode::InvalidSkill, "line"),
+        (
+            "bad-yaml",
+            vec![("evil/SKILL.md", b"---\nname: evil\ndescription: [oops\n---\n")],
+            ErrorCode::InvalidSkill,
+            "line",
+        ),
         ("not-utf8", vec![("evil/SKILL.md", b"---\nname: \xff\xfe\n---\n")], ErrorCode::InvalidSkill, "UTF-8"),
     ];
     for (name, entries, code, needle) in cases {
@@ -265,7 +281,11 @@ fn git_repository_with_ref_and_subpath() {
     git(&repo, &["commit", "-qm", "two"]);
 
     let url = format!("file://{}", repo.display());
-    let r = |git_ref: Option<&str>| ImportRequest { source: url.clone(), git_ref: git_ref.map(String::from), subpath: Some("skills/gitty".into()) };
+    let r = |git_ref: Option<&str>| ImportRequest {
+        source: url.clone(),
+        git_ref: git_ref.map(String::from),
+        subpath: Some("skills/gitty".into()),
+    };
     let o = run(&e, r(Some("v1"))).unwrap();
     assert_eq!(statuses(&o), [("gitty".into(), ImportStatus::NewSkill)]);
     let s = library::resolve(&e.ws, "gitty").unwrap();

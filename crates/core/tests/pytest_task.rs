@@ -9,8 +9,8 @@ use serde_json::json;
 use skillscope_core::agents::{self, AgentConfig};
 use skillscope_core::experiments::ExperimentTask;
 use skillscope_core::Workspace;
-use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 use skillscope_tasks::{TaskFile, TaskVerifier};
 
@@ -47,7 +47,14 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
     skillscope_core::credentials::set("scripted", "sk-pytest-task-000000").unwrap();
     let config = agents::save_agent(
         &ws,
-        &AgentConfig { id: 0, name: "builtin".into(), harness: Default::default(), provider_id: "scripted".into(), model: "m".into(), limits: Default::default() },
+        &AgentConfig {
+            id: 0,
+            name: "builtin".into(),
+            harness: Default::default(),
+            provider_id: "scripted".into(),
+            model: "m".into(),
+            limits: Default::default(),
+        },
     )
     .unwrap();
     let skill = "---\nname: word-splitting\ndescription: Counts words right. Use when counting words in text.\n---\nSplit on any whitespace: `text.split()`.\n";

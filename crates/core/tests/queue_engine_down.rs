@@ -38,9 +38,18 @@ impl PrivateDockerd {
         self.child = Some(cmd.spawn().expect("dockerd binary (apt docker.io)"));
         let deadline = Instant::now() + Duration::from_secs(60);
         while !Path::new(&self.socket()).exists()
-            || !Command::new("docker").args(["-H", &format!("unix://{}", self.socket()), "info"]).output().unwrap().status.success()
+            || !Command::new("docker")
+                .args(["-H", &format!("unix://{}", self.socket()), "info"])
+                .output()
+                .unwrap()
+                .status
+                .success()
         {
-            assert!(Instant::now() < deadline, "private dockerd did not start; see {}", r.join("dockerd.log").display());
+            assert!(
+                Instant::now() < deadline,
+                "private dockerd did not start; see {}",
+                r.join("dockerd.log").display()
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
     }
@@ -92,7 +101,10 @@ fn engine_stops_mid_run_and_the_queue_waits_then_resumes() {
         }
     };
     wait_until("a trial to start its command", &|| {
-        store::trials(&ws, run).unwrap().iter().any(|t| t.state == TrialState::Running && t.phases.agent_started_at.is_some())
+        store::trials(&ws, run)
+            .unwrap()
+            .iter()
+            .any(|t| t.state == TrialState::Running && t.phases.agent_started_at.is_some())
     });
     dockerd.stop();
     wait_until("the queue to report the engine problem", &|| {

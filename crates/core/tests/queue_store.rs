@@ -65,7 +65,10 @@ fn results_are_written_once_and_infra_failures_retry_with_backoff() {
     // A late duplicate write of attempt 2 changes nothing.
     assert!(!store::record(&mut conn, c.id, &result(2, TrialState::Passed), 2, 0).unwrap());
     let rs = store::results(&ws, c.id).unwrap();
-    assert_eq!(rs.iter().map(|r| (r.attempt, r.outcome)).collect::<Vec<_>>(), [(1, TrialState::InfraError), (2, TrialState::InfraError)]);
+    assert_eq!(
+        rs.iter().map(|r| (r.attempt, r.outcome)).collect::<Vec<_>>(),
+        [(1, TrialState::InfraError), (2, TrialState::InfraError)]
+    );
 }
 
 #[test]

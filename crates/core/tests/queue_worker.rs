@@ -87,7 +87,8 @@ fn cancel_stops_a_running_trial_and_removes_its_container() {
     let engine = rt.block_on(engine());
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    let run = store::create_run(&ws, "cancel", &[("long".into(), sh("sleep 60")), ("later".into(), sh("true"))]).unwrap();
+    let run =
+        store::create_run(&ws, "cancel", &[("long".into(), sh("sleep 60")), ("later".into(), sh("true"))]).unwrap();
     let ws2 = ws.clone();
     let canceller = std::thread::spawn(move || {
         // Wait until the long trial runs, then cancel the whole run.

@@ -30,7 +30,11 @@ fn windows_carry_only_the_steps_asked_for() {
     assert_eq!(window(&ws, id, 0, 1, "").steps[0].since_ms, None, "the first step has no previous one");
     assert_eq!(window(&ws, id, 1190, 50, "").steps.len(), 10, "the last window is short");
     assert!(window(&ws, id, 5000, 50, "").steps.is_empty());
-    assert_eq!(window(&ws, id, 0, 100_000, "").steps.len() as u32, MAX_WINDOW, "a window is never the whole of a long run");
+    assert_eq!(
+        window(&ws, id, 0, 100_000, "").steps.len() as u32,
+        MAX_WINDOW,
+        "a window is never the whole of a long run"
+    );
 }
 
 #[test]
@@ -51,7 +55,9 @@ fn filters_count_and_window_the_matching_steps() {
 
     assert_eq!(trajectories::step_position(&ws, id, 250).unwrap(), Some(249));
     assert_eq!(trajectories::step_position(&ws, id, 9999).unwrap(), None);
-    let missing = trajectories::window(&ws, 9999, &WindowRequest { offset: 0, limit: 1, filter: String::new(), whole: false }).unwrap_err();
+    let missing =
+        trajectories::window(&ws, 9999, &WindowRequest { offset: 0, limit: 1, filter: String::new(), whole: false })
+            .unwrap_err();
     assert_eq!(missing.code, ErrorCode::NotFound);
 }
 
@@ -60,7 +66,13 @@ fn run(read_skill: bool, answer: &str) -> Trajectory {
     let mut b = TrajectoryBuilder::new("pair", Agent::new("skillscope", "1", None));
     b.user_step("Solve the task.");
     let call = |b: &mut TrajectoryBuilder, name: &str, args: serde_json::Value, output: &str| {
-        let id = b.agent_step("", None, vec![("c".into(), name.into(), args)], TurnMetrics::default(), datetime!(2026-05-01 12:00 UTC));
+        let id = b.agent_step(
+            "",
+            None,
+            vec![("c".into(), name.into(), args)],
+            TurnMetrics::default(),
+            datetime!(2026-05-01 12:00 UTC),
+        );
         b.observation(id, "c", output).unwrap();
     };
     call(&mut b, "list_dir", json!({"path": "."}), "task.txt");
@@ -114,7 +126,15 @@ fn trajectories_stored_before_step_windows_are_indexed_on_open() {
 fn step_times_need_both_timestamps_and_never_go_negative() {
     let home = tempfile::tempdir().unwrap();
     let ws = Workspace::open(home.path()).unwrap();
-    let stamps = [Some("2024-01-01T10:00:05Z"), None, Some("2024-01-01T10:00:06Z"), Some("nonsense"), Some("2024-01-01T10:00:07Z"), Some("2024-01-01T10:00:04Z"), Some("2024-01-01T10:00:05.250Z")];
+    let stamps = [
+        Some("2024-01-01T10:00:05Z"),
+        None,
+        Some("2024-01-01T10:00:06Z"),
+        Some("nonsense"),
+        Some("2024-01-01T10:00:07Z"),
+        Some("2024-01-01T10:00:04Z"),
+        Some("2024-01-01T10:00:05.250Z"),
+    ];
     let steps: Vec<_> = stamps
         .iter()
         .enumerate()
@@ -140,7 +160,13 @@ fn huge_texts_come_cut_in_windows_and_whole_on_request() {
     let mut b = TrajectoryBuilder::new("huge", Agent::new("skillscope", "1", None));
     b.user_step("Write the log.");
     let content = "é".repeat(150_000);
-    let id = b.agent_step("", None, vec![("c".into(), "write_file".into(), json!({"path": "log", "content": content}))], TurnMetrics::default(), datetime!(2026-05-01 12:00 UTC));
+    let id = b.agent_step(
+        "",
+        None,
+        vec![("c".into(), "write_file".into(), json!({"path": "log", "content": content}))],
+        TurnMetrics::default(),
+        datetime!(2026-05-01 12:00 UTC),
+    );
     b.observation(id, "c", "x".repeat(250_000).as_str()).unwrap();
     let id = store(&ws, &b.finish(None));
 
@@ -154,7 +180,9 @@ fn huge_texts_come_cut_in_windows_and_whole_on_request() {
     let output = step.step.observation.as_ref().unwrap().results[0].content.as_ref().unwrap().text();
     assert!(output.ends_with("[150000 more characters not loaded]"));
 
-    let whole = trajectories::window(&ws, id, &WindowRequest { offset: 1, limit: 1, filter: String::new(), whole: true }).unwrap();
+    let whole =
+        trajectories::window(&ws, id, &WindowRequest { offset: 1, limit: 1, filter: String::new(), whole: true })
+            .unwrap();
     assert!(!whole.steps[0].cut);
     let output = whole.steps[0].step.observation.as_ref().unwrap().results[0].content.as_ref().unwrap().text();
     assert_eq!(output.len(), 250_000);
@@ -168,9 +196,15 @@ fn the_list_comes_a_page_at_a_time_and_searches_labels() {
     let mut conn = ws.conn().unwrap();
     for i in 0..250 {
         let label = if i % 50 == 0 { format!("Nightly-{i}.json") } else { format!("run-{i}.json") };
-        trajectories::store(&mut conn, NewTrajectory { trial: None, origin: "import", label: &label, trajectory: &small, stop_reason: None }).unwrap();
+        trajectories::store(
+            &mut conn,
+            NewTrajectory { trial: None, origin: "import", label: &label, trajectory: &small, stop_reason: None },
+        )
+        .unwrap();
     }
-    let page = |offset, limit, search: &str| trajectories::page(&ws, &TrajectoryQuery { offset, limit, search: search.into() }).unwrap();
+    let page = |offset, limit, search: &str| {
+        trajectories::page(&ws, &TrajectoryQuery { offset, limit, search: search.into() }).unwrap()
+    };
     let first = page(0, 20, "");
     assert_eq!((first.total, first.items.len()), (250, 20));
     assert_eq!(first.items[0].label, "run-249.json", "newest first");
@@ -178,5 +212,8 @@ fn the_list_comes_a_page_at_a_time_and_searches_labels() {
     assert_eq!(page(0, 10_000, "").items.len() as u32, MAX_PAGE);
     let nightly = page(0, 20, "NIGHTLY");
     assert_eq!(nightly.total, 5);
-    assert_eq!(nightly.items.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(), ["Nightly-200.json", "Nightly-150.json", "Nightly-100.json", "Nightly-50.json", "Nightly-0.json"]);
+    assert_eq!(
+        nightly.items.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(),
+        ["Nightly-200.json", "Nightly-150.json", "Nightly-100.json", "Nightly-50.json", "Nightly-0.json"]
+    );
 }

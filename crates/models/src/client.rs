@@ -43,27 +43,17 @@ impl Client {
     pub fn new(cfg: ProviderConfig, key: Option<Secret>) -> Result<Client, ModelError> {
         let id = cfg.id.clone();
         if id.trim().is_empty() {
-            return Err(ModelError::Config(
-                "a model provider needs a non-empty id".into(),
-            ));
+            return Err(ModelError::Config("a model provider needs a non-empty id".into()));
         }
         if cfg.max_concurrency == 0 {
-            return Err(ModelError::Config(format!(
-                "provider {id}: max_concurrency must be at least 1"
-            )));
+            return Err(ModelError::Config(format!("provider {id}: max_concurrency must be at least 1")));
         }
         if cfg.timeout_secs == 0 {
-            return Err(ModelError::Config(format!(
-                "provider {id}: timeout_secs must be at least 1"
-            )));
+            return Err(ModelError::Config(format!("provider {id}: timeout_secs must be at least 1")));
         }
         let url = cfg.endpoint_url();
-        let parsed = reqwest::Url::parse(&url).map_err(|e| {
-            ModelError::Config(format!(
-                "provider {id}: base URL {:?} is not a URL: {e}",
-                cfg.base_url
-            ))
-        })?;
+        let parsed = reqwest::Url::parse(&url)
+            .map_err(|e| ModelError::Config(format!("provider {id}: base URL {:?} is not a URL: {e}", cfg.base_url)))?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(ModelError::Config(format!(
                 "provider {id}: base URL {:?} must start with http:// or https://",
@@ -81,14 +71,11 @@ impl Client {
             };
             let k = k.expose().trim();
             if k.is_empty() {
-                return Err(ModelError::Config(format!(
-                    "provider {id}: the API key is empty"
-                )));
+                return Err(ModelError::Config(format!("provider {id}: the API key is empty")));
             }
             match cfg.api {
                 ApiKind::OpenAiChat | ApiKind::OpenAiResponses => {
-                    let mut v =
-                        HeaderValue::from_str(&format!("Bearer {k}")).map_err(|_| invalid())?;
+                    let mut v = HeaderValue::from_str(&format!("Bearer {k}")).map_err(|_| invalid())?;
                     v.set_sensitive(true);
                     headers.insert(AUTHORIZATION, v);
                 }
@@ -100,10 +87,7 @@ impl Client {
             }
         }
         if cfg.api == ApiKind::Anthropic {
-            headers.insert(
-                HeaderName::from_static("anthropic-version"),
-                HeaderValue::from_static("2023-06-01"),
-            );
+            headers.insert(HeaderName::from_static("anthropic-version"), HeaderValue::from_static("2023-06-01"));
         }
 
         let timeout = Duration::from_secs(cfg.timeout_secs);
@@ -111,9 +95,7 @@ impl Client {
             .user_agent(concat!("skillscope/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(timeout.min(Duration::from_secs(30)))
             .build()
-            .map_err(|e| {
-                ModelError::Config(format!("provider {id}: cannot build an HTTP client: {e}"))
-            })?;
+            .map_err(|e| ModelError::Config(format!("provider {id}: cannot build an HTTP client: {e}")))?;
         Ok(Client {
             limit: Arc::new(Semaphore::new(cfg.max_concurrency as usize)),
             cfg,
@@ -172,10 +154,7 @@ impl Client {
         let mut malformed_retried = false;
         loop {
             attempt += 1;
-            let result = self
-                .attempt(req, stream, on_text)
-                .await
-                .map_err(|e| self.redact(e));
+            let result = self.attempt(req, stream, on_text).await.map_err(|e| self.redact(e));
             let err = match result {
                 Ok(mut r) => {
                     r.attempts = attempt;
@@ -185,10 +164,7 @@ impl Client {
             };
             let retries_done = attempt - 1;
             let is_malformed = matches!(err, ModelError::Malformed(_));
-            if !err.is_retryable()
-                || retries_done >= self.cfg.max_retries
-                || (is_malformed && malformed_retried)
-            {
+            if !err.is_retryable() || retries_done >= self.cfg.max_retries || (is_malformed && malformed_retried) {
                 if attempt > 1 {
                     tracing::warn!(provider = %self.cfg.id, model = %req.model, attempts = attempt, error = %err, "model call failed");
                 }
@@ -217,29 +193,19 @@ impl Client {
         stream: bool,
         on_text: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ChatResponse, ModelError> {
-        let _permit =
-            self.limit.acquire().await.map_err(|_| {
-                ModelError::Config(format!("provider {}: client closed", self.cfg.id))
-            })?;
-        let ctx = Ctx {
-            provider: &self.cfg.id,
-            model: &req.model,
-            openai_hosted: self.openai_hosted,
-        };
+        let _permit = self
+            .limit
+            .acquire()
+            .await
+            .map_err(|_| ModelError::Config(format!("provider {}: client closed", self.cfg.id)))?;
+        let ctx = Ctx { provider: &self.cfg.id, model: &req.model, openai_hosted: self.openai_hosted };
         let timeout = Duration::from_secs(self.cfg.timeout_secs);
         let body = api::build_request(self.cfg.api, &ctx, req, stream);
         let send = self
             .http
             .post(&self.url)
             .headers(self.headers.clone())
-            .header(
-                ACCEPT,
-                if stream {
-                    "text/event-stream"
-                } else {
-                    "application/json"
-                },
-            )
+            .header(ACCEPT, if stream { "text/event-stream" } else { "application/json" })
             .json(&body)
             .send();
         let resp = match tokio::time::timeout(timeout, send).await {
@@ -326,22 +292,13 @@ impl Client {
             source = s.source();
         }
         if e.is_connect() {
-            ModelError::Network(format!(
-                "could not connect to {} at {}: {detail}",
-                self.cfg.id, self.cfg.base_url
-            ))
+            ModelError::Network(format!("could not connect to {} at {}: {detail}", self.cfg.id, self.cfg.base_url))
         } else {
             ModelError::Network(format!("the request to {} failed: {detail}", self.cfg.id))
         }
     }
 
-    fn http_error(
-        &self,
-        ctx: &Ctx,
-        status: StatusCode,
-        headers: &HeaderMap,
-        body: &str,
-    ) -> ModelError {
+    fn http_error(&self, ctx: &Ctx, status: StatusCode, headers: &HeaderMap, body: &str) -> ModelError {
         let code = status.as_u16();
         let msg = error_message(body);
         let provider = &self.cfg.id;
@@ -365,27 +322,17 @@ impl Client {
                 status: code,
                 message: format!("{provider} refused the request: the account's quota is used up (HTTP 429): {msg}"),
             },
-            429 => ModelError::RateLimited {
-                retry_after: parse_retry_after(headers),
-            },
+            429 => ModelError::RateLimited { retry_after: parse_retry_after(headers) },
             _ => ModelError::Server {
                 status: code,
-                message: format!(
-                    "{provider} answered HTTP {code} for model {:?}: {msg}",
-                    ctx.model
-                ),
+                message: format!("{provider} answered HTTP {code} for model {:?}: {msg}", ctx.model),
             },
         }
     }
 
     /// Removes the key from any text the provider echoed back.
     fn redact(&self, e: ModelError) -> ModelError {
-        let Some(key) = self
-            .key
-            .as_ref()
-            .map(|k| k.expose().trim())
-            .filter(|k| k.len() >= 4)
-        else {
+        let Some(key) = self.key.as_ref().map(|k| k.expose().trim()).filter(|k| k.len() >= 4) else {
             return e;
         };
         let clean = |s: String| {
@@ -396,18 +343,11 @@ impl Client {
             }
         };
         match e {
-            ModelError::Unauthorized { status, message } => ModelError::Unauthorized {
-                status,
-                message: clean(message),
-            },
-            ModelError::UnknownModel { model, message } => ModelError::UnknownModel {
-                model,
-                message: clean(message),
-            },
-            ModelError::Server { status, message } => ModelError::Server {
-                status,
-                message: clean(message),
-            },
+            ModelError::Unauthorized { status, message } => {
+                ModelError::Unauthorized { status, message: clean(message) }
+            }
+            ModelError::UnknownModel { model, message } => ModelError::UnknownModel { model, message: clean(message) },
+            ModelError::Server { status, message } => ModelError::Server { status, message: clean(message) },
             ModelError::Malformed(m) => ModelError::Malformed(clean(m)),
             ModelError::Network(m) => ModelError::Network(clean(m)),
             ModelError::Config(m) => ModelError::Config(clean(m)),
@@ -470,15 +410,8 @@ mod tests {
 
     #[test]
     fn redacts_an_echoed_key() {
-        let c = Client::new(
-            ProviderConfig::openai(),
-            Some(Secret::new("sk-echoed-key-999")),
-        )
-        .unwrap();
-        let e = c.redact(ModelError::Unauthorized {
-            status: 401,
-            message: "bad key sk-echoed-key-999".into(),
-        });
+        let c = Client::new(ProviderConfig::openai(), Some(Secret::new("sk-echoed-key-999"))).unwrap();
+        let e = c.redact(ModelError::Unauthorized { status: 401, message: "bad key sk-echoed-key-999".into() });
         assert_eq!(e.to_string(), "bad key ***");
     }
 }

@@ -94,9 +94,7 @@ impl ProviderConfig {
         let base = self.base_url.trim_end_matches('/');
         match base.rsplit_once('/') {
             Some((root, last))
-                if last.len() >= 2
-                    && last.starts_with('v')
-                    && last[1..].chars().all(|c| c.is_ascii_digit()) =>
+                if last.len() >= 2 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) =>
             {
                 root.to_string()
             }
@@ -107,9 +105,7 @@ impl ProviderConfig {
     pub(crate) fn endpoint_url(&self) -> String {
         let base = self.base_url.trim_end_matches('/');
         let versioned = base.rsplit('/').next().is_some_and(|last| {
-            last.len() >= 2
-                && last.starts_with('v')
-                && last[1..].chars().all(|c| c.is_ascii_digit())
+            last.len() >= 2 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit())
         });
         if versioned {
             format!("{base}/{}", self.api.endpoint())
@@ -172,15 +168,9 @@ mod tests {
         let mut c = ProviderConfig::new("x", ApiKind::OpenAiChat, "http://127.0.0.1:9/");
         assert_eq!(c.endpoint_url(), "http://127.0.0.1:9/v1/chat/completions");
         c.base_url = "https://api.openai.com/v1".into();
-        assert_eq!(
-            c.endpoint_url(),
-            "https://api.openai.com/v1/chat/completions"
-        );
+        assert_eq!(c.endpoint_url(), "https://api.openai.com/v1/chat/completions");
         c.base_url = "https://openrouter.ai/api/v1/".into();
-        assert_eq!(
-            c.endpoint_url(),
-            "https://openrouter.ai/api/v1/chat/completions"
-        );
+        assert_eq!(c.endpoint_url(), "https://openrouter.ai/api/v1/chat/completions");
         c.api = ApiKind::Anthropic;
         c.base_url = "https://api.anthropic.com".into();
         assert_eq!(c.endpoint_url(), "https://api.anthropic.com/v1/messages");
@@ -191,15 +181,11 @@ mod tests {
 
     #[test]
     fn config_defaults_fill_missing_limits() {
-        let c: ProviderConfig = serde_json::from_str(
-            r#"{"id":"local-vllm","api":"openai_chat","base_url":"http://localhost:8000/v1"}"#,
-        )
-        .unwrap();
+        let c: ProviderConfig =
+            serde_json::from_str(r#"{"id":"local-vllm","api":"openai_chat","base_url":"http://localhost:8000/v1"}"#)
+                .unwrap();
         assert_eq!(c.api, ApiKind::OpenAiChat);
-        assert_eq!(
-            (c.max_concurrency, c.timeout_secs, c.max_retries),
-            (4, 120, 3)
-        );
+        assert_eq!((c.max_concurrency, c.timeout_secs, c.max_retries), (4, 120, 3));
         let json = serde_json::to_string(&ApiKind::OpenAiResponses).unwrap();
         assert_eq!(json, "\"openai_responses\"");
     }

@@ -51,9 +51,7 @@ impl ModelError {
             | ModelError::Network(_)
             | ModelError::Malformed(_) => true,
             ModelError::Server { status, .. } => *status >= 500 || *status == 408,
-            ModelError::Unauthorized { .. }
-            | ModelError::UnknownModel { .. }
-            | ModelError::Config(_) => false,
+            ModelError::Unauthorized { .. } | ModelError::UnknownModel { .. } | ModelError::Config(_) => false,
         }
     }
 
@@ -80,37 +78,16 @@ mod tests {
     #[test]
     fn retryability() {
         assert!(ModelError::RateLimited { retry_after: None }.is_retryable());
-        assert!(ModelError::Server {
-            status: 503,
-            message: String::new()
-        }
-        .is_retryable());
-        assert!(!ModelError::Server {
-            status: 400,
-            message: String::new()
-        }
-        .is_retryable());
+        assert!(ModelError::Server { status: 503, message: String::new() }.is_retryable());
+        assert!(!ModelError::Server { status: 400, message: String::new() }.is_retryable());
         assert!(ModelError::Timeout.is_retryable());
         assert!(ModelError::StreamCut.is_retryable());
         assert!(ModelError::Malformed("x".into()).is_retryable());
-        assert!(!ModelError::Unauthorized {
-            status: 401,
-            message: String::new()
-        }
-        .is_retryable());
-        assert!(!ModelError::UnknownModel {
-            model: "m".into(),
-            message: String::new()
-        }
-        .is_retryable());
+        assert!(!ModelError::Unauthorized { status: 401, message: String::new() }.is_retryable());
+        assert!(!ModelError::UnknownModel { model: "m".into(), message: String::new() }.is_retryable());
         assert!(!ModelError::Config("x".into()).is_retryable());
         assert!(ModelError::Config("x".into()).is_infrastructure());
-        let e = ModelError::RateLimited {
-            retry_after: Some(Duration::from_secs(2)),
-        };
-        assert_eq!(
-            e.to_string(),
-            "rate limited by the model provider (asked to retry after 2.0 s)"
-        );
+        let e = ModelError::RateLimited { retry_after: Some(Duration::from_secs(2)) };
+        assert_eq!(e.to_string(), "rate limited by the model provider (asked to retry after 2.0 s)");
     }
 }

@@ -26,11 +26,7 @@ pub struct ModelPrice {
 
 impl ModelPrice {
     pub const fn new(input: f64, cached: f64, output: f64) -> Self {
-        ModelPrice {
-            input_per_mtok: input,
-            cached_per_mtok: Some(cached),
-            output_per_mtok: output,
-        }
+        ModelPrice { input_per_mtok: input, cached_per_mtok: Some(cached), output_per_mtok: output }
     }
 
     /// Cost in USD. Cached tokens are the part of `input_tokens` read from the cache.
@@ -72,21 +68,14 @@ impl Default for PriceTable {
             ("claude-haiku-4-5", ModelPrice::new(1.0, 0.10, 5.0)),
             ("claude-3-5-haiku", ModelPrice::new(0.80, 0.08, 4.0)),
         ];
-        PriceTable {
-            models: entries
-                .into_iter()
-                .map(|(name, price)| (name.to_string(), price))
-                .collect(),
-        }
+        PriceTable { models: entries.into_iter().map(|(name, price)| (name.to_string(), price)).collect() }
     }
 }
 
 impl PriceTable {
     /// An empty table (every cost unknown).
     pub fn empty() -> Self {
-        PriceTable {
-            models: BTreeMap::new(),
-        }
+        PriceTable { models: BTreeMap::new() }
     }
 
     pub fn from_toml_str(s: &str) -> Result<Self, toml::de::Error> {
@@ -105,11 +94,7 @@ impl PriceTable {
         }
         self.models
             .iter()
-            .filter(|(name, _)| {
-                model
-                    .strip_prefix(name.as_str())
-                    .is_some_and(|rest| rest.starts_with('-'))
-            })
+            .filter(|(name, _)| model.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with('-')))
             .max_by_key(|(name, _)| name.len())
             .map(|(_, p)| p)
     }
@@ -131,54 +116,27 @@ mod tests {
     #[test]
     fn cost_arithmetic_splits_cached_input() {
         let p = ModelPrice::new(2.0, 0.5, 8.0);
-        let u = Usage {
-            input_tokens: 1_000_000,
-            cached_tokens: 400_000,
-            output_tokens: 250_000,
-        };
+        let u = Usage { input_tokens: 1_000_000, cached_tokens: 400_000, output_tokens: 250_000 };
         // 600k * 2 + 400k * 0.5 + 250k * 8, per million
         assert!(close(p.cost(&u), 1.2 + 0.2 + 2.0), "{}", p.cost(&u));
-        let small = Usage {
-            input_tokens: 1234,
-            cached_tokens: 0,
-            output_tokens: 56,
-        };
+        let small = Usage { input_tokens: 1234, cached_tokens: 0, output_tokens: 56 };
         assert!(close(p.cost(&small), (1234.0 * 2.0 + 56.0 * 8.0) / 1e6));
-        let no_cache_price = ModelPrice {
-            input_per_mtok: 3.0,
-            cached_per_mtok: None,
-            output_per_mtok: 0.0,
-        };
-        let u = Usage {
-            input_tokens: 10,
-            cached_tokens: 10,
-            output_tokens: 0,
-        };
+        let no_cache_price = ModelPrice { input_per_mtok: 3.0, cached_per_mtok: None, output_per_mtok: 0.0 };
+        let u = Usage { input_tokens: 10, cached_tokens: 10, output_tokens: 0 };
         assert!(close(no_cache_price.cost(&u), 30.0 / 1e6));
         // more cached than input never yields a negative count
-        let odd = Usage {
-            input_tokens: 5,
-            cached_tokens: 9,
-            output_tokens: 0,
-        };
+        let odd = Usage { input_tokens: 5, cached_tokens: 9, output_tokens: 0 };
         assert!(close(p.cost(&odd), 5.0 * 0.5 / 1e6));
     }
 
     #[test]
     fn lookup_is_exact_then_longest_dated_prefix() {
         let t = PriceTable::default();
-        let u = Usage {
-            input_tokens: 1_000_000,
-            cached_tokens: 0,
-            output_tokens: 1_000_000,
-        };
+        let u = Usage { input_tokens: 1_000_000, cached_tokens: 0, output_tokens: 1_000_000 };
         assert!(close(t.cost("gpt-4.1", &u).unwrap(), 10.0));
         assert!(close(t.cost("gpt-4.1-mini", &u).unwrap(), 2.0));
         assert!(close(t.cost("gpt-4.1-mini-2025-04-14", &u).unwrap(), 2.0));
-        assert!(close(
-            t.cost("claude-sonnet-4-5-20250929", &u).unwrap(),
-            18.0
-        ));
+        assert!(close(t.cost("claude-sonnet-4-5-20250929", &u).unwrap(), 18.0));
         assert_eq!(t.cost("gpt-4.10", &u), None);
         assert_eq!(t.cost("llama-3-8b", &u), None);
     }
@@ -198,19 +156,12 @@ mod tests {
             "#,
         )
         .unwrap();
-        let u = Usage {
-            input_tokens: 2_000_000,
-            cached_tokens: 1_000_000,
-            output_tokens: 0,
-        };
+        let u = Usage { input_tokens: 2_000_000, cached_tokens: 1_000_000, output_tokens: 0 };
         assert!(close(t.cost("gpt-4.1", &u).unwrap(), 1.25));
         assert_eq!(t.cost("local/qwen", &u), Some(0.0));
         let back = PriceTable::from_toml_str(&t.to_toml_string().unwrap()).unwrap();
         assert_eq!(back, t);
         let d = PriceTable::default();
-        assert_eq!(
-            PriceTable::from_toml_str(&d.to_toml_string().unwrap()).unwrap(),
-            d
-        );
+        assert_eq!(PriceTable::from_toml_str(&d.to_toml_string().unwrap()).unwrap(), d);
     }
 }

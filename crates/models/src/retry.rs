@@ -40,9 +40,7 @@ impl RetryPolicy {
     /// little jitter so that concurrent callers do not return in lockstep.
     pub fn delay_for(&self, err: &ModelError, retry: u32) -> Option<Duration> {
         match err {
-            ModelError::RateLimited {
-                retry_after: Some(after),
-            } => {
+            ModelError::RateLimited { retry_after: Some(after) } => {
                 if *after > self.max_retry_after {
                     None
                 } else {
@@ -89,20 +87,11 @@ mod tests {
         };
         for _ in 0..50 {
             let d0 = p.backoff(0);
-            assert!(
-                d0 >= Duration::from_millis(50) && d0 <= Duration::from_millis(100),
-                "{d0:?}"
-            );
+            assert!(d0 >= Duration::from_millis(50) && d0 <= Duration::from_millis(100), "{d0:?}");
             let d2 = p.backoff(2);
-            assert!(
-                d2 >= Duration::from_millis(200) && d2 <= Duration::from_millis(400),
-                "{d2:?}"
-            );
+            assert!(d2 >= Duration::from_millis(200) && d2 <= Duration::from_millis(400), "{d2:?}");
             let d9 = p.backoff(9);
-            assert!(
-                d9 >= Duration::from_millis(500) && d9 <= Duration::from_secs(1),
-                "{d9:?}"
-            );
+            assert!(d9 >= Duration::from_millis(500) && d9 <= Duration::from_secs(1), "{d9:?}");
         }
         assert!(p.backoff(40) <= Duration::from_secs(1));
         let samples: std::collections::HashSet<_> = (0..20).map(|_| p.backoff(3)).collect();
@@ -112,36 +101,20 @@ mod tests {
     #[test]
     fn retry_after_is_honoured_unless_too_long() {
         let p = RetryPolicy::default();
-        let e = ModelError::RateLimited {
-            retry_after: Some(Duration::from_secs(2)),
-        };
+        let e = ModelError::RateLimited { retry_after: Some(Duration::from_secs(2)) };
         let d = p.delay_for(&e, 0).unwrap();
         assert!(d >= Duration::from_secs(2) && d <= Duration::from_millis(2100));
-        let e = ModelError::RateLimited {
-            retry_after: Some(Duration::from_secs(3600)),
-        };
+        let e = ModelError::RateLimited { retry_after: Some(Duration::from_secs(3600)) };
         assert_eq!(p.delay_for(&e, 0), None);
     }
 
     #[test]
     fn parses_seconds_and_http_dates() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_480); // 21 Oct 2015 07:28:00 GMT
-        assert_eq!(
-            parse_retry_after_value("3", now),
-            Some(Duration::from_secs(3))
-        );
-        assert_eq!(
-            parse_retry_after_value("1.5", now),
-            Some(Duration::from_millis(1500))
-        );
-        assert_eq!(
-            parse_retry_after_value("Wed, 21 Oct 2015 07:28:30 GMT", now),
-            Some(Duration::from_secs(30))
-        );
-        assert_eq!(
-            parse_retry_after_value("Wed, 21 Oct 2015 07:27:00 GMT", now),
-            Some(Duration::ZERO)
-        );
+        assert_eq!(parse_retry_after_value("3", now), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after_value("1.5", now), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_retry_after_value("Wed, 21 Oct 2015 07:28:30 GMT", now), Some(Duration::from_secs(30)));
+        assert_eq!(parse_retry_after_value("Wed, 21 Oct 2015 07:27:00 GMT", now), Some(Duration::ZERO));
         assert_eq!(parse_retry_after_value("soon", now), None);
         assert_eq!(parse_retry_after_value("-1", now), None);
 

@@ -70,10 +70,7 @@ impl SseParser {
     fn line(&mut self, line: &str, out: &mut Vec<SseEvent>) {
         if line.is_empty() {
             if self.has_data {
-                out.push(SseEvent {
-                    event: self.event.take(),
-                    data: self.data.join("\n"),
-                });
+                out.push(SseEvent { event: self.event.take(), data: self.data.join("\n") });
             }
             self.event = None;
             self.data.clear();
@@ -114,18 +111,9 @@ mod tests {
     fn parses_events_split_anywhere() {
         let whole = b"event: message_start\ndata: {\"a\":1}\n\n: ping comment\n\ndata: x\ndata: y\n\ndata: [DONE]\n\n";
         let expected = vec![
-            SseEvent {
-                event: Some("message_start".into()),
-                data: "{\"a\":1}".into(),
-            },
-            SseEvent {
-                event: None,
-                data: "x\ny".into(),
-            },
-            SseEvent {
-                event: None,
-                data: "[DONE]".into(),
-            },
+            SseEvent { event: Some("message_start".into()), data: "{\"a\":1}".into() },
+            SseEvent { event: None, data: "x\ny".into() },
+            SseEvent { event: None, data: "[DONE]".into() },
         ];
         assert_eq!(feed(&[whole]), expected);
         for split in 1..whole.len() {
@@ -140,16 +128,7 @@ mod tests {
     fn handles_crlf_and_cr_line_endings_across_chunks() {
         assert_eq!(
             feed(&[b"data: a\r", b"\n\r", b"\ndata:b\r\r"]),
-            vec![
-                SseEvent {
-                    event: None,
-                    data: "a".into()
-                },
-                SseEvent {
-                    event: None,
-                    data: "b".into()
-                },
-            ]
+            vec![SseEvent { event: None, data: "a".into() }, SseEvent { event: None, data: "b".into() },]
         );
     }
 

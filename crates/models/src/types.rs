@@ -32,18 +32,9 @@ impl ChatRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
-    User {
-        text: String,
-    },
-    Assistant {
-        text: Option<String>,
-        tool_calls: Vec<ToolCall>,
-    },
-    ToolResult {
-        call_id: String,
-        content: String,
-        is_error: bool,
-    },
+    User { text: String },
+    Assistant { text: Option<String>, tool_calls: Vec<ToolCall> },
+    ToolResult { call_id: String, content: String, is_error: bool },
 }
 
 impl Message {

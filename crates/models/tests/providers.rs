@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 use skillscope_models::{
-    ApiKind, ChatRequest, ChatResponse, Client, Message, ModelError, ProviderConfig, RetryPolicy,
-    Secret, ToolDef, Usage,
+    ApiKind, ChatRequest, ChatResponse, Client, Message, ModelError, ProviderConfig, RetryPolicy, Secret, ToolDef,
+    Usage,
 };
 use skillscope_modelserver::api::{Api, Usage as ServerUsage};
 use skillscope_modelserver::{start, Fault, ServerHandle, ServerOptions};
@@ -14,24 +14,16 @@ const MODEL: &str = "scripted-model";
 const LONG_COMMAND: &str = "ls -la /work/some/rather/long/path && wc -l README.md";
 const FINAL_TEXT: &str = "Done: there are three files and the README has 42 lines.";
 
-const ALL: [ApiKind; 3] = [
-    ApiKind::OpenAiChat,
-    ApiKind::Anthropic,
-    ApiKind::OpenAiResponses,
-];
+const ALL: [ApiKind; 3] = [ApiKind::OpenAiChat, ApiKind::Anthropic, ApiKind::OpenAiResponses];
 
 async fn server_with(models: Vec<String>) -> ServerHandle {
     let script = serde_json::from_value(json!({
         "default": [{"tool": "bash", "args": {"command": LONG_COMMAND}}, {"text": FINAL_TEXT}]
     }))
     .unwrap();
-    start(ServerOptions {
-        script,
-        require_key: Some(KEY.to_string()),
-        models,
-    })
-    .await
-    .expect("start the scripted model server")
+    start(ServerOptions { script, require_key: Some(KEY.to_string()), models })
+        .await
+        .expect("start the scripted model server")
 }
 
 async fn server() -> ServerHandle {
@@ -85,14 +77,9 @@ fn first_request() -> ChatRequest {
     }
 }
 
-async fn complete(
-    c: &Client,
-    req: &ChatRequest,
-) -> (Result<ChatResponse, ModelError>, Vec<String>) {
+async fn complete(c: &Client, req: &ChatRequest) -> (Result<ChatResponse, ModelError>, Vec<String>) {
     let mut deltas = Vec::new();
-    let r = c
-        .complete(req, &mut |t: &str| deltas.push(t.to_string()))
-        .await;
+    let r = c.complete(req, &mut |t: &str| deltas.push(t.to_string())).await;
     (r, deltas)
 }
 
@@ -105,11 +92,7 @@ fn expected_usage(srv: &ServerHandle, api: ApiKind, body: &Value) -> Usage {
     };
     let conv = server_api.conversation(body);
     let u = ServerUsage::estimate(&conv, &srv.script().plan(&conv));
-    Usage {
-        input_tokens: u.input,
-        cached_tokens: u.cached,
-        output_tokens: u.output,
-    }
+    Usage { input_tokens: u.input, cached_tokens: u.cached, output_tokens: u.output }
 }
 
 /// Tool call → tool result → final text, streamed, for one API; checks what was assembled and
@@ -122,10 +105,7 @@ async fn conversation(api: ApiKind) {
     // Turn 1: a tool call whose arguments arrive in fragments.
     let (r, deltas) = complete(&c, &req).await;
     let r = r.unwrap_or_else(|e| panic!("{api:?} turn 1: {e}"));
-    assert!(
-        deltas.is_empty(),
-        "{api:?}: no text expected, got {deltas:?}"
-    );
+    assert!(deltas.is_empty(), "{api:?}: no text expected, got {deltas:?}");
     assert_eq!(r.text, None);
     assert_eq!(r.tool_calls.len(), 1, "{r:?}");
     let call = &r.tool_calls[0];
@@ -142,17 +122,10 @@ async fn conversation(api: ApiKind) {
     let logged = srv.requests();
     assert_eq!(logged.len(), 1);
     assert_eq!(r.usage, expected_usage(&srv, api, &logged[0].body));
-    assert!(
-        r.usage.input_tokens > 0 && r.usage.output_tokens > 0,
-        "{:?}",
-        r.usage
-    );
+    assert!(r.usage.input_tokens > 0 && r.usage.output_tokens > 0, "{:?}", r.usage);
 
     // Turn 2: the tool result goes back; the final text streams in several deltas.
-    req.messages.push(Message::Assistant {
-        text: r.text.clone(),
-        tool_calls: r.tool_calls.clone(),
-    });
+    req.messages.push(Message::Assistant { text: r.text.clone(), tool_calls: r.tool_calls.clone() });
     req.messages.push(Message::ToolResult {
         call_id: call.id.clone(),
         content: "a.txt\nb.txt\nREADME.md\n42 README.md".into(),
@@ -162,10 +135,7 @@ async fn conversation(api: ApiKind) {
     let r2 = r2.unwrap_or_else(|e| panic!("{api:?} turn 2: {e}"));
     assert_eq!(r2.text.as_deref(), Some(FINAL_TEXT));
     assert!(r2.tool_calls.is_empty());
-    assert!(
-        deltas.len() > 1,
-        "{api:?}: text should stream in pieces: {deltas:?}"
-    );
+    assert!(deltas.len() > 1, "{api:?}: text should stream in pieces: {deltas:?}");
     assert_eq!(deltas.concat(), FINAL_TEXT);
     let expected_stop = match api {
         ApiKind::OpenAiChat => "stop",
@@ -177,11 +147,7 @@ async fn conversation(api: ApiKind) {
     assert_eq!(logged.len(), 2);
     let second = &logged[1];
     assert_eq!(r2.usage, expected_usage(&srv, api, &second.body));
-    assert!(
-        r2.usage.cached_tokens > 0 && r2.usage.cached_tokens < r2.usage.input_tokens,
-        "{api:?}: {:?}",
-        r2.usage
-    );
+    assert!(r2.usage.cached_tokens > 0 && r2.usage.cached_tokens < r2.usage.input_tokens, "{api:?}: {:?}", r2.usage);
 
     // The request as the server saw it.
     let b = &second.body;
@@ -191,10 +157,7 @@ async fn conversation(api: ApiKind) {
     match api {
         ApiKind::OpenAiChat => {
             assert_eq!(second.path, "/v1/chat/completions");
-            assert_eq!(
-                second.headers.get("authorization").map(String::as_str),
-                Some("***")
-            );
+            assert_eq!(second.headers.get("authorization").map(String::as_str), Some("***"));
             assert!(!second.headers.contains_key("x-api-key"));
             assert_eq!(b["stream_options"], json!({"include_usage": true}));
             assert_eq!(b["max_tokens"], json!(512));
@@ -206,14 +169,8 @@ async fn conversation(api: ApiKind) {
             );
             let m = b["messages"].as_array().unwrap();
             assert_eq!(m.len(), 4);
-            assert_eq!(
-                m[0],
-                json!({"role": "system", "content": "You are a careful coding agent."})
-            );
-            assert_eq!(
-                m[1],
-                json!({"role": "user", "content": "How many files are there?"})
-            );
+            assert_eq!(m[0], json!({"role": "system", "content": "You are a careful coding agent."}));
+            assert_eq!(m[1], json!({"role": "user", "content": "How many files are there?"}));
             assert_eq!(m[2]["role"], json!("assistant"));
             assert_eq!(m[2]["content"], Value::Null);
             assert_eq!(
@@ -227,15 +184,9 @@ async fn conversation(api: ApiKind) {
         }
         ApiKind::Anthropic => {
             assert_eq!(second.path, "/v1/messages");
-            assert_eq!(
-                second.headers.get("x-api-key").map(String::as_str),
-                Some("***")
-            );
+            assert_eq!(second.headers.get("x-api-key").map(String::as_str), Some("***"));
             assert!(!second.headers.contains_key("authorization"));
-            assert_eq!(
-                second.headers.get("anthropic-version").map(String::as_str),
-                Some("2023-06-01")
-            );
+            assert_eq!(second.headers.get("anthropic-version").map(String::as_str), Some("2023-06-01"));
             assert_eq!(b["system"], json!("You are a careful coding agent."));
             assert_eq!(b["max_tokens"], json!(512));
             assert_eq!(
@@ -263,10 +214,7 @@ async fn conversation(api: ApiKind) {
         }
         ApiKind::OpenAiResponses => {
             assert_eq!(second.path, "/v1/responses");
-            assert_eq!(
-                second.headers.get("authorization").map(String::as_str),
-                Some("***")
-            );
+            assert_eq!(second.headers.get("authorization").map(String::as_str), Some("***"));
             assert_eq!(b["instructions"], json!("You are a careful coding agent."));
             assert_eq!(b["max_output_tokens"], json!(512));
             assert_eq!(b["store"], json!(false));
@@ -277,10 +225,7 @@ async fn conversation(api: ApiKind) {
             );
             let input = b["input"].as_array().unwrap();
             assert_eq!(input.len(), 3);
-            assert_eq!(
-                input[0],
-                json!({"role": "user", "content": "How many files are there?"})
-            );
+            assert_eq!(input[0], json!({"role": "user", "content": "How many files are there?"}));
             assert_eq!(
                 input[1],
                 json!({"type": "function_call", "call_id": call.id, "name": "bash", "arguments": args_text})
@@ -313,35 +258,17 @@ async fn check_validates_the_key_and_model_for_each_api() {
     let srv = server_with(vec![MODEL.to_string()]).await;
     for api in ALL {
         let good = client_for(config(api, &srv.base_url));
-        good.check(MODEL)
-            .await
-            .unwrap_or_else(|e| panic!("{api:?}: {e}"));
+        good.check(MODEL).await.unwrap_or_else(|e| panic!("{api:?}: {e}"));
         let last = srv.requests().pop().unwrap();
-        assert_eq!(
-            last.body.get("stream"),
-            None,
-            "{api:?}: check is not streamed"
-        );
+        assert_eq!(last.body.get("stream"), None, "{api:?}: check is not streamed");
 
-        let bad = fast(
-            Client::new(
-                config(api, &srv.base_url),
-                Some(Secret::new("sk-wrong-key-777")),
-            )
-            .unwrap(),
-        );
+        let bad = fast(Client::new(config(api, &srv.base_url), Some(Secret::new("sk-wrong-key-777"))).unwrap());
         let e = bad.check(MODEL).await.unwrap_err();
-        assert!(
-            matches!(e, ModelError::Unauthorized { status: 401, .. }),
-            "{api:?}: {e:?}"
-        );
+        assert!(matches!(e, ModelError::Unauthorized { status: 401, .. }), "{api:?}: {e:?}");
         assert!(e.to_string().contains(bad.id()), "{e}");
 
         let e = good.check("no-such-model").await.unwrap_err();
-        assert!(
-            matches!(&e, ModelError::UnknownModel { model, .. } if model == "no-such-model"),
-            "{api:?}: {e:?}"
-        );
+        assert!(matches!(&e, ModelError::UnknownModel { model, .. } if model == "no-such-model"), "{api:?}: {e:?}");
     }
 }
 
@@ -349,9 +276,7 @@ async fn check_validates_the_key_and_model_for_each_api() {
 async fn rate_limit_waits_for_retry_after_then_succeeds() {
     let srv = server().await;
     for api in ALL {
-        srv.push_faults(vec![Fault::RateLimit {
-            retry_after_secs: 1,
-        }]);
+        srv.push_faults(vec![Fault::RateLimit { retry_after_secs: 1 }]);
         let c = client_for(config(api, &srv.base_url));
         let t = Instant::now();
         let (r, _) = complete(&c, &first_request()).await;
@@ -360,10 +285,7 @@ async fn rate_limit_waits_for_retry_after_then_succeeds() {
         assert_eq!(r.attempts, 2, "{api:?}");
         assert_eq!(r.tool_calls.len(), 1);
         // The policy's own backoff is at most 200 ms: only Retry-After explains a 1 s wait.
-        assert!(
-            elapsed >= Duration::from_secs(1),
-            "{api:?}: retried after {elapsed:?}"
-        );
+        assert!(elapsed >= Duration::from_secs(1), "{api:?}: retried after {elapsed:?}");
         assert!(elapsed < Duration::from_secs(4), "{api:?}: {elapsed:?}");
     }
 }
@@ -371,16 +293,9 @@ async fn rate_limit_waits_for_retry_after_then_succeeds() {
 #[tokio::test]
 async fn server_errors_are_retried() {
     let srv = server().await;
-    for (api, status) in [
-        (ApiKind::OpenAiChat, 500),
-        (ApiKind::Anthropic, 529),
-        (ApiKind::OpenAiResponses, 503),
-    ] {
+    for (api, status) in [(ApiKind::OpenAiChat, 500), (ApiKind::Anthropic, 529), (ApiKind::OpenAiResponses, 503)] {
         srv.clear_requests();
-        srv.push_faults(vec![
-            Fault::ServerError { status },
-            Fault::ServerError { status: 500 },
-        ]);
+        srv.push_faults(vec![Fault::ServerError { status }, Fault::ServerError { status: 500 }]);
         let c = client_for(config(api, &srv.base_url));
         let (r, _) = complete(&c, &first_request()).await;
         let r = r.unwrap_or_else(|e| panic!("{api:?}: {e}"));
@@ -402,10 +317,7 @@ async fn slow_response_times_out_then_the_retry_succeeds() {
     let r = r.unwrap();
     assert_eq!(r.attempts, 2);
     assert!(elapsed >= Duration::from_secs(1), "{elapsed:?}");
-    assert!(
-        elapsed < Duration::from_millis(2500),
-        "did not give up on the slow attempt: {elapsed:?}"
-    );
+    assert!(elapsed < Duration::from_millis(2500), "did not give up on the slow attempt: {elapsed:?}");
 
     // Without retries the timeout itself is the answer.
     cfg.max_retries = 0;
@@ -429,20 +341,13 @@ async fn cut_stream_is_detected_and_retried() {
                 arguments: json!({"command": "ls"}),
             }],
         });
-        req.messages.push(Message::ToolResult {
-            call_id: "call_0".into(),
-            content: "a.txt".into(),
-            is_error: false,
-        });
+        req.messages.push(Message::ToolResult { call_id: "call_0".into(), content: "a.txt".into(), is_error: false });
         let mut cfg = config(api, &srv.base_url);
         cfg.max_retries = 0;
         srv.push_faults(vec![Fault::CutStream]);
         let (r, partial) = complete(&client_for(cfg.clone()), &req).await;
         assert_eq!(r.unwrap_err(), ModelError::StreamCut, "{api:?}");
-        assert!(
-            partial.concat().len() < FINAL_TEXT.len(),
-            "{api:?}: {partial:?}"
-        );
+        assert!(partial.concat().len() < FINAL_TEXT.len(), "{api:?}: {partial:?}");
 
         cfg.max_retries = 2;
         srv.push_faults(vec![Fault::CutStream]);
@@ -464,17 +369,9 @@ async fn malformed_json_is_reported_clearly_and_retried_once() {
         srv.push_faults(vec![Fault::MalformedJson]);
         let (r, _) = complete(&client_for(cfg.clone()), &first_request()).await;
         let e = r.unwrap_err();
-        let ModelError::Malformed(msg) = &e else {
-            panic!("{api:?}: {e:?}")
-        };
-        assert!(
-            msg.contains(cfg.id.as_str()) && msg.contains("malformed JSON"),
-            "{msg}"
-        );
-        assert!(
-            msg.contains("<<truncated"),
-            "the message should show what was received: {msg}"
-        );
+        let ModelError::Malformed(msg) = &e else { panic!("{api:?}: {e:?}") };
+        assert!(msg.contains(cfg.id.as_str()) && msg.contains("malformed JSON"), "{msg}");
+        assert!(msg.contains("<<truncated"), "the message should show what was received: {msg}");
 
         // Retried once: one malformed answer is survived...
         cfg.max_retries = 3;
@@ -493,10 +390,7 @@ async fn malformed_json_is_reported_clearly_and_retried_once() {
     cfg.max_retries = 0;
     srv.push_faults(vec![Fault::MalformedJson]);
     let e = client_for(cfg).check(MODEL).await.unwrap_err();
-    assert!(
-        matches!(&e, ModelError::Malformed(m) if m.contains("test-chat")),
-        "{e:?}"
-    );
+    assert!(matches!(&e, ModelError::Malformed(m) if m.contains("test-chat")), "{e:?}");
 }
 
 #[tokio::test]
@@ -509,26 +403,13 @@ async fn unauthorized_is_not_retried_and_never_shows_the_key() {
         let c = client_for(cfg.clone());
         let (r, _) = complete(&c, &first_request()).await;
         let e = r.unwrap_err();
-        assert!(
-            matches!(e, ModelError::Unauthorized { status: 401, .. }),
-            "{api:?}: {e:?}"
-        );
+        assert!(matches!(e, ModelError::Unauthorized { status: 401, .. }), "{api:?}: {e:?}");
         assert!(!e.is_retryable() && e.is_infrastructure());
-        assert_eq!(
-            srv.requests().len(),
-            1,
-            "{api:?}: a rejected key must not be retried"
-        );
+        assert_eq!(srv.requests().len(), 1, "{api:?}: a rejected key must not be retried");
         let shown = format!("{e} {e:?} {c:?}");
-        assert!(
-            shown.contains(&format!("the API key was rejected by {}", cfg.id)),
-            "{shown}"
-        );
+        assert!(shown.contains(&format!("the API key was rejected by {}", cfg.id)), "{shown}");
         assert!(shown.contains("401"), "{shown}");
-        assert!(
-            !shown.contains(KEY) && !shown.contains("0123456789abcdef"),
-            "{shown}"
-        );
+        assert!(!shown.contains(KEY) && !shown.contains("0123456789abcdef"), "{shown}");
 
         // No key at all: said so.
         let anon = fast(Client::new(cfg, None).unwrap());
@@ -549,14 +430,10 @@ async fn unknown_model_is_reported_and_not_retried() {
         req.model = "gpt-nonexistent".into();
         let (r, _) = complete(&c, &req).await;
         let e = r.unwrap_err();
-        let ModelError::UnknownModel { model, message } = &e else {
-            panic!("{api:?}: {e:?}")
-        };
+        let ModelError::UnknownModel { model, message } = &e else { panic!("{api:?}: {e:?}") };
         assert_eq!(model, "gpt-nonexistent");
         assert!(
-            message.contains(c.id())
-                && message.contains("404")
-                && message.contains("gpt-nonexistent"),
+            message.contains(c.id()) && message.contains("404") && message.contains("gpt-nonexistent"),
             "{message}"
         );
         assert_eq!(srv.requests().len(), 1);
@@ -569,9 +446,7 @@ async fn exhausted_retries_return_the_last_error() {
     let mut cfg = config(ApiKind::OpenAiChat, &srv.base_url);
     cfg.max_retries = 2;
     srv.push_faults(vec![
-        Fault::RateLimit {
-            retry_after_secs: 0,
-        },
+        Fault::RateLimit { retry_after_secs: 0 },
         Fault::ServerError { status: 502 },
         Fault::ServerError { status: 503 },
         Fault::ServerError { status: 500 }, // never reached
@@ -579,20 +454,14 @@ async fn exhausted_retries_return_the_last_error() {
     let (r, _) = complete(&client_for(cfg), &first_request()).await;
     let e = r.unwrap_err();
     assert!(matches!(e, ModelError::Server { status: 503, .. }), "{e:?}");
-    assert!(
-        e.to_string().contains("test-chat") && e.to_string().contains("503"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("test-chat") && e.to_string().contains("503"), "{e}");
     assert_eq!(srv.requests().len(), 3);
 }
 
 #[tokio::test]
 async fn concurrency_limit_serialises_calls() {
     async fn two_slow_calls(srv: &ServerHandle, max_concurrency: u32) -> Duration {
-        srv.push_faults(vec![
-            Fault::Slow { delay_ms: 700 },
-            Fault::Slow { delay_ms: 700 },
-        ]);
+        srv.push_faults(vec![Fault::Slow { delay_ms: 700 }, Fault::Slow { delay_ms: 700 }]);
         let mut cfg = config(ApiKind::Anthropic, &srv.base_url);
         cfg.max_concurrency = max_concurrency;
         let c = client_for(cfg);
@@ -622,10 +491,7 @@ async fn concurrency_limit_serialises_calls() {
     let serial = two_slow_calls(&srv, 1).await;
     assert!(serial >= Duration::from_millis(1400), "{serial:?}");
     let parallel = two_slow_calls(&srv, 2).await;
-    assert!(
-        parallel < Duration::from_millis(1300),
-        "with two permits they overlap: {parallel:?}"
-    );
+    assert!(parallel < Duration::from_millis(1300), "with two permits they overlap: {parallel:?}");
 }
 
 #[tokio::test]
@@ -639,10 +505,7 @@ async fn unreachable_provider_is_a_network_error_naming_it() {
     cfg.max_retries = 1;
     let (r, _) = complete(&client_for(cfg), &first_request()).await;
     let e = r.unwrap_err();
-    assert!(
-        matches!(&e, ModelError::Network(m) if m.contains("test-chat")),
-        "{e:?}"
-    );
+    assert!(matches!(&e, ModelError::Network(m) if m.contains("test-chat")), "{e:?}");
     assert!(e.is_retryable());
 }
 

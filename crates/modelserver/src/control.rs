@@ -55,29 +55,17 @@ impl LoggedRequest {
         let body = if body.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(body)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
+            serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
         };
-        LoggedRequest {
-            method: method.to_string(),
-            path: path.to_string(),
-            headers,
-            body,
-        }
+        LoggedRequest { method: method.to_string(), path: path.to_string(), headers, body }
     }
 }
 
 pub fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/_control/script", get(get_script).post(set_script))
-        .route(
-            "/_control/faults",
-            get(get_faults).post(push_faults).delete(clear_faults),
-        )
-        .route(
-            "/_control/requests",
-            get(get_requests).delete(clear_requests),
-        )
+        .route("/_control/faults", get(get_faults).post(push_faults).delete(clear_faults))
+        .route("/_control/requests", get(get_requests).delete(clear_requests))
 }
 
 fn bad_request(msg: String) -> Response {
@@ -118,8 +106,7 @@ async fn push_faults(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
             };
             let queued = list.len();
             s.faults.push(list);
-            Json(json!({"ok": true, "queued": queued, "pending": s.faults.pending().len()}))
-                .into_response()
+            Json(json!({"ok": true, "queued": queued, "pending": s.faults.pending().len()})).into_response()
         }
         Err(e) => bad_request(format!("invalid faults: {e}")),
     }
@@ -147,10 +134,7 @@ mod tests {
     #[test]
     fn redacts_credentials_and_keeps_the_rest() {
         let mut h = HeaderMap::new();
-        h.insert(
-            "authorization",
-            HeaderValue::from_static("Bearer sk-secret"),
-        );
+        h.insert("authorization", HeaderValue::from_static("Bearer sk-secret"));
         h.insert("x-api-key", HeaderValue::from_static("sk-secret"));
         h.insert("anthropic-version", HeaderValue::from_static("2023-06-01"));
         let r = LoggedRequest::new("POST", "/v1/messages", &h, br#"{"model":"m"}"#);

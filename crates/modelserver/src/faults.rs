@@ -43,10 +43,7 @@ pub struct FaultQueue(Mutex<VecDeque<Fault>>);
 
 impl FaultQueue {
     pub fn push(&self, faults: impl IntoIterator<Item = Fault>) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(faults);
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend(faults);
     }
 
     pub fn pop(&self) -> Option<Fault> {
@@ -54,12 +51,7 @@ impl FaultQueue {
     }
 
     pub fn pending(&self) -> Vec<Fault> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .cloned()
-            .collect()
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).iter().cloned().collect()
     }
 
     pub fn clear(&self) {
@@ -81,23 +73,13 @@ mod tests {
         .unwrap();
         let q = FaultQueue::default();
         q.push(f);
-        assert_eq!(
-            q.pop(),
-            Some(Fault::RateLimit {
-                retry_after_secs: 2
-            })
-        );
+        assert_eq!(q.pop(), Some(Fault::RateLimit { retry_after_secs: 2 }));
         assert_eq!(q.pop(), Some(Fault::ServerError { status: 503 }));
         assert_eq!(q.pop(), Some(Fault::Slow { delay_ms: 10 }));
         assert_eq!(q.pop(), Some(Fault::CutStream));
         assert_eq!(q.pop(), Some(Fault::MalformedJson));
         assert_eq!(q.pop(), Some(Fault::Unauthorized));
-        assert_eq!(
-            q.pop(),
-            Some(Fault::RateLimit {
-                retry_after_secs: 1
-            })
-        );
+        assert_eq!(q.pop(), Some(Fault::RateLimit { retry_after_secs: 1 }));
         assert_eq!(q.pop(), Some(Fault::ServerError { status: 500 }));
         assert_eq!(q.pop(), None);
     }

@@ -27,8 +27,7 @@ struct Args {
 }
 
 fn load_script(path: &PathBuf) -> Result<Script, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("invalid script {}: {e}", path.display()))
 }
 
@@ -52,11 +51,7 @@ async fn main() -> std::process::ExitCode {
         },
         None => Script::demo(),
     };
-    let opts = ServerOptions {
-        script,
-        require_key: args.require_key,
-        models: args.models,
-    };
+    let opts = ServerOptions { script, require_key: args.require_key, models: args.models };
     let handle = match start_on(SocketAddr::from(([127, 0, 0, 1], args.port)), opts).await {
         Ok(h) => h,
         Err(e) => {

@@ -7,14 +7,7 @@ use serde_json::{json, Map, Value};
 
 /// Names of shell-like tools that a `bash` step may be mapped onto, in order
 /// of preference.
-pub const SHELL_TOOLS: &[&str] = &[
-    "bash",
-    "Bash",
-    "exec_command",
-    "shell_command",
-    "shell",
-    "run_shell_command",
-];
+pub const SHELL_TOOLS: &[&str] = &["bash", "Bash", "exec_command", "shell_command", "shell", "run_shell_command"];
 
 /// A whole script: default steps plus branches chosen by prompt content.
 ///
@@ -42,10 +35,7 @@ enum ScriptRepr {
 impl From<ScriptRepr> for Script {
     fn from(r: ScriptRepr) -> Self {
         match r {
-            ScriptRepr::Steps(default) => Script {
-                default,
-                branches: Vec::new(),
-            },
+            ScriptRepr::Steps(default) => Script { default, branches: Vec::new() },
             ScriptRepr::Full { default, branches } => Script { default, branches },
         }
     }
@@ -80,15 +70,10 @@ fn empty_object() -> Value {
 
 impl Step {
     pub fn tool(name: &str, args: Value) -> Step {
-        Step::Tool {
-            tool: name.to_string(),
-            args,
-        }
+        Step::Tool { tool: name.to_string(), args }
     }
     pub fn text(text: &str) -> Step {
-        Step::Text {
-            text: text.to_string(),
-        }
+        Step::Text { text: text.to_string() }
     }
 }
 
@@ -183,11 +168,7 @@ impl Conversation {
         Conversation {
             prompt_chars: haystack.chars().count(),
             haystack,
-            model: body
-                .get("model")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            model: body.get("model").and_then(Value::as_str).unwrap_or_default().to_string(),
             stream: body.get("stream").and_then(Value::as_bool).unwrap_or(false),
             ..Conversation::default()
         }
@@ -244,21 +225,17 @@ impl Reply {
 }
 
 fn tool_call(name: &str, args: Value, index: usize) -> Reply {
-    Reply::ToolCall {
-        index,
-        name: name.to_string(),
-        args,
-    }
+    Reply::ToolCall { index, name: name.to_string(), args }
 }
 
 /// Maps a shell step onto the shell-like tool the request offers, filling
 /// its arguments from that tool's schema.
 fn shell_call(conv: &Conversation, requested: &str, args: &Value, index: usize) -> Reply {
-    let target = conv.tools.iter().find(|t| t.name == requested).or_else(|| {
-        SHELL_TOOLS
-            .iter()
-            .find_map(|s| conv.tools.iter().find(|t| t.name == *s))
-    });
+    let target = conv
+        .tools
+        .iter()
+        .find(|t| t.name == requested)
+        .or_else(|| SHELL_TOOLS.iter().find_map(|s| conv.tools.iter().find(|t| t.name == *s)));
     let Some(target) = target else {
         return tool_call(requested, args.clone(), index);
     };
@@ -326,13 +303,7 @@ mod tests {
 
     fn conv(tools: &[(&str, Value)], n: usize, hay: &str) -> Conversation {
         Conversation {
-            tools: tools
-                .iter()
-                .map(|(n, s)| OfferedTool {
-                    name: n.to_string(),
-                    schema: s.clone(),
-                })
-                .collect(),
+            tools: tools.iter().map(|(n, s)| OfferedTool { name: n.to_string(), schema: s.clone() }).collect(),
             tool_results: n,
             haystack: hay.to_string(),
             ..Conversation::default()
@@ -353,23 +324,10 @@ mod tests {
     #[test]
     fn steps_follow_tool_result_count_and_repeat_last_text() {
         let s = script();
-        let bash = (
-            "bash",
-            json!({"properties": {"command": {"type": "string"}}}),
-        );
+        let bash = ("bash", json!({"properties": {"command": {"type": "string"}}}));
         let r = s.plan(&conv(std::slice::from_ref(&bash), 0, "hello"));
-        assert_eq!(
-            r,
-            Reply::ToolCall {
-                index: 0,
-                name: "bash".into(),
-                args: json!({"command": "ls"})
-            }
-        );
-        assert_eq!(
-            s.plan(&conv(std::slice::from_ref(&bash), 1, "")),
-            Reply::Text("Done.".into())
-        );
+        assert_eq!(r, Reply::ToolCall { index: 0, name: "bash".into(), args: json!({"command": "ls"}) });
+        assert_eq!(s.plan(&conv(std::slice::from_ref(&bash), 1, "")), Reply::Text("Done.".into()));
         assert_eq!(s.plan(&conv(&[bash], 7, "")), Reply::Text("Done.".into()));
     }
 
@@ -381,10 +339,7 @@ mod tests {
             Reply::ToolCall { name, .. } => assert_eq!(name, "read_file"),
             r => panic!("{r:?}"),
         }
-        assert_eq!(
-            s.plan(&conv(&t, 1, "csv-insights")),
-            Reply::Text("Done with the skill.".into())
-        );
+        assert_eq!(s.plan(&conv(&t, 1, "csv-insights")), Reply::Text("Done with the skill.".into()));
     }
 
     #[test]
@@ -396,11 +351,7 @@ mod tests {
     fn bash_maps_onto_offered_shell_tools() {
         let s = script();
         let cases = [
-            (
-                "exec_command",
-                json!({"properties": {"cmd": {"type": "string"}}}),
-                json!({"cmd": "ls"}),
-            ),
+            ("exec_command", json!({"properties": {"cmd": {"type": "string"}}}), json!({"cmd": "ls"})),
             (
                 "Bash",
                 json!({"properties": {"command": {"type": "string"}, "description": {"type": "string"}}}),
@@ -414,35 +365,18 @@ mod tests {
         ];
         for (name, schema, want) in cases {
             let r = s.plan(&conv(&[("other", json!({})), (name, schema)], 0, ""));
-            assert_eq!(
-                r,
-                Reply::ToolCall {
-                    index: 0,
-                    name: name.into(),
-                    args: want
-                },
-                "{name}"
-            );
+            assert_eq!(r, Reply::ToolCall { index: 0, name: name.into(), args: want }, "{name}");
         }
     }
 
     #[test]
     fn bare_step_list_and_shell_steps_parse() {
-        let s: Script =
-            serde_json::from_str(r#"[{"shell": "echo hi > out.txt"}, {"text": "ok"}]"#).unwrap();
+        let s: Script = serde_json::from_str(r#"[{"shell": "echo hi > out.txt"}, {"text": "ok"}]"#).unwrap();
         assert_eq!(s.default.len(), 2);
-        let r = s.plan(&conv(
-            &[("exec_command", json!({"properties": {"cmd": {}}}))],
-            0,
-            "",
-        ));
+        let r = s.plan(&conv(&[("exec_command", json!({"properties": {"cmd": {}}}))], 0, ""));
         assert_eq!(
             r,
-            Reply::ToolCall {
-                index: 0,
-                name: "exec_command".into(),
-                args: json!({"cmd": "echo hi > out.txt"})
-            }
+            Reply::ToolCall { index: 0, name: "exec_command".into(), args: json!({"cmd": "echo hi > out.txt"}) }
         );
     }
 }

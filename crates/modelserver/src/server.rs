@@ -61,10 +61,7 @@ impl Shared {
     }
 
     pub fn script(&self) -> Script {
-        self.script
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.script.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     pub fn set_script(&self, s: Script) {
@@ -118,10 +115,7 @@ pub fn presented_key(headers: &HeaderMap) -> Option<String> {
 }
 
 fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
 /// Runs one model request through faults, checks and the script.
@@ -133,12 +127,7 @@ async fn model_request(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    s.record(LoggedRequest::new(
-        method.as_str(),
-        &uri.0.to_string(),
-        &headers,
-        &body,
-    ));
+    s.record(LoggedRequest::new(method.as_str(), &uri.0.to_string(), &headers, &body));
     let seq = s.seq.fetch_add(1, Ordering::SeqCst) + 1;
     let mut delivery = Delivery::Normal;
     let fault = s.faults.pop();
@@ -147,9 +136,7 @@ async fn model_request(
     }
     match fault {
         None => {}
-        Some(Fault::RateLimit { retry_after_secs }) => {
-            return api.error(&ApiError::RateLimited { retry_after_secs })
-        }
+        Some(Fault::RateLimit { retry_after_secs }) => return api.error(&ApiError::RateLimited { retry_after_secs }),
         Some(Fault::ServerError { status }) => return api.error(&ApiError::Server(status)),
         Some(Fault::Unauthorized) => return api.error(&ApiError::Unauthorized),
         Some(Fault::Slow { delay_ms }) => tokio::time::sleep(Duration::from_millis(delay_ms)).await,
@@ -168,37 +155,24 @@ async fn model_request(
     if !s.models.is_empty() && !s.models.contains(&conv.model) {
         return api.error(&ApiError::ModelNotFound(conv.model));
     }
-    let reply = s
-        .script
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .plan(&conv);
+    let reply = s.script.read().unwrap_or_else(|e| e.into_inner()).plan(&conv);
     let answer = Answer {
         usage: Usage::estimate(&conv, &reply),
         reply,
-        model: if conv.model.is_empty() {
-            DEFAULT_MODEL.to_string()
-        } else {
-            conv.model.clone()
-        },
+        model: if conv.model.is_empty() { DEFAULT_MODEL.to_string() } else { conv.model.clone() },
         seq,
         created: now_secs(),
         stream: conv.stream,
-        include_usage: body
-            .pointer("/stream_options/include_usage")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        include_usage: body.pointer("/stream_options/include_usage").and_then(Value::as_bool).unwrap_or(false),
     };
     api.render(&answer, delivery)
 }
 
 /// `POST` on a model route speaking `api`.
 fn model_route(api: Api) -> MethodRouter<Arc<Shared>> {
-    post(
-        move |State(s): State<Arc<Shared>>, m: Method, u: OriginalUri, h: HeaderMap, b: Bytes| {
-            model_request(api, s, m, u, h, b)
-        },
-    )
+    post(move |State(s): State<Arc<Shared>>, m: Method, u: OriginalUri, h: HeaderMap, b: Bytes| {
+        model_request(api, s, m, u, h, b)
+    })
 }
 
 /// `POST /v1/messages/count_tokens`: the same estimate as usage.
@@ -233,13 +207,7 @@ async fn root() -> &'static str {
     "skillscope model server\n"
 }
 
-async fn not_found(
-    State(s): State<Arc<Shared>>,
-    m: Method,
-    u: OriginalUri,
-    h: HeaderMap,
-    b: Bytes,
-) -> Response {
+async fn not_found(State(s): State<Arc<Shared>>, m: Method, u: OriginalUri, h: HeaderMap, b: Bytes) -> Response {
     s.record(LoggedRequest::new(m.as_str(), &u.0.to_string(), &h, &b));
     let body = json!({"error": {"message": format!("Unknown route {} {}", m, u.0.path()),
         "type": "invalid_request_error", "param": null, "code": "unknown_url"}});
@@ -345,11 +313,5 @@ pub async fn start_on(addr: SocketAddr, opts: ServerOptions) -> std::io::Result<
             })
             .await
     });
-    Ok(ServerHandle {
-        base_url: format!("http://{addr}"),
-        addr,
-        shared,
-        shutdown: Some(tx),
-        task: Some(task),
-    })
+    Ok(ServerHandle { base_url: format!("http://{addr}"), addr, shared, shutdown: Some(tx), task: Some(task) })
 }

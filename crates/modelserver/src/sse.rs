@@ -20,26 +20,17 @@ pub struct SseEvent {
 impl SseEvent {
     /// `event: <name>` plus JSON data (Anthropic and Responses style).
     pub fn named(name: &str, data: &Value) -> SseEvent {
-        SseEvent {
-            event: Some(name.to_string()),
-            data: data.to_string(),
-        }
+        SseEvent { event: Some(name.to_string()), data: data.to_string() }
     }
 
     /// Data-only JSON event (Chat Completions style).
     pub fn data(data: &Value) -> SseEvent {
-        SseEvent {
-            event: None,
-            data: data.to_string(),
-        }
+        SseEvent { event: None, data: data.to_string() }
     }
 
     /// Data-only raw event, e.g. `[DONE]`.
     pub fn raw(data: &str) -> SseEvent {
-        SseEvent {
-            event: None,
-            data: data.to_string(),
-        }
+        SseEvent { event: None, data: data.to_string() }
     }
 
     pub fn encode(&self) -> String {
@@ -84,11 +75,7 @@ fn broken_json(s: &str) -> String {
 }
 
 fn body_of(chunks: Vec<String>, cut: bool) -> Body {
-    let items = stream::iter(
-        chunks
-            .into_iter()
-            .map(|c| Ok::<_, std::io::Error>(Bytes::from(c))),
-    );
+    let items = stream::iter(chunks.into_iter().map(|c| Ok::<_, std::io::Error>(Bytes::from(c))));
     if cut {
         let fail = stream::once(async {
             // Let the partial answer reach the client before the connection drops.
@@ -119,10 +106,7 @@ pub fn sse_response(mut events: Vec<SseEvent>, delivery: Delivery) -> Response {
     let chunks = events.iter().map(SseEvent::encode).collect();
     let mut resp = Response::new(body_of(chunks, delivery == Delivery::Cut));
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream; charset=utf-8"),
-    );
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream; charset=utf-8"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     resp
 }
@@ -137,10 +121,7 @@ pub fn json_response(status: StatusCode, value: &Value, delivery: Delivery) -> R
     };
     let mut resp = Response::new(body);
     *resp.status_mut() = status;
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp
 }
 
@@ -150,10 +131,7 @@ pub fn fragments(s: &str, size: usize) -> Vec<String> {
     if chars.is_empty() {
         return vec![String::new()];
     }
-    chars
-        .chunks(size.max(1))
-        .map(|c| c.iter().collect())
-        .collect()
+    chars.chunks(size.max(1)).map(|c| c.iter().collect()).collect()
 }
 
 #[cfg(test)]
@@ -163,10 +141,7 @@ mod tests {
     #[test]
     fn encodes_named_and_data_events() {
         let e = SseEvent::named("message_stop", &serde_json::json!({"type": "message_stop"}));
-        assert_eq!(
-            e.encode(),
-            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
-        );
+        assert_eq!(e.encode(), "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
         assert_eq!(SseEvent::raw("[DONE]").encode(), "data: [DONE]\n\n");
     }
 

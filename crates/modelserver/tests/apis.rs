@@ -7,9 +7,7 @@ use common::*;
 use serde_json::{json, Value};
 
 fn as_u64(v: &Value, ptr: &str) -> u64 {
-    v.pointer(ptr)
-        .and_then(Value::as_u64)
-        .unwrap_or_else(|| panic!("no {ptr} in {v}"))
+    v.pointer(ptr).and_then(Value::as_u64).unwrap_or_else(|| panic!("no {ptr} in {v}"))
 }
 
 // ---------- Chat Completions ----------
@@ -27,8 +25,7 @@ async fn chat_non_streaming_two_steps() {
     let call = &msg["tool_calls"][0];
     assert_eq!(call["type"], "function");
     assert_eq!(call["function"]["name"], "bash");
-    let args: Value =
-        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    let args: Value = serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args, json!({"command": "ls"}));
     assert!(as_u64(&r1, "/usage/prompt_tokens") > 0);
     assert!(as_u64(&r1, "/usage/completion_tokens") > 0);
@@ -50,19 +47,9 @@ async fn chat_non_streaming_two_steps() {
 
 /// Folds chat chunks into (content, tool call id, name, arguments, finish, usage).
 fn fold_chat(evs: &[Ev]) -> (String, String, String, String, String, Option<Value>) {
-    assert_eq!(
-        evs.last().unwrap().data,
-        "[DONE]",
-        "stream must end with [DONE]"
-    );
-    let (mut content, mut id, mut name, mut args, mut finish, mut usage) = (
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        None,
-    );
+    assert_eq!(evs.last().unwrap().data, "[DONE]", "stream must end with [DONE]");
+    let (mut content, mut id, mut name, mut args, mut finish, mut usage) =
+        (String::new(), String::new(), String::new(), String::new(), String::new(), None);
     for e in &evs[..evs.len() - 1] {
         assert!(e.event.is_none());
         let c = e.json();
@@ -101,16 +88,11 @@ async fn chat_streaming_two_steps() {
     assert_eq!(content, "");
     assert_eq!(name, "bash");
     assert!(!id.is_empty());
-    assert_eq!(
-        serde_json::from_str::<Value>(&args).unwrap(),
-        json!({"command": "ls"})
-    );
+    assert_eq!(serde_json::from_str::<Value>(&args).unwrap(), json!({"command": "ls"}));
     assert_eq!(finish, "tool_calls");
     let usage = usage.expect("usage chunk with include_usage");
     assert!(as_u64(&usage, "/prompt_tokens") > 0 && as_u64(&usage, "/completion_tokens") > 0);
-    assert!(usage
-        .pointer("/prompt_tokens_details/cached_tokens")
-        .is_some());
+    assert!(usage.pointer("/prompt_tokens_details/cached_tokens").is_some());
 
     let msgs = req["messages"].as_array_mut().unwrap();
     msgs.push(json!({"role": "assistant", "content": null, "tool_calls": [
@@ -155,10 +137,7 @@ async fn anthropic_non_streaming_two_steps() {
     assert_eq!(r1["stop_reason"], "tool_use");
     let block = &r1["content"][0];
     assert_eq!(block["type"], "tool_use");
-    assert_eq!(
-        block["name"], "Bash",
-        "bash step maps onto the offered Bash tool"
-    );
+    assert_eq!(block["name"], "Bash", "bash step maps onto the offered Bash tool");
     assert_eq!(block["input"]["command"], "ls");
     assert!(as_u64(&r1, "/usage/input_tokens") > 0);
     assert!(as_u64(&r1, "/usage/output_tokens") > 0);
@@ -182,23 +161,13 @@ fn fold_anthropic(evs: &[Ev]) -> (Value, String, String, Value) {
     let names: Vec<&str> = evs.iter().map(|e| e.event.as_deref().unwrap()).collect();
     assert_eq!(names.first(), Some(&"message_start"));
     assert_eq!(names.last(), Some(&"message_stop"), "{names:?}");
-    for w in [
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-    ] {
+    for w in ["content_block_start", "content_block_delta", "content_block_stop", "message_delta"] {
         assert!(names.contains(&w), "missing {w}: {names:?}");
     }
-    let (mut block, mut acc, mut stop, mut usage) =
-        (Value::Null, String::new(), String::new(), Value::Null);
+    let (mut block, mut acc, mut stop, mut usage) = (Value::Null, String::new(), String::new(), Value::Null);
     for e in evs {
         let d = e.json();
-        assert_eq!(
-            d["type"].as_str(),
-            e.event.as_deref(),
-            "type matches event name"
-        );
+        assert_eq!(d["type"].as_str(), e.event.as_deref(), "type matches event name");
         match e.event.as_deref().unwrap() {
             "message_start" => assert!(d["message"]["usage"]["input_tokens"].as_u64().unwrap() > 0),
             "content_block_start" => block = d["content_block"].clone(),
@@ -259,10 +228,7 @@ async fn responses_non_streaming_two_steps() {
     assert_eq!(r1["status"], "completed");
     let item = &r1["output"][0];
     assert_eq!(item["type"], "function_call");
-    assert_eq!(
-        item["name"], "exec_command",
-        "bash step maps onto exec_command"
-    );
+    assert_eq!(item["name"], "exec_command", "bash step maps onto exec_command");
     let args: Value = serde_json::from_str(item["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args, json!({"cmd": "ls"}));
     assert!(as_u64(&r1, "/usage/input_tokens") > 0);
@@ -271,9 +237,7 @@ async fn responses_non_streaming_two_steps() {
 
     let input = req["input"].as_array_mut().unwrap();
     input.push(item.clone());
-    input.push(
-        json!({"type": "function_call_output", "call_id": item["call_id"], "output": "a.txt"}),
-    );
+    input.push(json!({"type": "function_call_output", "call_id": item["call_id"], "output": "a.txt"}));
     let (st, r2) = post_json(&s, "/responses", &req).await;
     assert_eq!(st, 200);
     let item = &r2["output"][0];
@@ -291,8 +255,7 @@ fn fold_responses(evs: &[Ev]) -> (Value, String, String, Value) {
     assert_eq!(names.last(), Some(&"response.completed"), "{names:?}");
     assert!(names.contains(&"response.output_item.added"));
     assert!(names.contains(&"response.output_item.done"));
-    let (mut item, mut text, mut args, mut usage) =
-        (Value::Null, String::new(), String::new(), Value::Null);
+    let (mut item, mut text, mut args, mut usage) = (Value::Null, String::new(), String::new(), Value::Null);
     for (i, e) in evs.iter().enumerate() {
         let d = e.json();
         assert_eq!(d["type"].as_str(), e.event.as_deref());
@@ -322,21 +285,14 @@ async fn responses_streaming_two_steps() {
     assert_eq!(item["name"], "exec_command");
     assert_eq!(text, "");
     assert_eq!(args, item["arguments"].as_str().unwrap());
-    assert_eq!(
-        serde_json::from_str::<Value>(&args).unwrap(),
-        json!({"cmd": "ls"})
-    );
+    assert_eq!(serde_json::from_str::<Value>(&args).unwrap(), json!({"cmd": "ls"}));
     assert!(usage["input_tokens"].as_u64().unwrap() > 0);
     assert!(usage["output_tokens"].as_u64().unwrap() > 0);
-    assert!(usage
-        .pointer("/input_tokens_details/cached_tokens")
-        .is_some());
+    assert!(usage.pointer("/input_tokens_details/cached_tokens").is_some());
 
     let input = req["input"].as_array_mut().unwrap();
     input.push(item.clone());
-    input.push(
-        json!({"type": "function_call_output", "call_id": item["call_id"], "output": "a.txt"}),
-    );
+    input.push(json!({"type": "function_call_output", "call_id": item["call_id"], "output": "a.txt"}));
     let evs = post_sse(&s, "/v1/responses", &req).await;
     let (item, text, args, _) = fold_responses(&evs);
     assert_eq!(item["type"], "message");
@@ -359,10 +315,7 @@ async fn branch_follows_skill_presence_in_every_api() {
     let args: Value = serde_json::from_str(call["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args["path"], "/skills/csv-insights/SKILL.md");
     let (_, r) = post_json(&s, "/v1/chat/completions", &chat_request(without, false)).await;
-    assert_eq!(
-        r["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
-        "bash"
-    );
+    assert_eq!(r["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "bash");
 
     let (_, r) = post_json(&s, "/v1/messages", &anthropic_request(with, false)).await;
     assert_eq!(r["content"][0]["name"], "read_file");

@@ -24,16 +24,7 @@ async fn binary_serves_script_with_key_and_models() {
     let script = dir.join("script.json");
     std::fs::write(&script, r#"{"default": [{"text": "From file."}]}"#).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope-model-server"))
-        .args([
-            "--port",
-            "0",
-            "--require-key",
-            "K1",
-            "--model",
-            "m1",
-            "--model",
-            "m2",
-        ])
+        .args(["--port", "0", "--require-key", "K1", "--model", "m1", "--model", "m2"])
         .arg("--script")
         .arg(&script)
         .stdout(Stdio::piped())
@@ -54,20 +45,9 @@ async fn binary_serves_script_with_key_and_models() {
     let c = reqwest::Client::new();
     let req = json!({"model": "m2", "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "bash", "parameters": {}}}]});
-    let b = send_json(
-        c.post(format!("{base}/v1/chat/completions"))
-            .bearer_auth("K1")
-            .json(&req),
-    )
-    .await;
+    let b = send_json(c.post(format!("{base}/v1/chat/completions")).bearer_auth("K1").json(&req)).await;
     assert_eq!(b["choices"][0]["message"]["content"], "From file.");
-    let r = c
-        .post(format!("{base}/v1/chat/completions"))
-        .bearer_auth("K2")
-        .json(&req)
-        .send()
-        .await
-        .unwrap();
+    let r = c.post(format!("{base}/v1/chat/completions")).bearer_auth("K2").json(&req).send().await.unwrap();
     assert_eq!(r.status(), 401);
     let models = send_json(c.get(format!("{base}/v1/models"))).await;
     assert_eq!(models["data"][1]["id"], "m2");

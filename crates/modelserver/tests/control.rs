@@ -25,13 +25,8 @@ async fn wrong_or_missing_key_gets_401_in_each_api_style() {
     let mut msg = anthropic_request("x", false);
     msg["model"] = json!("scripted-1");
 
-    let r = c
-        .post(format!("{}/v1/chat/completions", s.base_url))
-        .bearer_auth("sk-wrong")
-        .json(&chat)
-        .send()
-        .await
-        .unwrap();
+    let r =
+        c.post(format!("{}/v1/chat/completions", s.base_url)).bearer_auth("sk-wrong").json(&chat).send().await.unwrap();
     assert_eq!(r.status(), 401);
     let b: Value = r.json().await.unwrap();
     assert_eq!(b["error"]["code"], "invalid_api_key");
@@ -47,10 +42,7 @@ async fn wrong_or_missing_key_gets_401_in_each_api_style() {
         .unwrap();
     assert_eq!(r.status(), 401);
     let b: Value = r.json().await.unwrap();
-    assert_eq!(
-        b,
-        json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}})
-    );
+    assert_eq!(b, json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}));
 
     let r = c
         .post(format!("{}/v1/responses", s.base_url))
@@ -61,13 +53,7 @@ async fn wrong_or_missing_key_gets_401_in_each_api_style() {
     assert_eq!(r.status(), 401, "no key at all");
 
     // The right key, by either header, works.
-    let r = c
-        .post(format!("{}/v1/messages", s.base_url))
-        .header("x-api-key", KEY)
-        .json(&msg)
-        .send()
-        .await
-        .unwrap();
+    let r = c.post(format!("{}/v1/messages", s.base_url)).header("x-api-key", KEY).json(&msg).send().await.unwrap();
     assert_eq!(r.status(), 200);
     let (st, _) = post_json(&s, "/v1/chat/completions", &chat).await;
     assert_eq!(st, 200);
@@ -78,20 +64,9 @@ async fn any_key_is_accepted_without_require_key_but_one_is_needed() {
     let s = server().await;
     let c = client();
     let url = format!("{}/v1/chat/completions", s.base_url);
-    let r = c
-        .post(&url)
-        .bearer_auth("whatever")
-        .json(&chat_request("x", false))
-        .send()
-        .await
-        .unwrap();
+    let r = c.post(&url).bearer_auth("whatever").json(&chat_request("x", false)).send().await.unwrap();
     assert_eq!(r.status(), 200);
-    let r = c
-        .post(&url)
-        .json(&chat_request("x", false))
-        .send()
-        .await
-        .unwrap();
+    let r = c.post(&url).json(&chat_request("x", false)).send().await.unwrap();
     assert_eq!(r.status(), 401);
 }
 
@@ -101,26 +76,9 @@ async fn unknown_model_gets_404() {
     let (st, b) = post_json(&s, "/v1/chat/completions", &chat_request("x", false)).await;
     assert_eq!(st, 404);
     assert_eq!(b["error"]["code"], "model_not_found");
-    assert!(b["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("test-model"));
-    assert_error(
-        &s,
-        "/v1/responses",
-        &responses_request("x", true),
-        "code",
-        (404, "model_not_found"),
-    )
-    .await;
-    assert_error(
-        &s,
-        "/v1/messages",
-        &anthropic_request("x", false),
-        "type",
-        (404, "not_found_error"),
-    )
-    .await;
+    assert!(b["error"]["message"].as_str().unwrap().contains("test-model"));
+    assert_error(&s, "/v1/responses", &responses_request("x", true), "code", (404, "model_not_found")).await;
+    assert_error(&s, "/v1/messages", &anthropic_request("x", false), "type", (404, "not_found_error")).await;
 
     let mut req = anthropic_request("x", false);
     req["model"] = json!("scripted-2");
@@ -132,18 +90,8 @@ async fn unknown_model_gets_404() {
 #[tokio::test]
 async fn models_endpoint_lists_configured_models() {
     let s = keyed_server().await;
-    let b = send_json(
-        client()
-            .get(format!("{}/v1/models", s.base_url))
-            .bearer_auth(KEY),
-    )
-    .await;
-    let ids: Vec<&str> = b["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_str().unwrap())
-        .collect();
+    let b = send_json(client().get(format!("{}/v1/models", s.base_url)).bearer_auth(KEY)).await;
+    let ids: Vec<&str> = b["data"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["scripted-1", "scripted-2"]);
     assert_eq!(b["object"], "list");
 }
@@ -163,18 +111,8 @@ async fn request_log_redacts_keys_and_can_be_cleared() {
         .unwrap();
     assert_eq!(r.status(), 200);
 
-    let raw = c
-        .get(format!("{}/_control/requests", s.base_url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        !raw.contains("sk-ant-very-secret") && !raw.contains("sk-also-secret"),
-        "{raw}"
-    );
+    let raw = c.get(format!("{}/_control/requests", s.base_url)).send().await.unwrap().text().await.unwrap();
+    assert!(!raw.contains("sk-ant-very-secret") && !raw.contains("sk-also-secret"), "{raw}");
     let log: Vec<LoggedRequest> = serde_json::from_str(&raw).unwrap();
     assert_eq!(log.len(), 1);
     let r = &log[0];
@@ -186,11 +124,7 @@ async fn request_log_redacts_keys_and_can_be_cleared() {
     assert_eq!(r.body["model"], "test-model");
     assert_eq!(s.requests(), log);
 
-    let r = c
-        .delete(format!("{}/_control/requests", s.base_url))
-        .send()
-        .await
-        .unwrap();
+    let r = c.delete(format!("{}/_control/requests", s.base_url)).send().await.unwrap();
     assert_eq!(r.status(), 200);
     assert!(s.requests().is_empty());
 }
@@ -209,20 +143,12 @@ async fn script_can_be_replaced_at_runtime() {
     let (_, b) = post_json(&s, "/v1/chat/completions", &chat_request("x", false)).await;
     assert_eq!(b["choices"][0]["message"]["content"], "Replaced.");
     // Through the handle.
-    s.set_script(Script {
-        default: vec![Step::tool("read_file", json!({"path": "a"}))],
-        branches: vec![],
-    });
+    s.set_script(Script { default: vec![Step::tool("read_file", json!({"path": "a"}))], branches: vec![] });
     let (_, b) = post_json(&s, "/v1/messages", &anthropic_request("x", false)).await;
     assert_eq!(b["content"][0]["name"], "read_file");
     assert_eq!(b["content"][0]["input"], json!({"path": "a"}));
     // An invalid script is refused and the old one stays.
-    let r = client()
-        .post(format!("{}/_control/script", s.base_url))
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
+    let r = client().post(format!("{}/_control/script", s.base_url)).body("{not json").send().await.unwrap();
     assert_eq!(r.status(), 400);
     assert_eq!(s.script().default.len(), 1);
 }
@@ -230,16 +156,8 @@ async fn script_can_be_replaced_at_runtime() {
 #[tokio::test]
 async fn head_probe_and_unknown_routes() {
     let s = server().await;
-    let r = client()
-        .head(format!("{}/", s.base_url))
-        .send()
-        .await
-        .unwrap();
+    let r = client().head(format!("{}/", s.base_url)).send().await.unwrap();
     assert_eq!(r.status(), 200);
-    let r = client()
-        .post(format!("{}/v1/nope", s.base_url))
-        .send()
-        .await
-        .unwrap();
+    let r = client().post(format!("{}/v1/nope", s.base_url)).send().await.unwrap();
     assert_eq!(r.status(), 404);
 }

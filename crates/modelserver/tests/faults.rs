@@ -11,9 +11,7 @@ use skillscope_modelserver::Fault;
 #[tokio::test]
 async fn rate_limit_gives_429_with_retry_after_then_recovers() {
     let s = server().await;
-    s.push_faults(vec![Fault::RateLimit {
-        retry_after_secs: 7,
-    }]);
+    s.push_faults(vec![Fault::RateLimit { retry_after_secs: 7 }]);
     let r = post(&s, "/v1/chat/completions", &chat_request("x", false)).await;
     assert_eq!(r.status(), 429);
     assert_eq!(r.headers()["retry-after"], "7");
@@ -23,9 +21,7 @@ async fn rate_limit_gives_429_with_retry_after_then_recovers() {
     let (st, _) = post_json(&s, "/v1/chat/completions", &chat_request("x", false)).await;
     assert_eq!(st, 200);
 
-    s.push_faults(vec![Fault::RateLimit {
-        retry_after_secs: 1,
-    }]);
+    s.push_faults(vec![Fault::RateLimit { retry_after_secs: 1 }]);
     let r = post(&s, "/v1/messages", &anthropic_request("x", true)).await;
     assert_eq!(r.status(), 429);
     assert_eq!(r.headers()["retry-after"], "1");
@@ -42,22 +38,8 @@ async fn server_errors_use_the_requested_status_in_order() {
         Fault::ServerError { status: 529 },
         Fault::ServerError { status: 503 },
     ]);
-    assert_error(
-        &s,
-        "/v1/chat/completions",
-        &chat_request("x", true),
-        "type",
-        (500, "server_error"),
-    )
-    .await;
-    assert_error(
-        &s,
-        "/v1/messages",
-        &anthropic_request("x", false),
-        "type",
-        (529, "overloaded_error"),
-    )
-    .await;
+    assert_error(&s, "/v1/chat/completions", &chat_request("x", true), "type", (500, "server_error")).await;
+    assert_error(&s, "/v1/messages", &anthropic_request("x", false), "type", (529, "overloaded_error")).await;
     let (st, b) = post_json(&s, "/v1/responses", &responses_request("x", false)).await;
     assert_eq!(st, 503);
     assert!(b["error"]["message"].is_string());
@@ -74,10 +56,7 @@ async fn slow_delays_the_first_byte() {
     let t = Instant::now();
     let r = post(&s, "/v1/messages", &anthropic_request("x", true)).await; // resolves at headers
     let first = t.elapsed();
-    assert!(
-        first >= Duration::from_millis(600),
-        "first byte after {first:?}"
-    );
+    assert!(first >= Duration::from_millis(600), "first byte after {first:?}");
     assert_eq!(r.status(), 200);
     let evs = parse_sse(&r.text().await.unwrap());
     assert_eq!(evs.last().unwrap().event.as_deref(), Some("message_stop"));
@@ -91,21 +70,9 @@ async fn slow_delays_the_first_byte() {
 async fn cut_stream_ends_without_terminal_event() {
     let s = server().await;
     let cases: [(&str, Value, &str); 3] = [
-        (
-            "/v1/chat/completions",
-            chat_request("x", true),
-            "data: [DONE]",
-        ),
-        (
-            "/v1/messages",
-            anthropic_request("x", true),
-            "event: message_stop",
-        ),
-        (
-            "/v1/responses",
-            responses_request("x", true),
-            "event: response.completed",
-        ),
+        ("/v1/chat/completions", chat_request("x", true), "data: [DONE]"),
+        ("/v1/messages", anthropic_request("x", true), "event: message_stop"),
+        ("/v1/responses", responses_request("x", true), "event: response.completed"),
     ];
     for (path, req, terminal) in cases {
         s.push_faults(vec![Fault::CutStream]);
@@ -115,10 +82,7 @@ async fn cut_stream_ends_without_terminal_event() {
         assert!(failed, "{path}: the transfer must fail, got {text:?}");
         assert!(!text.is_empty(), "{path}: part of the stream arrives first");
         assert!(!parse_sse(&text).is_empty());
-        assert!(
-            !text.contains(terminal),
-            "{path}: no terminal event in {text}"
-        );
+        assert!(!text.contains(terminal), "{path}: no terminal event in {text}");
         // The same request without the fault completes.
         let (text, failed) = read_stream(post(&s, path, &req).await).await;
         assert!(!failed && text.contains(terminal), "{path}: {text}");
@@ -147,16 +111,11 @@ async fn malformed_json_in_body_and_in_stream() {
     ] {
         s.push_faults(vec![Fault::MalformedJson]);
         let evs = post_sse(&s, path, &req).await;
-        let bad = evs
-            .iter()
-            .filter(|e| e.data != "[DONE]" && serde_json::from_str::<Value>(&e.data).is_err())
-            .count();
+        let bad = evs.iter().filter(|e| e.data != "[DONE]" && serde_json::from_str::<Value>(&e.data).is_err()).count();
         assert_eq!(bad, 1, "{path}: one event with invalid JSON");
         // Without the fault every event parses.
         let evs = post_sse(&s, path, &req).await;
-        assert!(evs
-            .iter()
-            .all(|e| e.data == "[DONE]" || serde_json::from_str::<Value>(&e.data).is_ok()));
+        assert!(evs.iter().all(|e| e.data == "[DONE]" || serde_json::from_str::<Value>(&e.data).is_ok()));
     }
 }
 

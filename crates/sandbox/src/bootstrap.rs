@@ -21,40 +21,28 @@ const DEBIAN_MIRROR: &str = "http://deb.debian.org/debian";
 const PATH_ENV: &str = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 const BUSYBOX_DOCKERFILE: &str = "FROM scratch\nCOPY rootfs/ /\nENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nCMD [\"sh\"]\n";
-const PASSWD: &str =
-    "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n";
+const PASSWD: &str = "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n";
 const GROUP: &str = "root:x:0:\nnogroup:x:65534:\n";
 
 /// Builds `skillscope/busybox:1` FROM scratch: the host's static busybox with a link per
 /// applet. Rebuilding an unchanged context is skipped. Returns the image id.
 pub async fn busybox(engine: &Engine) -> Result<String, SandboxError> {
     let missing = |detail: String| {
-        SandboxError::ImageBuild(format!(
-            "{HOST_BUSYBOX}: {detail} (install the busybox-static package)"
-        ))
+        SandboxError::ImageBuild(format!("{HOST_BUSYBOX}: {detail} (install the busybox-static package)"))
     };
-    let applets = Command::new(HOST_BUSYBOX)
-        .arg("--list-full")
-        .output()
-        .await
-        .map_err(|e| missing(e.to_string()))?;
+    let applets = Command::new(HOST_BUSYBOX).arg("--list-full").output().await.map_err(|e| missing(e.to_string()))?;
     if !applets.status.success() {
         return Err(missing("--list-full failed".into()));
     }
     let context = tempfile::tempdir()?;
-    write_busybox_rootfs(
-        &context.path().join("rootfs"),
-        &String::from_utf8_lossy(&applets.stdout),
-    )?;
+    write_busybox_rootfs(&context.path().join("rootfs"), &String::from_utf8_lossy(&applets.stdout))?;
     std::fs::write(context.path().join("Dockerfile"), BUSYBOX_DOCKERFILE)?;
     engine.build_image(context.path(), BUSYBOX_TAG).await
 }
 
 fn write_busybox_rootfs(rootfs: &Path, applets: &str) -> Result<(), SandboxError> {
     use std::os::unix::fs::{symlink, PermissionsExt};
-    let set_mode = |path: &Path, mode: u32| {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-    };
+    let set_mode = |path: &Path, mode: u32| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
     for dir in ["bin", "etc", "root", "tmp", "work"] {
         std::fs::create_dir_all(rootfs.join(dir))?;
     }
@@ -80,37 +68,23 @@ fn write_busybox_rootfs(rootfs: &Path, applets: &str) -> Result<(), SandboxError
 /// Makes `skillscope/debian-python:12`: `debootstrap --variant=minbase` of bookworm with
 /// python3 and pytest, imported as a single-layer image. Takes minutes; skipped when the
 /// tag exists. `progress` receives debootstrap's output lines.
-pub async fn debian_python(
-    engine: &Engine,
-    progress: &mut (dyn FnMut(&str) + Send),
-) -> Result<String, SandboxError> {
+pub async fn debian_python(engine: &Engine, progress: &mut (dyn FnMut(&str) + Send)) -> Result<String, SandboxError> {
     if let Some(id) = engine.image_id(DEBIAN_PYTHON_TAG).await? {
         progress(&format!("{DEBIAN_PYTHON_TAG} present: {id}"));
         return Ok(id);
     }
-    let failed =
-        |detail: String| SandboxError::ImageBuild(format!("{DEBIAN_PYTHON_TAG}: {detail}"));
-    let work = tempfile::Builder::new()
-        .prefix("skillscope-debootstrap")
-        .tempdir()?;
+    let failed = |detail: String| SandboxError::ImageBuild(format!("{DEBIAN_PYTHON_TAG}: {detail}"));
+    let work = tempfile::Builder::new().prefix("skillscope-debootstrap").tempdir()?;
     let rootfs = work.path().join("rootfs");
     let mut child = Command::new("debootstrap")
-        .args([
-            "--variant=minbase",
-            "--include=python3,python3-pytest",
-            "bookworm",
-        ])
+        .args(["--variant=minbase", "--include=python3,python3-pytest", "bookworm"])
         .arg(&rootfs)
         .arg(DEBIAN_MIRROR)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| {
-            failed(format!(
-                "cannot run debootstrap ({e}); install the debootstrap package"
-            ))
-        })?;
+        .map_err(|e| failed(format!("cannot run debootstrap ({e}); install the debootstrap package")))?;
     let stdout = child.stdout.take().expect("piped stdout");
     let stderr = child.stderr.take().expect("piped stderr");
     let mut lines = stream::select(line_stream(stdout), line_stream(stderr));
@@ -124,17 +98,11 @@ pub async fn debian_python(
     }
     let status = child.wait().await?;
     if !status.success() {
-        return Err(failed(format!(
-            "debootstrap {status}:\n{}",
-            last.join("\n")
-        )));
+        return Err(failed(format!("debootstrap {status}:\n{}", last.join("\n"))));
     }
     progress("importing rootfs");
     import_rootfs(engine, &rootfs, DEBIAN_PYTHON_TAG).await?;
-    engine
-        .image_id(DEBIAN_PYTHON_TAG)
-        .await?
-        .ok_or_else(|| failed("imported image not found".into()))
+    engine.image_id(DEBIAN_PYTHON_TAG).await?.ok_or_else(|| failed("imported image not found".into()))
 }
 
 /// Builds every base image; returns (tag, image id) pairs.
@@ -144,19 +112,12 @@ pub async fn all(
 ) -> Result<Vec<(String, String)>, SandboxError> {
     progress(&format!("building {BUSYBOX_TAG}"));
     let busybox = busybox(engine).await?;
-    progress(&format!(
-        "building {DEBIAN_PYTHON_TAG} (debootstrap, several minutes)"
-    ));
+    progress(&format!("building {DEBIAN_PYTHON_TAG} (debootstrap, several minutes)"));
     let debian = debian_python(engine, progress).await?;
-    Ok(vec![
-        (BUSYBOX_TAG.to_string(), busybox),
-        (DEBIAN_PYTHON_TAG.to_string(), debian),
-    ])
+    Ok(vec![(BUSYBOX_TAG.to_string(), busybox), (DEBIAN_PYTHON_TAG.to_string(), debian)])
 }
 
-fn line_stream(
-    reader: impl AsyncRead + Unpin + Send + 'static,
-) -> stream::BoxStream<'static, String> {
+fn line_stream(reader: impl AsyncRead + Unpin + Send + 'static) -> stream::BoxStream<'static, String> {
     stream::unfold(BufReader::new(reader).lines(), |mut lines| async move {
         let line = lines.next_line().await.ok().flatten()?;
         Some((line, lines))
@@ -190,16 +151,9 @@ async fn import_rootfs(engine: &Engine, rootfs: &Path, tag: &str) -> Result<(), 
         .from_src("-")
         .repo(repo)
         .tag(version)
-        .changes(vec![
-            format!("LABEL {MANAGED_LABEL}=true"),
-            format!("ENV {PATH_ENV}"),
-            "CMD [\"bash\"]".to_string(),
-        ])
+        .changes(vec![format!("LABEL {MANAGED_LABEL}=true"), format!("ENV {PATH_ENV}"), "CMD [\"bash\"]".to_string()])
         .build();
-    let mut progress =
-        engine
-            .docker
-            .create_image(Some(options), Some(bollard::body_try_stream(body)), None);
+    let mut progress = engine.docker.create_image(Some(options), Some(bollard::body_try_stream(body)), None);
     while let Some(info) = progress.next().await {
         info.map_err(|e| SandboxError::ImageBuild(format!("{tag}: import failed: {e}")))?;
     }

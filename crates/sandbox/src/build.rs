@@ -4,8 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use bollard::query_parameters::{
-    BuildImageOptionsBuilder, ListImagesOptionsBuilder, RemoveImageOptionsBuilder,
-    TagImageOptionsBuilder,
+    BuildImageOptionsBuilder, ListImagesOptionsBuilder, RemoveImageOptionsBuilder, TagImageOptionsBuilder,
 };
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
@@ -23,10 +22,7 @@ impl Engine {
     /// (and tagged `tag`) instead. Returns the image id.
     pub async fn build_image(&self, context_dir: &Path, tag: &str) -> Result<String, SandboxError> {
         if !context_dir.join("Dockerfile").is_file() {
-            return Err(SandboxError::ImageBuild(format!(
-                "no Dockerfile in {}",
-                context_dir.display()
-            )));
+            return Err(SandboxError::ImageBuild(format!("no Dockerfile in {}", context_dir.display())));
         }
         let context = pack_dir(context_dir, "")?;
         let sha = hex::encode(Sha256::digest(&context));
@@ -36,10 +32,7 @@ impl Engine {
         }
 
         let dangling_before = self.dangling_images().await?;
-        let labels = HashMap::from([
-            (MANAGED_LABEL, "true".to_string()),
-            (CONTEXT_LABEL, sha.clone()),
-        ]);
+        let labels = HashMap::from([(MANAGED_LABEL, "true".to_string()), (CONTEXT_LABEL, sha.clone())]);
         let options = BuildImageOptionsBuilder::default()
             .dockerfile("Dockerfile")
             .t(tag)
@@ -47,9 +40,7 @@ impl Engine {
             .rm(true)
             .forcerm(true)
             .build();
-        let mut stream =
-            self.docker
-                .build_image(options, None, Some(bollard::body_full(context.into())));
+        let mut stream = self.docker.build_image(options, None, Some(bollard::body_full(context.into())));
         let mut log = String::new();
         let mut failure = None;
         while let Some(info) = stream.next().await {
@@ -69,21 +60,14 @@ impl Engine {
         if let Some(message) = failure {
             let tail: Vec<&str> = log.lines().rev().take(20).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
-            return Err(SandboxError::ImageBuild(format!(
-                "{tag}: {message}\n{}",
-                tail.join("\n")
-            )));
+            return Err(SandboxError::ImageBuild(format!("{tag}: {message}\n{}", tail.join("\n"))));
         }
-        self.image_id(tag)
-            .await?
-            .ok_or_else(|| SandboxError::ImageBuild(format!("{tag}: built image not found")))
+        self.image_id(tag).await?.ok_or_else(|| SandboxError::ImageBuild(format!("{tag}: built image not found")))
     }
 
     async fn image_with_context(&self, sha: &str) -> Result<Option<String>, SandboxError> {
         let filters = HashMap::from([("label", vec![format!("{CONTEXT_LABEL}={sha}")])]);
-        let options = ListImagesOptionsBuilder::default()
-            .filters(&filters)
-            .build();
+        let options = ListImagesOptionsBuilder::default().filters(&filters).build();
         let images = self.docker.list_images(Some(options)).await?;
         // Newest first, so every caller agrees on one image even if a race built two.
         Ok(images.into_iter().max_by_key(|i| (i.created, i.id.clone())).map(|image| image.id))
@@ -95,45 +79,28 @@ impl Engine {
             Some((repo, tag)) if !tag.contains('/') => (repo, tag),
             _ => (reference, "latest"),
         };
-        let options = TagImageOptionsBuilder::default()
-            .repo(repo)
-            .tag(tag)
-            .build();
+        let options = TagImageOptionsBuilder::default().repo(repo).tag(tag).build();
         Ok(self.docker.tag_image(id, Some(options)).await?)
     }
 
     async fn dangling_images(&self) -> Result<HashSet<String>, SandboxError> {
         let filters = HashMap::from([("dangling", vec!["true"])]);
-        let options = ListImagesOptionsBuilder::default()
-            .filters(&filters)
-            .build();
+        let options = ListImagesOptionsBuilder::default().filters(&filters).build();
         let images = self.docker.list_images(Some(options)).await?;
         Ok(images.into_iter().map(|image| image.id).collect())
     }
 
     /// Removes images this build left dangling (multi-stage intermediates): dangling now,
     /// not before, and named in our build log (` ---> <short id>`), so never another's.
-    async fn remove_intermediates(
-        &self,
-        before: &HashSet<String>,
-        log: &str,
-    ) -> Result<(), SandboxError> {
-        let ours: HashSet<&str> = log
-            .lines()
-            .filter_map(|line| line.trim().strip_prefix("---> "))
-            .map(str::trim)
-            .collect();
+    async fn remove_intermediates(&self, before: &HashSet<String>, log: &str) -> Result<(), SandboxError> {
+        let ours: HashSet<&str> =
+            log.lines().filter_map(|line| line.trim().strip_prefix("---> ")).map(str::trim).collect();
         let options = RemoveImageOptionsBuilder::default().build();
         for id in self.dangling_images().await?.difference(before) {
-            let short = id
-                .trim_start_matches("sha256:")
-                .get(..12)
-                .unwrap_or_default();
+            let short = id.trim_start_matches("sha256:").get(..12).unwrap_or_default();
             if ours.contains(short) {
                 tracing::debug!(image = %id, "removing build intermediate");
-                self.docker
-                    .remove_image(id, Some(options.clone()), None)
-                    .await?;
+                self.docker.remove_image(id, Some(options.clone()), None).await?;
             }
         }
         Ok(())

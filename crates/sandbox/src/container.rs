@@ -32,20 +32,11 @@ impl Container {
     }
 
     pub async fn start(&self) -> Result<(), SandboxError> {
-        self.engine
-            .docker
-            .start_container(&self.id, None::<StartContainerOptions>)
-            .await
-            .map_err(|e| self.lost(e))
+        self.engine.docker.start_container(&self.id, None::<StartContainerOptions>).await.map_err(|e| self.lost(e))
     }
 
     pub async fn inspect_state(&self) -> Result<ContainerState, SandboxError> {
-        let inspect = self
-            .engine
-            .docker
-            .inspect_container(&self.id, None)
-            .await
-            .map_err(|e| self.lost(e))?;
+        let inspect = self.engine.docker.inspect_container(&self.id, None).await.map_err(|e| self.lost(e))?;
         let state = inspect.state.unwrap_or_default();
         Ok(ContainerState {
             running: state.running.unwrap_or(false),
@@ -58,16 +49,9 @@ impl Container {
     pub async fn stop(&self, grace: Duration) -> Result<(), SandboxError> {
         let seconds = i32::try_from(grace.as_secs()).unwrap_or(i32::MAX);
         let options = StopContainerOptionsBuilder::default().t(seconds).build();
-        match self
-            .engine
-            .docker
-            .stop_container(&self.id, Some(options))
-            .await
-        {
+        match self.engine.docker.stop_container(&self.id, Some(options)).await {
             Ok(()) => Ok(()),
-            Err(bollard::errors::Error::DockerResponseServerError {
-                status_code: 304, ..
-            }) => Ok(()),
+            Err(bollard::errors::Error::DockerResponseServerError { status_code: 304, .. }) => Ok(()),
             Err(e) => Err(self.lost(e)),
         }
     }

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use bollard::models::ContainerSummaryStateEnum;
 use bollard::query_parameters::{
-    CreateContainerOptions, CreateImageOptionsBuilder, ListContainersOptionsBuilder,
-    RemoveContainerOptionsBuilder,
+    CreateContainerOptions, CreateImageOptionsBuilder, ListContainersOptionsBuilder, RemoveContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::TryStreamExt;
@@ -58,23 +57,14 @@ impl Engine {
         Engine::establish(format!("unix://{path}"), docker).await
     }
 
-    async fn establish(
-        socket: String,
-        docker: Result<Docker, bollard::errors::Error>,
-    ) -> Result<Engine, SandboxError> {
-        let unavailable = |detail: String| SandboxError::EngineUnavailable {
-            socket: socket.clone(),
-            detail,
-        };
+    async fn establish(socket: String, docker: Result<Docker, bollard::errors::Error>) -> Result<Engine, SandboxError> {
+        let unavailable = |detail: String| SandboxError::EngineUnavailable { socket: socket.clone(), detail };
         let docker = docker.map_err(|e| unavailable(e.to_string()))?;
         let negotiated = tokio::time::timeout(PING_TIMEOUT, docker.negotiate_version())
             .await
             .map_err(|_| unavailable("no answer within 10 s".into()))?
             .map_err(|e| unavailable(e.to_string()))?;
-        let engine = Engine {
-            docker: negotiated.with_timeout(REQUEST_TIMEOUT),
-            socket,
-        };
+        let engine = Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket };
         engine.ping().await?;
         Ok(engine)
     }
@@ -85,10 +75,7 @@ impl Engine {
     }
 
     pub async fn ping(&self) -> Result<(), SandboxError> {
-        let unavailable = |detail: String| SandboxError::EngineUnavailable {
-            socket: self.socket.clone(),
-            detail,
-        };
+        let unavailable = |detail: String| SandboxError::EngineUnavailable { socket: self.socket.clone(), detail };
         tokio::time::timeout(PING_TIMEOUT, self.docker.ping())
             .await
             .map_err(|_| unavailable("no answer within 10 s".into()))?
@@ -110,43 +97,32 @@ impl Engine {
         if let Some(id) = self.image_id(image).await? {
             return Ok(id);
         }
-        let options = CreateImageOptionsBuilder::default()
-            .from_image(image)
-            .build();
+        let options = CreateImageOptionsBuilder::default().from_image(image).build();
         self.docker
             .create_image(Some(options), None, None)
             .try_for_each(|_| async { Ok(()) })
             .await
             .map_err(|e| SandboxError::ImageMissing(format!("{image}: pull failed: {e}")))?;
-        self.image_id(image)
-            .await?
-            .ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after pull")))
+        self.image_id(image).await?.ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after pull")))
     }
 
     /// Creates (does not start) a container from `spec`.
     pub async fn create(&self, spec: &ContainerSpec) -> Result<Container, SandboxError> {
         let body = spec.create_body();
-        let created = self
-            .docker
-            .create_container(None::<CreateContainerOptions>, body)
-            .await
-            .map_err(|e| {
-                if is_not_found(&e) {
-                    SandboxError::ImageMissing(format!("{}: {e}", spec.image))
-                } else {
-                    SandboxError::Engine(e.to_string())
-                }
-            })?;
+        let created = self.docker.create_container(None::<CreateContainerOptions>, body).await.map_err(|e| {
+            if is_not_found(&e) {
+                SandboxError::ImageMissing(format!("{}: {e}", spec.image))
+            } else {
+                SandboxError::Engine(e.to_string())
+            }
+        })?;
         Ok(Container::new(self.clone(), created.id))
     }
 
     /// All containers, running or not, labelled `skillscope.managed=true`.
     pub async fn managed_containers(&self) -> Result<Vec<ManagedContainer>, SandboxError> {
         let filters = HashMap::from([("label", vec![format!("{MANAGED_LABEL}=true")])]);
-        let options = ListContainersOptionsBuilder::default()
-            .all(true)
-            .filters(&filters)
-            .build();
+        let options = ListContainersOptionsBuilder::default().all(true).filters(&filters).build();
         let listed = self.docker.list_containers(Some(options)).await?;
         Ok(listed
             .into_iter()
@@ -160,10 +136,7 @@ impl Engine {
 
     /// Force-removes a container with its anonymous volumes; a missing one is fine.
     pub async fn remove_container(&self, id: &str) -> Result<(), SandboxError> {
-        let options = RemoveContainerOptionsBuilder::default()
-            .force(true)
-            .v(true)
-            .build();
+        let options = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
         match self.docker.remove_container(id, Some(options)).await {
             Ok(()) => Ok(()),
             Err(e) if is_not_found(&e) => Ok(()),

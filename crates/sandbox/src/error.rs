@@ -57,11 +57,5 @@ impl From<std::io::Error> for SandboxError {
 }
 
 pub(crate) fn is_not_found(err: &DockerError) -> bool {
-    matches!(
-        err,
-        DockerError::DockerResponseServerError {
-            status_code: 404,
-            ..
-        }
-    )
+    matches!(err, DockerError::DockerResponseServerError { status_code: 404, .. })
 }

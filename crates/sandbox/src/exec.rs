@@ -5,9 +5,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bollard::container::LogOutput;
 use bollard::exec::{CreateExecOptions, StartExecResults};
-use bollard::query_parameters::{
-    EventsOptions, KillContainerOptionsBuilder, StartContainerOptions,
-};
+use bollard::query_parameters::{EventsOptions, KillContainerOptionsBuilder, StartContainerOptions};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
@@ -50,12 +48,7 @@ pub struct ExecOptions {
 
 impl Default for ExecOptions {
     fn default() -> Self {
-        ExecOptions {
-            timeout: Duration::from_secs(600),
-            workdir: None,
-            env: Vec::new(),
-            user: None,
-        }
+        ExecOptions { timeout: Duration::from_secs(600), workdir: None, env: Vec::new(), user: None }
     }
 }
 
@@ -139,10 +132,8 @@ impl Container {
             .map_err(|e| self.lost(e))?;
         let started_at = SystemTime::now();
         let start = Instant::now();
-        let StartExecResults::Attached { mut output, .. } = docker
-            .start_exec(&created.id, None)
-            .await
-            .map_err(|e| self.lost(e))?
+        let StartExecResults::Attached { mut output, .. } =
+            docker.start_exec(&created.id, None).await.map_err(|e| self.lost(e))?
         else {
             return Err(SandboxError::Engine("exec started detached".into()));
         };
@@ -194,12 +185,7 @@ impl Container {
     /// The exit code of a finished exec; the engine may need a moment to record it.
     async fn exit_code(&self, exec_id: &str) -> Result<Option<i64>, SandboxError> {
         for _ in 0..100 {
-            let inspect = self
-                .engine
-                .docker
-                .inspect_exec(exec_id)
-                .await
-                .map_err(|e| self.lost(e))?;
+            let inspect = self.engine.docker.inspect_exec(exec_id).await.map_err(|e| self.lost(e))?;
             if inspect.running != Some(true) {
                 return Ok(inspect.exit_code);
             }
@@ -235,23 +221,15 @@ impl Container {
     /// container, then start it again so later commands still have a container.
     async fn kill_and_restart(&self) -> Result<(), SandboxError> {
         let docker = &self.engine.docker;
-        let options = KillContainerOptionsBuilder::default()
-            .signal("KILL")
-            .build();
-        docker
-            .kill_container(&self.id, Some(options))
-            .await
-            .map_err(|e| self.lost(e))?;
+        let options = KillContainerOptionsBuilder::default().signal("KILL").build();
+        docker.kill_container(&self.id, Some(options)).await.map_err(|e| self.lost(e))?;
         for _ in 0..100 {
             if !self.inspect_state().await?.running {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        docker
-            .start_container(&self.id, None::<StartContainerOptions>)
-            .await
-            .map_err(|e| self.lost(e))
+        docker.start_container(&self.id, None::<StartContainerOptions>).await.map_err(|e| self.lost(e))
     }
 }
 

@@ -19,10 +19,6 @@ pub use engine::{Engine, ManagedContainer, MANAGED_LABEL};
 pub use error::SandboxError;
 pub use exec::{ExecOptions, ExecResult, OutputStream, OUTPUT_CAP};
 pub use run::run_once;
-pub use snapshot::{
-    file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP,
-};
-pub use spec::{
-    ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT,
-};
+pub use snapshot::{file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP};
+pub use spec::{ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT};
 pub use transfer::DOWNLOAD_LIMIT;

@@ -29,10 +29,7 @@ pub async fn run_once(
     let container = engine.create(&spec).await?;
     let outcome = async {
         container.start().await?;
-        let opts = ExecOptions {
-            timeout,
-            ..ExecOptions::default()
-        };
+        let opts = ExecOptions { timeout, ..ExecOptions::default() };
         container.exec(cmd, opts, &mut print_output).await
     }
     .await;

@@ -95,11 +95,7 @@ pub fn file_changes(before: &Snapshot, after: &Snapshot) -> Vec<FileChange> {
                 (Some(a), Some(b)) if a.sha256 != b.sha256 => ChangeKind::Modified,
                 _ => return None,
             };
-            Some(FileChange {
-                path: path.clone(),
-                kind,
-                diff: text_diff(path, old, new),
-            })
+            Some(FileChange { path: path.clone(), kind, diff: text_diff(path, old, new) })
         })
         .collect()
 }
@@ -118,9 +114,7 @@ fn text_diff(path: &str, old: Option<&SnapshotFile>, new: Option<&SnapshotFile>)
         }
     };
     let (old, new) = (text(old)?, text(new)?);
-    let diff = TextDiff::from_lines(&old, &new)
-        .unified_diff()
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string();
+    let diff =
+        TextDiff::from_lines(&old, &new).unified_diff().header(&format!("a/{path}"), &format!("b/{path}")).to_string();
     Some(diff)
 }

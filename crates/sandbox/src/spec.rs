@@ -67,10 +67,7 @@ impl Default for ContainerSpec {
 
 impl ContainerSpec {
     pub fn new(image: impl Into<String>) -> Self {
-        ContainerSpec {
-            image: image.into(),
-            ..ContainerSpec::default()
-        }
+        ContainerSpec { image: image.into(), ..ContainerSpec::default() }
     }
 
     pub(crate) fn create_body(&self) -> ContainerCreateBody {
@@ -91,9 +88,9 @@ impl ContainerSpec {
                 ..Mount::default()
             })
             .collect();
-        let tmpfs = self.read_only_rootfs.then(|| {
-            HashMap::from([("/tmp".to_string(), "rw,nosuid,nodev,size=256m".to_string())])
-        });
+        let tmpfs = self
+            .read_only_rootfs
+            .then(|| HashMap::from([("/tmp".to_string(), "rw,nosuid,nodev,size=256m".to_string())]));
         ContainerCreateBody {
             image: Some(self.image.clone()),
             cmd: Some(IDLE_COMMAND.iter().map(|s| s.to_string()).collect()),

@@ -4,9 +4,7 @@ use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use bollard::query_parameters::{
-    DownloadFromContainerOptionsBuilder, UploadToContainerOptionsBuilder,
-};
+use bollard::query_parameters::{DownloadFromContainerOptionsBuilder, UploadToContainerOptionsBuilder};
 use futures_util::StreamExt;
 use walkdir::WalkDir;
 
@@ -23,10 +21,7 @@ pub(crate) fn pack_dir(dir: &Path, prefix: &str) -> Result<Vec<u8>, SandboxError
     let mut builder = tar::Builder::new(Vec::new());
     for entry in WalkDir::new(dir).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(|e| SandboxError::Io(e.to_string()))?;
-        let rel = entry
-            .path()
-            .strip_prefix(dir)
-            .map_err(|e| SandboxError::Io(e.to_string()))?;
+        let rel = entry.path().strip_prefix(dir).map_err(|e| SandboxError::Io(e.to_string()))?;
         let name = Path::new(prefix).join(rel);
         let meta = std::fs::symlink_metadata(entry.path())?;
         let mut header = tar::Header::new_gnu();
@@ -57,11 +52,7 @@ fn pack_files(files: &[(String, Vec<u8>)], prefix: &str) -> Result<Vec<u8>, Sand
         header.set_size(contents.len() as u64);
         header.set_mode(0o644);
         header.set_entry_type(tar::EntryType::Regular);
-        builder.append_data(
-            &mut header,
-            Path::new(prefix).join(rel),
-            contents.as_slice(),
-        )?;
+        builder.append_data(&mut header, Path::new(prefix).join(rel), contents.as_slice())?;
     }
     Ok(builder.into_inner()?)
 }
@@ -86,9 +77,7 @@ fn unpack_files(archive: &[u8]) -> Result<Vec<(String, Vec<u8>)>, SandboxError> 
 /// `container_dir` as a tar prefix relative to `/`, so uploads at `/` create it.
 fn relative_target(container_dir: &str) -> Result<&str, SandboxError> {
     if !container_dir.starts_with('/') {
-        return Err(SandboxError::Io(format!(
-            "container path must be absolute: {container_dir}"
-        )));
+        return Err(SandboxError::Io(format!("container path must be absolute: {container_dir}")));
     }
     Ok(container_dir.trim_matches('/'))
 }
@@ -96,21 +85,13 @@ fn relative_target(container_dir: &str) -> Result<&str, SandboxError> {
 impl Container {
     /// Copies the contents of `host_dir` into `container_dir`, creating it if needed.
     /// Files arrive owned by root with their host permission bits.
-    pub async fn upload_dir(
-        &self,
-        host_dir: &Path,
-        container_dir: &str,
-    ) -> Result<(), SandboxError> {
+    pub async fn upload_dir(&self, host_dir: &Path, container_dir: &str) -> Result<(), SandboxError> {
         let archive = pack_dir(host_dir, relative_target(container_dir)?)?;
         self.upload_archive(archive).await
     }
 
     /// Writes `files` (paths relative to `container_dir`) into the container, mode 0644.
-    pub async fn upload_files(
-        &self,
-        files: &[(String, Vec<u8>)],
-        container_dir: &str,
-    ) -> Result<(), SandboxError> {
+    pub async fn upload_files(&self, files: &[(String, Vec<u8>)], container_dir: &str) -> Result<(), SandboxError> {
         let archive = pack_files(files, relative_target(container_dir)?)?;
         self.upload_archive(archive).await
     }
@@ -126,28 +107,19 @@ impl Container {
 
     /// The regular files at `container_path` (a file or a directory), named as in
     /// `docker cp`: relative to its parent, so `/work` yields `work/a.txt`.
-    pub async fn download(
-        &self,
-        container_path: &str,
-    ) -> Result<Vec<(String, Vec<u8>)>, SandboxError> {
+    pub async fn download(&self, container_path: &str) -> Result<Vec<(String, Vec<u8>)>, SandboxError> {
         unpack_files(&self.download_archive(container_path).await?)
     }
 
     async fn download_archive(&self, container_path: &str) -> Result<Vec<u8>, SandboxError> {
-        let options = DownloadFromContainerOptionsBuilder::default()
-            .path(container_path)
-            .build();
-        let mut stream = self
-            .engine
-            .docker
-            .download_from_container(&self.id, Some(options));
+        let options = DownloadFromContainerOptionsBuilder::default().path(container_path).build();
+        let mut stream = self.engine.docker.download_from_container(&self.id, Some(options));
         let mut archive = Vec::new();
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| match e {
-                bollard::errors::Error::DockerResponseServerError {
-                    status_code: 404,
-                    message,
-                } if !message.contains("No such container") => {
+                bollard::errors::Error::DockerResponseServerError { status_code: 404, message }
+                    if !message.contains("No such container") =>
+                {
                     SandboxError::Io(format!("{container_path}: {message}"))
                 }
                 other => self.lost(other),

@@ -18,41 +18,20 @@ async fn debian_python_image_runs_pytest() {
         .expect("debian bootstrap");
     eprintln!("debian_python: {:?} -> {id}", t.elapsed());
     let t = Instant::now();
-    assert_eq!(
-        bootstrap::debian_python(&engine, &mut |_| {})
-            .await
-            .unwrap(),
-        id
-    );
-    assert!(
-        t.elapsed() < Duration::from_secs(2),
-        "present image must be reused"
-    );
+    assert_eq!(bootstrap::debian_python(&engine, &mut |_| {}).await.unwrap(), id);
+    assert!(t.elapsed() < Duration::from_secs(2), "present image must be reused");
 
     let scope = Scope::new("debian");
     let c = scope.started(&engine, &scope.spec(DEBIAN_PYTHON_TAG)).await;
     let test = b"def test_adds():\n    assert 1 + 1 == 2\n".to_vec();
-    c.upload_files(&[("test_math.py".into(), test)], "/work")
-        .await
-        .unwrap();
-    let opts = ExecOptions {
-        workdir: Some("/work".into()),
-        ..secs(60)
-    };
-    let r = run(
-        &c,
-        vec!["python3".into(), "-m".into(), "pytest".into(), "-q".into()],
-        opts,
-    )
-    .await;
+    c.upload_files(&[("test_math.py".into(), test)], "/work").await.unwrap();
+    let opts = ExecOptions { workdir: Some("/work".into()), ..secs(60) };
+    let r = run(&c, vec!["python3".into(), "-m".into(), "pytest".into(), "-q".into()], opts).await;
     assert!(r.success(), "{r:?}");
     assert!(r.stdout.contains("1 passed"), "{r:?}");
 
     // dash: the watchdog kills the whole group.
-    let opts = ExecOptions {
-        timeout: Duration::from_secs(1),
-        ..ExecOptions::default()
-    };
+    let opts = ExecOptions { timeout: Duration::from_secs(1), ..ExecOptions::default() };
     let start = Instant::now();
     let r = run(&c, sh("sleep 31 & sleep 30"), opts.clone()).await;
     assert!(r.timed_out && r.exit_code == Some(137), "{r:?}");
@@ -68,24 +47,15 @@ async fn debian_python_image_runs_pytest() {
     let tag = format!("skillscope/test-nosetsid:{}", scope.label);
     engine.build_image(ctx.path(), &tag).await.unwrap();
     let c = scope.started(&engine, &scope.spec(&tag)).await;
-    c.upload_files(&[("kept.txt".into(), b"kept\n".to_vec())], "/work")
-        .await
-        .unwrap();
+    c.upload_files(&[("kept.txt".into(), b"kept\n".to_vec())], "/work").await.unwrap();
     let start = Instant::now();
     let r = run(&c, vec!["sleep".into(), "30".into()], opts).await;
     assert!(r.timed_out && r.exit_code.is_none(), "{r:?}");
-    assert!(
-        start.elapsed() < Duration::from_secs(12),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(12), "{:?}", start.elapsed());
     let after = run(&c, vec!["cat".into(), "/work/kept.txt".into()], secs(10)).await;
     assert_eq!(after.stdout, "kept\n", "container restarted with its files");
     c.remove().await.unwrap();
-    let rmi = std::process::Command::new("docker")
-        .args(["rmi", &tag])
-        .output()
-        .unwrap();
+    let rmi = std::process::Command::new("docker").args(["rmi", &tag]).output().unwrap();
     assert!(rmi.status.success(), "{rmi:?}");
     scope.assert_clean(&engine).await;
 }

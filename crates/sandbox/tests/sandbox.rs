@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use common::{busybox, engine, run, secs, sh, Scope};
 use skillscope_sandbox::bootstrap::BUSYBOX_TAG;
-use skillscope_sandbox::{
-    file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError,
-};
+use skillscope_sandbox::{file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError};
 
 #[tokio::test]
 async fn exec_streams_output_and_reports_exit_codes() {
@@ -21,9 +19,7 @@ async fn exec_streams_output_and_reports_exit_codes() {
     let mut chunks: Vec<(OutputStream, Vec<u8>, Instant)> = Vec::new();
     let script = sh("echo first; sleep 1; echo second; echo oops >&2; exit 3");
     let result = c
-        .exec(&script, secs(10), &mut |stream, bytes| {
-            chunks.push((stream, bytes.to_vec(), Instant::now()))
-        })
+        .exec(&script, secs(10), &mut |stream, bytes| chunks.push((stream, bytes.to_vec(), Instant::now())))
         .await
         .unwrap();
     assert_eq!(result.exit_code, Some(3));
@@ -32,27 +28,15 @@ async fn exec_streams_output_and_reports_exit_codes() {
     assert_eq!(result.stderr, "oops\n");
     // "first" was delivered while the command was still running, not at the end.
     let (stream, bytes, at) = &chunks[0];
-    assert_eq!(
-        (*stream, bytes.as_slice()),
-        (OutputStream::Stdout, b"first\n".as_slice())
-    );
+    assert_eq!((*stream, bytes.as_slice()), (OutputStream::Stdout, b"first\n".as_slice()));
     let last = chunks.last().unwrap().2;
-    assert!(
-        last.duration_since(*at) >= Duration::from_millis(800),
-        "not streamed: {chunks:?}"
-    );
-    let streamed_err: Vec<u8> = chunks
-        .iter()
-        .filter(|(s, _, _)| *s == OutputStream::Stderr)
-        .flat_map(|(_, b, _)| b.clone())
-        .collect();
+    assert!(last.duration_since(*at) >= Duration::from_millis(800), "not streamed: {chunks:?}");
+    let streamed_err: Vec<u8> =
+        chunks.iter().filter(|(s, _, _)| *s == OutputStream::Stderr).flat_map(|(_, b, _)| b.clone()).collect();
     assert_eq!(streamed_err, b"oops\n");
 
     let ok = run(&c, vec!["echo".into(), "hello world".into()], secs(10)).await;
-    assert_eq!(
-        (ok.exit_code, ok.stdout.as_str()),
-        (Some(0), "hello world\n")
-    );
+    assert_eq!((ok.exit_code, ok.stdout.as_str()), (Some(0), "hello world\n"));
     assert!(ok.success());
 
     let opts = ExecOptions {
@@ -75,12 +59,7 @@ async fn missing_binary_is_reported() {
     busybox(&engine).await;
     let scope = Scope::new("missing");
     let c = scope.started(&engine, &scope.spec(BUSYBOX_TAG)).await;
-    let result = run(
-        &c,
-        vec!["no-such-tool".into(), "--version".into()],
-        secs(10),
-    )
-    .await;
+    let result = run(&c, vec!["no-such-tool".into(), "--version".into()], secs(10)).await;
     assert!(matches!(result.exit_code, Some(126 | 127)), "{result:?}");
     let text = format!("{}{}", result.stdout, result.stderr);
     assert!(text.contains("no-such-tool"), "{text}");
@@ -102,34 +81,14 @@ async fn container_is_isolated_and_limited() {
     let c = scope.started(&engine, &spec).await;
 
     let net = run(&c, vec!["cat".into(), "/proc/net/dev".into()], secs(10)).await;
-    let ifaces: Vec<&str> = net
-        .stdout
-        .lines()
-        .skip(2)
-        .filter_map(|l| l.split(':').next())
-        .map(str::trim)
-        .collect();
+    let ifaces: Vec<&str> = net.stdout.lines().skip(2).filter_map(|l| l.split(':').next()).map(str::trim).collect();
     assert_eq!(ifaces, ["lo"], "{}", net.stdout);
 
     let cat = |path: &str| vec!["cat".to_string(), path.to_string()];
-    let mem = run(
-        &c,
-        cat("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
-        secs(10),
-    )
-    .await;
+    let mem = run(&c, cat("/sys/fs/cgroup/memory/memory.limit_in_bytes"), secs(10)).await;
     assert_eq!(mem.stdout.trim(), (64u64 << 20).to_string());
-    let swap = run(
-        &c,
-        cat("/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes"),
-        secs(10),
-    )
-    .await;
-    assert_eq!(
-        swap.stdout.trim(),
-        (64u64 << 20).to_string(),
-        "swap must be off"
-    );
+    let swap = run(&c, cat("/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes"), secs(10)).await;
+    assert_eq!(swap.stdout.trim(), (64u64 << 20).to_string(), "swap must be off");
     let cpu = run(&c, cat("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), secs(10)).await;
     assert_eq!(cpu.stdout.trim(), "50000");
     let pids = run(&c, cat("/sys/fs/cgroup/pids/pids.max"), secs(10)).await;
@@ -137,11 +96,7 @@ async fn container_is_isolated_and_limited() {
 
     let status = run(&c, cat("/proc/self/status"), secs(10)).await.stdout;
     let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default()
+        status.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_default()
     };
     assert_eq!(field("CapEff:"), "0000000000000000");
     assert_eq!(field("CapPrm:"), "0000000000000000");
@@ -153,12 +108,7 @@ async fn container_is_isolated_and_limited() {
     assert_ne!(chown.exit_code, Some(0), "{chown:?}");
 
     // The pids limit stops a process flood.
-    let flood = run(
-        &c,
-        sh("for i in $(seq 1 60); do sleep 5 & done; wait"),
-        secs(20),
-    )
-    .await;
+    let flood = run(&c, sh("for i in $(seq 1 60); do sleep 5 & done; wait"), secs(20)).await;
     assert!(flood.stderr.contains("fork"), "{flood:?}");
 
     c.remove().await.unwrap();
@@ -186,10 +136,7 @@ async fn readonly_rootfs_mounts_and_user() {
                   (echo x > /etc/new) 2>/dev/null || echo root-ro; \
                   echo ok > /tmp/t && cat /tmp/t";
     let r = run(&c, sh(script), secs(10)).await;
-    assert_eq!(
-        r.stdout, "from host\nro 65534 /tmp\nmount-ro\nroot-ro\nok\n",
-        "{r:?}"
-    );
+    assert_eq!(r.stdout, "from host\nro 65534 /tmp\nmount-ro\nroot-ro\nok\n", "{r:?}");
     assert!(!host.path().join("new").exists());
     c.remove().await.unwrap();
     scope.assert_clean(&engine).await;
@@ -204,30 +151,19 @@ async fn exec_timeout_kills_the_command() {
 
     // The watchdog kills the command's whole process group, background children included.
     let start = Instant::now();
-    let opts = ExecOptions {
-        timeout: Duration::from_secs(1),
-        ..ExecOptions::default()
-    };
+    let opts = ExecOptions { timeout: Duration::from_secs(1), ..ExecOptions::default() };
     let r = run(&c, sh("echo started; sleep 31 & sleep 30"), opts).await;
     assert!(r.timed_out && !r.oom_killed, "{r:?}");
     assert_eq!(r.exit_code, Some(137));
     assert_eq!(r.stdout, "started\n", "output before the kill is kept");
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
     let ps = run(&c, sh("ps -o args | grep -c '[s]leep 3[01]'"), secs(10)).await;
     assert_eq!(ps.stdout.trim(), "0", "sleeps survived");
     // A quick command is not held up by its (killed) watchdog.
     let start = Instant::now();
     let r = run(&c, sh("echo fast"), secs(60)).await;
     assert!(r.success() && !r.timed_out);
-    assert!(
-        start.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
     let after = run(&c, vec!["echo".into(), "alive".into()], secs(10)).await;
     assert_eq!(after.stdout, "alive\n");
 
@@ -240,19 +176,10 @@ async fn memory_limit_exceeded_is_reported_as_oom() {
     let engine = engine().await;
     busybox(&engine).await;
     let scope = Scope::new("oom");
-    let spec = skillscope_sandbox::ContainerSpec {
-        memory_bytes: Some(32 << 20),
-        ..scope.spec(BUSYBOX_TAG)
-    };
+    let spec = skillscope_sandbox::ContainerSpec { memory_bytes: Some(32 << 20), ..scope.spec(BUSYBOX_TAG) };
     let c = scope.started(&engine, &spec).await;
     // dd fills a 128 MiB buffer from /dev/zero: four times the limit, no swap.
-    let script = vec![
-        "dd".into(),
-        "if=/dev/zero".into(),
-        "of=/dev/null".into(),
-        "bs=128M".into(),
-        "count=1".into(),
-    ];
+    let script = vec!["dd".into(), "if=/dev/zero".into(), "of=/dev/null".into(), "bs=128M".into(), "count=1".into()];
     let r = run(&c, script, secs(30)).await;
     assert!(r.oom_killed, "{r:?}");
     assert_eq!(r.exit_code, Some(137));
@@ -262,13 +189,7 @@ async fn memory_limit_exceeded_is_reported_as_oom() {
     assert!(c.inspect_state().await.unwrap().running);
     let small = run(
         &c,
-        vec![
-            "dd".into(),
-            "if=/dev/zero".into(),
-            "of=/dev/null".into(),
-            "bs=1M".into(),
-            "count=4".into(),
-        ],
+        vec!["dd".into(), "if=/dev/zero".into(), "of=/dev/null".into(), "bs=1M".into(), "count=4".into()],
         secs(10),
     )
     .await;
@@ -291,25 +212,11 @@ async fn uploads_snapshots_and_file_changes() {
     std::fs::create_dir(host.path().join("sub")).unwrap();
     std::fs::write(host.path().join("sub/blob.bin"), [0u8, 1, 2, 255]).unwrap();
     c.upload_dir(host.path(), "/work/task").await.unwrap();
-    c.upload_files(
-        &[("notes/readme.md".into(), b"# hi\n".to_vec())],
-        "/work/task",
-    )
-    .await
-    .unwrap();
+    c.upload_files(&[("notes/readme.md".into(), b"# hi\n".to_vec())], "/work/task").await.unwrap();
 
     let before = c.snapshot("/work/task").await.unwrap();
     let paths: Vec<&str> = before.files.keys().map(String::as_str).collect();
-    assert_eq!(
-        paths,
-        [
-            "edit.txt",
-            "gone.txt",
-            "keep.txt",
-            "notes/readme.md",
-            "sub/blob.bin"
-        ]
-    );
+    assert_eq!(paths, ["edit.txt", "gone.txt", "keep.txt", "notes/readme.md", "sub/blob.bin"]);
     // The tmp dir of the image keeps its sticky bit: uploads never touch parents.
     let tmp = run(&c, sh("stat -c %a /tmp"), secs(10)).await;
     assert_eq!(tmp.stdout.trim(), "1777");
@@ -320,8 +227,7 @@ async fn uploads_snapshots_and_file_changes() {
     let after = c.snapshot("/work/task").await.unwrap();
 
     let changes = file_changes(&before, &after);
-    let summary: Vec<(&str, ChangeKind)> =
-        changes.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    let summary: Vec<(&str, ChangeKind)> = changes.iter().map(|c| (c.path.as_str(), c.kind)).collect();
     assert_eq!(
         summary,
         [
@@ -332,10 +238,7 @@ async fn uploads_snapshots_and_file_changes() {
         ]
     );
     let edit = changes[0].diff.as_deref().unwrap();
-    assert!(
-        edit.contains("--- a/edit.txt") && edit.contains("+line three"),
-        "{edit}"
-    );
+    assert!(edit.contains("--- a/edit.txt") && edit.contains("+line three"), "{edit}");
     assert!(changes[1].diff.as_deref().unwrap().contains("-bye"));
     assert!(changes[2].diff.as_deref().unwrap().contains("+created"));
     assert_eq!(changes[3].diff, None, "binary files get no text diff");
@@ -346,10 +249,7 @@ async fn uploads_snapshots_and_file_changes() {
     assert_eq!(file, [("new.txt".to_string(), b"created\n".to_vec())]);
     let dir = c.download("/work/task/notes").await.unwrap();
     assert_eq!(dir, [("notes/readme.md".to_string(), b"# hi\n".to_vec())]);
-    assert!(matches!(
-        c.download("/work/nope").await,
-        Err(SandboxError::Io(_))
-    ));
+    assert!(matches!(c.download("/work/nope").await, Err(SandboxError::Io(_))));
     assert!(c.snapshot("/work/nope").await.unwrap().files.is_empty());
 
     c.remove().await.unwrap();
@@ -363,10 +263,7 @@ async fn lost_container_is_an_infrastructure_error() {
     let scope = Scope::new("lost");
     let c = scope.started(&engine, &scope.spec(BUSYBOX_TAG)).await;
     let listed = engine.managed_containers().await.unwrap();
-    let mine = listed
-        .iter()
-        .find(|m| m.id == c.id)
-        .expect("listed as managed");
+    let mine = listed.iter().find(|m| m.id == c.id).expect("listed as managed");
     assert!(mine.running);
     assert_eq!(mine.labels.get(common::TEST_LABEL), Some(&scope.label));
 
@@ -374,22 +271,14 @@ async fn lost_container_is_an_infrastructure_error() {
     assert!(!c.inspect_state().await.unwrap().running);
     c.remove().await.unwrap();
     c.remove().await.unwrap(); // removing twice is fine
-    let err = c
-        .exec(&sh("true"), secs(5), &mut |_, _| {})
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, SandboxError::ContainerLost(_)) && err.is_infrastructure(),
-        "{err:?}"
-    );
+    let err = c.exec(&sh("true"), secs(5), &mut |_, _| {}).await.unwrap_err();
+    assert!(matches!(err, SandboxError::ContainerLost(_)) && err.is_infrastructure(), "{err:?}");
     scope.assert_clean(&engine).await;
 }
 
 #[tokio::test]
 async fn unreachable_engine_names_the_socket() {
-    let err = Engine::connect_to("/nonexistent/docker.sock")
-        .await
-        .unwrap_err();
+    let err = Engine::connect_to("/nonexistent/docker.sock").await.unwrap_err();
     assert!(err.is_infrastructure());
     match &err {
         SandboxError::EngineUnavailable { socket, .. } => {
@@ -397,21 +286,14 @@ async fn unreachable_engine_names_the_socket() {
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert!(err
-        .to_string()
-        .contains("Docker engine unreachable at unix:///nonexistent/docker.sock"));
+    assert!(err.to_string().contains("Docker engine unreachable at unix:///nonexistent/docker.sock"));
 
     // A socket file nobody listens on.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dead.sock");
     drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
-    let err = Engine::connect_to(path.to_str().unwrap())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, SandboxError::EngineUnavailable { .. }),
-        "{err:?}"
-    );
+    let err = Engine::connect_to(path.to_str().unwrap()).await.unwrap_err();
+    assert!(matches!(err, SandboxError::EngineUnavailable { .. }), "{err:?}");
 
     let engine = engine().await;
     assert_eq!(engine.socket(), "unix:///var/run/docker.sock");
@@ -422,23 +304,11 @@ async fn unreachable_engine_names_the_socket() {
 async fn missing_image_is_reported() {
     let engine = engine().await;
     let scope = Scope::new("noimage");
-    let err = engine
-        .create(&scope.spec("skillscope/does-not-exist:0"))
-        .await
-        .unwrap_err();
+    let err = engine.create(&scope.spec("skillscope/does-not-exist:0")).await.unwrap_err();
     assert!(matches!(err, SandboxError::ImageMissing(_)), "{err:?}");
-    assert_eq!(
-        engine
-            .image_id("skillscope/does-not-exist:0")
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(engine.image_id("skillscope/does-not-exist:0").await.unwrap(), None);
     // No registry is reachable here, so a pull fails cleanly.
-    let err = engine
-        .ensure_image("skillscope/does-not-exist:0")
-        .await
-        .unwrap_err();
+    let err = engine.ensure_image("skillscope/does-not-exist:0").await.unwrap_err();
     assert!(matches!(err, SandboxError::ImageMissing(_)), "{err:?}");
     scope.assert_clean(&engine).await;
 }
@@ -457,32 +327,21 @@ async fn builds_images_and_reuses_unchanged_contexts() {
          FROM skillscope/busybox:1\nCOPY hello.txt /hello.txt\nCOPY --from=stage /staged.txt /staged.txt\n",
     )
     .unwrap();
-    std::fs::write(
-        ctx.path().join("hello.txt"),
-        format!("hello {}\n", scope.label),
-    )
-    .unwrap();
+    std::fs::write(ctx.path().join("hello.txt"), format!("hello {}\n", scope.label)).unwrap();
 
     let dangling_before = dangling();
     let t = Instant::now();
     let id = engine.build_image(ctx.path(), &tag).await.unwrap();
     let first = t.elapsed();
     assert!(id.starts_with("sha256:"));
-    assert_eq!(
-        dangling(),
-        dangling_before,
-        "build left intermediates behind"
-    );
+    assert_eq!(dangling(), dangling_before, "build left intermediates behind");
 
     let t = Instant::now();
     let again = engine.build_image(ctx.path(), &tag).await.unwrap();
     let second = t.elapsed();
     eprintln!("build: first {first:?}, reuse {second:?}");
     assert_eq!(again, id);
-    assert!(
-        second < first && second < Duration::from_secs(1),
-        "{second:?} vs {first:?}"
-    );
+    assert!(second < first && second < Duration::from_secs(1), "{second:?} vs {first:?}");
 
     let c = scope.started(&engine, &scope.spec(&tag)).await;
     let r = run(&c, sh("cat /hello.txt /staged.txt"), secs(10)).await;
@@ -490,25 +349,12 @@ async fn builds_images_and_reuses_unchanged_contexts() {
     c.remove().await.unwrap();
 
     let broken = tempfile::tempdir().unwrap();
-    std::fs::write(
-        broken.path().join("Dockerfile"),
-        "FROM skillscope/busybox:1\nRUN exit 7\n",
-    )
-    .unwrap();
-    let err = engine
-        .build_image(broken.path(), &format!("{tag}-broken"))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, SandboxError::ImageBuild(_)) && err.is_infrastructure(),
-        "{err:?}"
-    );
+    std::fs::write(broken.path().join("Dockerfile"), "FROM skillscope/busybox:1\nRUN exit 7\n").unwrap();
+    let err = engine.build_image(broken.path(), &format!("{tag}-broken")).await.unwrap_err();
+    assert!(matches!(err, SandboxError::ImageBuild(_)) && err.is_infrastructure(), "{err:?}");
     assert_eq!(dangling(), dangling_before);
 
-    let rmi = std::process::Command::new("docker")
-        .args(["rmi", &tag])
-        .output()
-        .unwrap();
+    let rmi = std::process::Command::new("docker").args(["rmi", &tag]).output().unwrap();
     assert!(rmi.status.success(), "{rmi:?}");
     scope.assert_clean(&engine).await;
 }
@@ -526,12 +372,7 @@ async fn busybox_bootstrap_is_reused() {
     let engine = engine().await;
     let id = busybox(&engine).await;
     let t = Instant::now();
-    assert_eq!(
-        skillscope_sandbox::bootstrap::busybox(&engine)
-            .await
-            .unwrap(),
-        id
-    );
+    assert_eq!(skillscope_sandbox::bootstrap::busybox(&engine).await.unwrap(), id);
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     assert_eq!(engine.image_id(BUSYBOX_TAG).await.unwrap(), Some(id));
 }

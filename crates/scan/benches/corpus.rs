@@ -15,15 +15,11 @@ struct Label {
 /// Labelled finding categories (Cisco skill-scanner names) → taxonomy categories that satisfy them.
 fn accepted(label: &str) -> &'static [&'static str] {
     match label {
-        "prompt_injection" | "social_engineering" | "skill_discovery_abuse" => {
-            &["prompt_injection"]
-        }
+        "prompt_injection" | "social_engineering" | "skill_discovery_abuse" => &["prompt_injection"],
         // Cisco uses it both for "disregard content policy" and for undeclared network use.
         "policy_violation" => &["prompt_injection", "unsafe_behavior"],
         "hidden_instructions" => &["prompt_injection"],
-        "command_injection" | "unauthorized_tool_use" | "tool_chaining_abuse" => {
-            &["unsafe_behavior"]
-        }
+        "command_injection" | "unauthorized_tool_use" | "tool_chaining_abuse" => &["unsafe_behavior"],
         "data_exfiltration" => &["unsafe_behavior", "credential_access"],
         "hardcoded_secrets" => &["credential_access"],
         "obfuscation" => &["supply_chain", "prompt_injection"],
@@ -66,13 +62,8 @@ fn corpus_dir() -> Option<PathBuf> {
 }
 
 fn subdirs(p: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     v.sort();
     v
 }
@@ -82,16 +73,7 @@ fn high(r: &ScanReport) -> Vec<String> {
         .findings
         .iter()
         .filter(|f| f.severity >= Severity::High)
-        .map(|f| {
-            format!(
-                "{} {} {}:{} {}",
-                f.severity.as_str(),
-                f.pattern,
-                f.file,
-                f.line,
-                f.message
-            )
-        })
+        .map(|f| format!("{} {} {}:{} {}", f.severity.as_str(), f.pattern, f.file, f.line, f.message))
         .collect()
 }
 
@@ -102,14 +84,8 @@ fn generated(i: usize) -> Vec<SkillFile> {
     );
     let py = "import csv, sys\n\ndef main(p):\n    try:\n        rows = list(csv.reader(open(p)))\n    except OSError as e:\n        raise SystemExit(e)\n    print(len(rows))\n".repeat(4);
     vec![
-        SkillFile {
-            path: "SKILL.md".into(),
-            bytes: md.into_bytes(),
-        },
-        SkillFile {
-            path: "scripts/fmt.py".into(),
-            bytes: py.into_bytes(),
-        },
+        SkillFile { path: "SKILL.md".into(), bytes: md.into_bytes() },
+        SkillFile { path: "scripts/fmt.py".into(), bytes: py.into_bytes() },
     ]
 }
 
@@ -141,10 +117,7 @@ fn main() {
                 continue;
             }
             let detected = |cats: &[&str], min: Severity| {
-                r.security
-                    .findings
-                    .iter()
-                    .any(|f| f.severity >= min && cats.contains(&f.category.as_str()))
+                r.security.findings.iter().any(|f| f.severity >= min && cats.contains(&f.category.as_str()))
             };
             let mut exp_high = Vec::new();
             let mut cats_seen = std::collections::BTreeSet::new();
@@ -163,10 +136,7 @@ fn main() {
                 }
             }
             exp_high.dedup();
-            let ok = !exp_high.is_empty()
-                && exp_high
-                    .iter()
-                    .all(|c| detected(accepted(c), Severity::High));
+            let ok = !exp_high.is_empty() && exp_high.iter().all(|c| detected(accepted(c), Severity::High));
             if !exp_high.is_empty() {
                 samples_high.1 += 1;
                 samples_high.0 += u32::from(ok);
@@ -184,29 +154,16 @@ fn main() {
                 "| {short} | {} | {} {} | {} |",
                 exp_high.join(", "),
                 got.join(", "),
-                if ok || exp_high.is_empty() {
-                    "✓"
-                } else {
-                    "✗"
-                },
+                if ok || exp_high.is_empty() { "✓" } else { "✗" },
                 r.security.score
             );
         }
-        println!(
-            "\n| label category | recall (any severity) | recall HIGH+CRITICAL |\n|---|---|---|"
-        );
+        println!("\n| label category | recall (any severity) | recall HIGH+CRITICAL |\n|---|---|---|");
         for (cat, (a, at, h, ht)) in &per_cat {
-            let hs = if *ht > 0 {
-                format!("{h}/{ht}")
-            } else {
-                "–".into()
-            };
+            let hs = if *ht > 0 { format!("{h}/{ht}") } else { "–".into() };
             println!("| {cat} | {a}/{at} | {hs} |");
         }
-        println!(
-            "\nsamples with every HIGH/CRITICAL label matched: {}/{}",
-            samples_high.0, samples_high.1
-        );
+        println!("\nsamples with every HIGH/CRITICAL label matched: {}/{}", samples_high.0, samples_high.1);
         for dir in subdirs(&corpus.join("skills-benign")) {
             let name = dir.file_name().unwrap().to_string_lossy().to_string();
             let files = load_dir(&dir).unwrap();
@@ -215,10 +172,7 @@ fn main() {
             benign_fp.extend(high(&r).into_iter().map(|h| format!("{name}: {h}")));
             pool.push((name, files));
         }
-        println!(
-            "benign skills: {benign_n}, HIGH/CRITICAL false positives: {}",
-            benign_fp.len()
-        );
+        println!("benign skills: {benign_n}, HIGH/CRITICAL false positives: {}", benign_fp.len());
         for fp in &benign_fp {
             println!("  FP {fp}");
         }
@@ -226,15 +180,9 @@ fn main() {
         println!("corpus not found; speed run on generated skills");
     }
     if pool.is_empty() {
-        pool = (0..20)
-            .map(|i| (format!("gen-{i}"), generated(i)))
-            .collect();
+        pool = (0..20).map(|i| (format!("gen-{i}"), generated(i))).collect();
     }
-    let bytes: usize = pool
-        .iter()
-        .flat_map(|(_, f)| f.iter().map(|x| x.bytes.len()))
-        .sum::<usize>()
-        / pool.len();
+    let bytes: usize = pool.iter().flat_map(|(_, f)| f.iter().map(|x| x.bytes.len())).sum::<usize>() / pool.len();
     let _ = scan(&pool[0].0, &pool[0].1, &cfg); // warm regex caches
     let n = 1000;
     let run = |threads: usize| {
@@ -247,10 +195,7 @@ fn main() {
                         (k..n)
                             .step_by(threads)
                             .map(|i| {
-                                scan(&pool[i % pool.len()].0, &pool[i % pool.len()].1, cfg)
-                                    .security
-                                    .findings
-                                    .len()
+                                scan(&pool[i % pool.len()].0, &pool[i % pool.len()].1, cfg).security.findings.len()
                             })
                             .sum::<usize>()
                     })
@@ -259,7 +204,12 @@ fn main() {
             handles.into_iter().map(|h| h.join().unwrap()).sum()
         });
         let secs = t.elapsed().as_secs_f64();
-        println!("speed ({threads} thread{}): {n} skills (avg {} KiB) in {secs:.2}s = {:.0} skills/s ({findings} findings)", if threads > 1 { "s" } else { "" }, bytes / 1024, n as f64 / secs);
+        println!(
+            "speed ({threads} thread{}): {n} skills (avg {} KiB) in {secs:.2}s = {:.0} skills/s ({findings} findings)",
+            if threads > 1 { "s" } else { "" },
+            bytes / 1024,
+            n as f64 / secs
+        );
     };
     println!();
     run(1);

@@ -59,14 +59,16 @@ fn location(root: &str, file: &str, line: u32, column: u32) -> Value {
 pub fn to_sarif(reports: &[(String, ScanReport)]) -> Value {
     let mut rules: Vec<Value> = RULES
         .iter()
-        .map(|r| json!({
-            "id": format!("quality/{}", r.id),
-            "name": r.id,
-            "shortDescription": { "text": r.message },
-            "help": { "text": r.suggestion },
-            "defaultConfiguration": { "level": level(r.severity) },
-            "properties": { "dimension": r.dimension, "deduction": r.deduction, "source": r.doc },
-        }))
+        .map(|r| {
+            json!({
+                "id": format!("quality/{}", r.id),
+                "name": r.id,
+                "shortDescription": { "text": r.message },
+                "help": { "text": r.suggestion },
+                "defaultConfiguration": { "level": level(r.severity) },
+                "properties": { "dimension": r.dimension, "deduction": r.deduction, "source": r.doc },
+            })
+        })
         .collect();
     rules.extend(PATTERNS.iter().map(|p| {
         json!({
@@ -89,7 +91,8 @@ pub fn to_sarif(reports: &[(String, ScanReport)]) -> Value {
             }));
         }
         for f in &r.security.findings {
-            let mut props = json!({ "skill": r.name, "severity": f.severity, "confidence": f.confidence, "evidence": f.evidence });
+            let mut props =
+                json!({ "skill": r.name, "severity": f.severity, "confidence": f.confidence, "evidence": f.evidence });
             if let Some(d) = &f.decoded {
                 props["decoded"] = json!(d);
             }
@@ -157,14 +160,7 @@ pub fn to_markdown(reports: &[(String, ScanReport)]) -> String {
             md.push_str("\n### Quality findings\n\n| Rule | Deduction | Location | Message |\n|---|---|---|---|\n");
             for f in &q.findings {
                 let line = f.line.map_or(String::new(), |l| format!(":{l}"));
-                let _ = writeln!(
-                    md,
-                    "| {} | -{} | {}{line} | {} |",
-                    f.rule,
-                    f.deduction,
-                    f.file,
-                    cell(&f.message)
-                );
+                let _ = writeln!(md, "| {} | -{} | {}{line} | {} |", f.rule, f.deduction, f.file, cell(&f.message));
             }
         }
     }

@@ -30,11 +30,7 @@ impl Frontmatter {
             return absent;
         }
         let Some(end) = lines.iter().skip(1).position(|l| l.trim_end() == "---") else {
-            return Frontmatter {
-                error: Some("frontmatter has no closing `---`".into()),
-                present: true,
-                ..absent
-            };
+            return Frontmatter { error: Some("frontmatter has no closing `---`".into()), present: true, ..absent };
         };
         let raw_lines: Vec<String> = lines[1..=end].iter().map(|s| s.to_string()).collect();
         let body = lines[end + 2..].join("\n");
@@ -44,14 +40,7 @@ impl Frontmatter {
             Ok(_) => (None, Some("frontmatter is not a mapping".into())),
             Err(e) => (None, Some(e.to_string())),
         };
-        Frontmatter {
-            map,
-            present: true,
-            error,
-            raw_lines,
-            body,
-            body_line: end as u32 + 3,
-        }
+        Frontmatter { map, present: true, error, raw_lines, body, body_line: end as u32 + 3 }
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -68,11 +57,7 @@ impl Frontmatter {
     }
 
     pub fn keys(&self) -> Vec<String> {
-        self.map
-            .iter()
-            .flat_map(|m| m.keys())
-            .filter_map(scalar)
-            .collect()
+        self.map.iter().flat_map(|m| m.keys()).filter_map(scalar).collect()
     }
 
     /// SKILL.md line of a top-level key (1 when not found, i.e. the opening fence).

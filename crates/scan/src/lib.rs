@@ -26,10 +26,7 @@ pub struct ScanConfig {
 
 impl Default for ScanConfig {
     fn default() -> Self {
-        ScanConfig {
-            quality_gate: 70.0,
-            risky_below: 80,
-        }
+        ScanConfig { quality_gate: 70.0, risky_below: 80 }
     }
 }
 
@@ -73,15 +70,8 @@ pub fn load_dir(path: &Path) -> std::io::Result<Vec<SkillFile>> {
                 }
             } else if ft.is_file() && entry.metadata()?.len() <= MAX_FILE {
                 let rel = p.strip_prefix(path).unwrap_or(&p);
-                let rel = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
-                out.push(SkillFile {
-                    path: rel,
-                    bytes: std::fs::read(&p)?,
-                });
+                let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                out.push(SkillFile { path: rel, bytes: std::fs::read(&p)? });
             }
         }
     }

@@ -29,11 +29,7 @@ pub fn headings(text: &str, offset: u32) -> Vec<Heading> {
         let t = line.trim_start();
         let level = t.chars().take_while(|&c| c == '#').count();
         if (1..=6).contains(&level) && t[level..].starts_with(' ') {
-            out.push(Heading {
-                level,
-                title: t[level..].trim().to_lowercase(),
-                line: i + offset,
-            });
+            out.push(Heading { level, title: t[level..].trim().to_lowercase(), line: i + offset });
         }
     }
     out
@@ -83,19 +79,9 @@ pub fn fences(text: &str, offset: u32) -> Vec<Fence> {
     while i < all.len() {
         let t = all[i].trim_start();
         if let Some(marker) = fence_marker(t) {
-            let lang = t[marker.len()..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_lowercase();
-            let end = (i + 1..all.len())
-                .find(|&j| closes(&marker, all[j]))
-                .unwrap_or(all.len());
-            let lead_in = all[i.saturating_sub(3)..i]
-                .iter()
-                .map(|l| l.to_lowercase())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let lang = t[marker.len()..].split_whitespace().next().unwrap_or("").to_lowercase();
+            let end = (i + 1..all.len()).find(|&j| closes(&marker, all[j])).unwrap_or(all.len());
+            let lead_in = all[i.saturating_sub(3)..i].iter().map(|l| l.to_lowercase()).collect::<Vec<_>>().join("\n");
             out.push(Fence {
                 lang,
                 first_line: i as u32 + 2 + offset,
@@ -119,10 +105,7 @@ pub fn section(text: &str, pred: impl Fn(&str) -> bool) -> Option<(u32, String)>
     let hs = headings(text, 0);
     let idx = hs.iter().position(|h| pred(&h.title))?;
     let h = &hs[idx];
-    let end = hs[idx + 1..]
-        .iter()
-        .find(|n| n.level <= h.level)
-        .map_or(u32::MAX, |n| n.line);
+    let end = hs[idx + 1..].iter().find(|n| n.level <= h.level).map_or(u32::MAX, |n| n.line);
     let body = text
         .lines()
         .enumerate()

@@ -33,8 +33,7 @@ impl<'a> Checker<'a> {
             dimension: r.dimension,
             severity: r.severity,
             deduction: r.deduction,
-            message: detail
-                .map_or_else(|| r.message.to_string(), |d| format!("{}: {d}", r.message)),
+            message: detail.map_or_else(|| r.message.to_string(), |d| format!("{}: {d}", r.message)),
             suggestion: r.suggestion.into(),
             file: file.into(),
             line,
@@ -50,9 +49,7 @@ impl<'a> Checker<'a> {
     }
 
     fn has_heading(&self, re: &Regex) -> bool {
-        markdown::headings(self.body(), 0)
-            .iter()
-            .any(|h| re.is_match(&h.title))
+        markdown::headings(self.body(), 0).iter().any(|h| re.is_match(&h.title))
     }
 
     fn schema(&mut self) -> bool {
@@ -90,12 +87,7 @@ impl<'a> Checker<'a> {
                     self.md("xml-in-name", l);
                 }
                 if name != s.dir_name {
-                    self.add(
-                        "name-dir-mismatch",
-                        "SKILL.md",
-                        Some(l),
-                        Some(format!("`{name}` vs `{}`", s.dir_name)),
-                    );
+                    self.add("name-dir-mismatch", "SKILL.md", Some(l), Some(format!("`{name}` vs `{}`", s.dir_name)));
                 }
             }
         }
@@ -109,21 +101,11 @@ impl<'a> Checker<'a> {
         if re!(r"<[^>]+>").is_match(&desc) {
             self.md("xml-in-description", dl);
         }
-        if fm
-            .get_str("compatibility")
-            .is_some_and(|c| c.chars().count() > 500)
-        {
+        if fm.get_str("compatibility").is_some_and(|c| c.chars().count() > 500) {
             self.md("compatibility-too-long", fm.line_of("compatibility"));
         }
-        const ALLOWED: [&str; 7] = [
-            "name",
-            "description",
-            "license",
-            "compatibility",
-            "metadata",
-            "allowed-tools",
-            "version",
-        ];
+        const ALLOWED: [&str; 7] =
+            ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version"];
         for key in fm.keys() {
             let l = fm.line_of(&key);
             if matches!(key.as_str(), "alwaysApply" | "always_apply" | "globs") {
@@ -132,9 +114,7 @@ impl<'a> Checker<'a> {
                 self.add("unknown-field", "SKILL.md", Some(l), Some(key.clone()));
             }
             if !matches!(key.as_str(), "name" | "description")
-                && fm
-                    .get_str(&key)
-                    .is_some_and(|v| re!(r"<[a-zA-Z/][^>]*>").is_match(&v))
+                && fm.get_str(&key).is_some_and(|v| re!(r"<[a-zA-Z/][^>]*>").is_match(&v))
             {
                 self.add("xml-in-frontmatter", "SKILL.md", Some(l), Some(key.clone()));
             }
@@ -145,9 +125,7 @@ impl<'a> Checker<'a> {
         let version = fm.get_str("version").or_else(|| fm.metadata_str("version"));
         match version {
             None => self.md("version-missing", 1),
-            Some(v) if !re!(r"^\d+\.\d+\.\d+$").is_match(&v) => {
-                self.md("version-format", fm.line_of("version"))
-            }
+            Some(v) if !re!(r"^\d+\.\d+\.\d+$").is_match(&v) => self.md("version-format", fm.line_of("version")),
             _ => {}
         }
         match fm.metadata_str("author") {
@@ -164,36 +142,19 @@ impl<'a> Checker<'a> {
     }
 
     fn structure(&mut self) {
-        const DIRS: [&str; 8] = [
-            "agents",
-            "references",
-            "scripts",
-            "assets",
-            "evals",
-            "tests",
-            "tools",
-            "config",
-        ];
+        const DIRS: [&str; 8] = ["agents", "references", "scripts", "assets", "evals", "tests", "tools", "config"];
         let mut seen = HashSet::new();
         let lib = self.skill.lib_dir().map(str::to_string);
         for f in self.skill.files {
             if let Some((dir, _)) = f.path.split_once('/') {
-                if !DIRS.contains(&dir)
-                    && Some(dir) != lib.as_deref()
-                    && seen.insert(dir.to_string())
-                {
+                if !DIRS.contains(&dir) && Some(dir) != lib.as_deref() && seen.insert(dir.to_string()) {
                     self.add("unknown-directory", &f.path, None, Some(dir.to_string()));
                 }
             }
         }
         let lines = self.skill.skill_md.lines().count();
         if lines > 500 {
-            self.add(
-                "skill-md-too-long",
-                "SKILL.md",
-                None,
-                Some(format!("{lines} lines")),
-            );
+            self.add("skill-md-too-long", "SKILL.md", None, Some(format!("{lines} lines")));
         }
         let dir = self.skill.dir_name;
         if dir.chars().count() < 5 {
@@ -211,10 +172,7 @@ impl<'a> Checker<'a> {
         if matches!(kind, "script-based" | "hybrid") {
             if !s.has_dir("scripts") {
                 self.md("scripts-dir-missing", bl);
-            } else if !s
-                .files_under("scripts")
-                .any(|f| f.path.ends_with(".py") || f.path.ends_with(".sh"))
-            {
+            } else if !s.files_under("scripts").any(|f| f.path.ends_with(".py") || f.path.ends_with(".sh")) {
                 self.md("scripts-dir-without-scripts", bl);
             }
             if !self.has_heading(re!(r"^available scripts")) && !body.contains("| Script |") {
@@ -235,22 +193,17 @@ impl<'a> Checker<'a> {
                 if s.text("pyproject.toml").is_none() {
                     self.md("lib-missing-pyproject", bl);
                 }
-                if !re!(r"(?i)\bimport\b|\bapi\b|\bmodule\b|\blibrary\b|\bpackage\b|\bclass\b|\bfunction\b").is_match(&body) {
+                if !re!(r"(?i)\bimport\b|\bapi\b|\bmodule\b|\blibrary\b|\bpackage\b|\bclass\b|\bfunction\b")
+                    .is_match(&body)
+                {
                     self.md("lib-api-undocumented", bl);
                 }
-                let resources = ["assets", "templates", "resources"]
-                    .iter()
-                    .any(|d| s.has_dir(d));
+                let resources = ["assets", "templates", "resources"].iter().any(|d| s.has_dir(d));
                 if resources && !re!(r"(?i)template|asset|resource").is_match(&body) {
                     self.md("lib-resources-unmentioned", bl);
                 }
-                for f in s
-                    .files_under(lib)
-                    .filter(|f| f.path.ends_with(".py") && !f.path.ends_with("__init__.py"))
-                {
-                    if !re!(r"\btry:|\braise\b|\bassert\b|Error\b")
-                        .is_match(&String::from_utf8_lossy(&f.bytes))
-                    {
+                for f in s.files_under(lib).filter(|f| f.path.ends_with(".py") && !f.path.ends_with("__init__.py")) {
+                    if !re!(r"\btry:|\braise\b|\bassert\b|Error\b").is_match(&String::from_utf8_lossy(&f.bytes)) {
                         self.add("lib-no-error-handling", &f.path, Some(1), None);
                     }
                 }
@@ -258,9 +211,7 @@ impl<'a> Checker<'a> {
                 self.md("lib-module-missing", bl);
             }
         }
-        if kind == "resource-based"
-            && !re!(r"(?i)template|asset|design|style|css|html|resource").is_match(&body)
-        {
+        if kind == "resource-based" && !re!(r"(?i)template|asset|design|style|css|html|resource").is_match(&body) {
             self.md("resources-unmentioned", bl);
         }
         if kind == "guide-only" && body.lines().filter(|l| !l.trim().is_empty()).count() < 20 {
@@ -285,22 +236,10 @@ impl<'a> Checker<'a> {
             self.md("description-no-trigger", l);
         }
         if let Some(m) = re!(r"(?i)\b(something|things|stuff|various|general)\b").find(&desc) {
-            self.add(
-                "description-vague",
-                "SKILL.md",
-                Some(l),
-                Some(m.as_str().into()),
-            );
+            self.add("description-vague", "SKILL.md", Some(l), Some(m.as_str().into()));
         }
-        if let Some(m) =
-            re!(r"(?i)\b(i can|i will|you can|you should|your|my|we can)\b").find(&desc)
-        {
-            self.add(
-                "description-person",
-                "SKILL.md",
-                Some(l),
-                Some(m.as_str().into()),
-            );
+        if let Some(m) = re!(r"(?i)\b(i can|i will|you can|you should|your|my|we can)\b").find(&desc) {
+            self.add("description-person", "SKILL.md", Some(l), Some(m.as_str().into()));
         }
         if n > 100
             && re!(r"(?i)\b(data|files|documents|project|manage|handle|process)\b").is_match(&desc)
@@ -317,10 +256,7 @@ impl<'a> Checker<'a> {
             ("no-purpose-section", re!(r"^purpose")),
             ("no-prerequisites", re!(r"^(prerequisites|requirements)")),
             ("no-limitations", re!(r"^limitations")),
-            (
-                "no-troubleshooting",
-                re!(r"^(troubleshooting|common issues|faq)"),
-            ),
+            ("no-troubleshooting", re!(r"^(troubleshooting|common issues|faq)")),
             ("no-instructions-section", re!(r"^(instructions|usage)")),
             ("no-examples-section", re!(r"^examples?\b")),
         ];
@@ -329,21 +265,15 @@ impl<'a> Checker<'a> {
                 self.md(id, bl);
             }
         }
-        if !body.contains("```")
-            && !body.contains("Example:")
-            && !self.has_heading(re!(r"^examples?\b"))
-        {
+        if !body.contains("```") && !body.contains("Example:") && !self.has_heading(re!(r"^examples?\b")) {
             self.md("no-examples", bl);
         }
         if !re!(r"(?i)error|exception|invalid|fail|validat").is_match(&body) {
             self.md("no-error-handling-docs", bl);
         }
-        if let Some((line, text)) =
-            markdown::section(&body, |t| re!(r"^(instructions|usage)").is_match(t))
-        {
+        if let Some((line, text)) = markdown::section(&body, |t| re!(r"^(instructions|usage)").is_match(t)) {
             let line = line + bl - 1;
-            if !re!(r"(?i)\b(use|call|run|execute|pass|set|add|mark|update|keep)\b").is_match(&text)
-            {
+            if !re!(r"(?i)\b(use|call|run|execute|pass|set|add|mark|update|keep)\b").is_match(&text) {
                 self.md("instructions-no-action-verbs", line);
             }
             if !re!(r"(?m)^\s*([-*+]|\d+[.)])\s").is_match(&text) {
@@ -364,30 +294,15 @@ impl<'a> Checker<'a> {
             }
         }
         if md.len() / 4 > 5000 {
-            self.add(
-                "too-many-tokens",
-                "SKILL.md",
-                None,
-                Some(format!("~{} tokens", md.len() / 4)),
-            );
+            self.add("too-many-tokens", "SKILL.md", None, Some(format!("~{} tokens", md.len() / 4)));
         }
-        let lines: Vec<&str> = self
-            .body()
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines: Vec<&str> = self.body().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         let unique: HashSet<&&str> = lines.iter().collect();
         if !lines.is_empty() && (unique.len() as f64) < 0.7 * lines.len() as f64 {
             self.md("repetitive-lines", bl);
         }
         if let Some(m) = re!(r"(?i)\b(utilize|facilitate|leverage|paradigm|synergy)\b").find(md) {
-            self.add(
-                "corporate-words",
-                "SKILL.md",
-                Some(line_at(md, m.start())),
-                Some(m.as_str().into()),
-            );
+            self.add("corporate-words", "SKILL.md", Some(line_at(md, m.start())), Some(m.as_str().into()));
         }
     }
 
@@ -397,20 +312,12 @@ impl<'a> Checker<'a> {
             let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
             match ext {
                 "md" => {
-                    if stem.len() < 4
-                        || re!(r"(?i)\d|^(doc|docs|file|files|data|info|misc|temp|tmp)$")
-                            .is_match(stem)
-                    {
+                    if stem.len() < 4 || re!(r"(?i)\d|^(doc|docs|file|files|data|info|misc|temp|tmp)$").is_match(stem) {
                         self.add("reference-name-vague", &f.path, None, None);
                     }
                     let text = String::from_utf8_lossy(&f.bytes);
                     if let Some(m) = re!(r"\]\((?:\./)?[^):/]+\.md(?:#[^)]*)?\)").find(&text) {
-                        self.add(
-                            "nested-references",
-                            &f.path,
-                            Some(line_at(&text, m.start())),
-                            None,
-                        );
+                        self.add("nested-references", &f.path, Some(line_at(&text, m.start())), None);
                     }
                 }
                 "py" | "sh" | "json" | "csv" | "yaml" | "yml" | "toml" => {
@@ -436,12 +343,7 @@ impl<'a> Checker<'a> {
                 };
                 // One deduction per kind per file; the security report lists each occurrence.
                 if seen.insert(id) {
-                    self.add(
-                        id,
-                        t.path,
-                        Some(line_at(&t.text, h.pos)),
-                        h.decoded.map(|d| format!("decoded: {d}")),
-                    );
+                    self.add(id, t.path, Some(line_at(&t.text, h.pos)), h.decoded.map(|d| format!("decoded: {d}")));
                 }
             }
         }
@@ -463,10 +365,7 @@ pub fn grade(overall: f64) -> &'static str {
 }
 
 pub fn report(skill: &Skill, gate: f64) -> QualityReport {
-    let mut c = Checker {
-        skill,
-        findings: Vec::new(),
-    };
+    let mut c = Checker { skill, findings: Vec::new() };
     let kind = skill.skill_type();
     if c.schema() {
         c.structure();
@@ -478,12 +377,7 @@ pub fn report(skill: &Skill, gate: f64) -> QualityReport {
     }
     c.unicode();
     let dim = |d: Dimension| {
-        let lost: f64 = c
-            .findings
-            .iter()
-            .filter(|f| f.dimension == d)
-            .map(|f| f.deduction)
-            .sum();
+        let lost: f64 = c.findings.iter().filter(|f| f.dimension == d).map(|f| f.deduction).sum();
         round1((100.0 - lost).max(0.0))
     };
     let dimensions = Dimensions {

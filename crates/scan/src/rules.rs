@@ -104,10 +104,7 @@ rules! {
 }
 
 pub fn rule(id: &str) -> &'static Rule {
-    RULES
-        .iter()
-        .find(|r| r.id == id)
-        .unwrap_or_else(|| panic!("unknown quality rule id {id}"))
+    RULES.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("unknown quality rule id {id}"))
 }
 
 #[cfg(test)]

@@ -31,38 +31,20 @@ impl<'a> Skill<'a> {
             .iter()
             .filter_map(|f| {
                 let text = std::str::from_utf8(&f.bytes).ok()?;
-                (!text.contains('\0')).then(|| TextFile {
-                    path: &f.path,
-                    text: text.to_string(),
-                })
+                (!text.contains('\0')).then(|| TextFile { path: &f.path, text: text.to_string() })
             })
             .collect();
-        let skill_md = texts
-            .iter()
-            .find(|t| t.path == "SKILL.md")
-            .map(|t| t.text.clone());
+        let skill_md = texts.iter().find(|t| t.path == "SKILL.md").map(|t| t.text.clone());
         let fm = Frontmatter::parse(skill_md.as_deref().unwrap_or(""));
-        Skill {
-            dir_name,
-            files,
-            texts,
-            has_skill_md: skill_md.is_some(),
-            skill_md: skill_md.unwrap_or_default(),
-            fm,
-        }
+        Skill { dir_name, files, texts, has_skill_md: skill_md.is_some(), skill_md: skill_md.unwrap_or_default(), fm }
     }
 
     pub fn text(&self, path: &str) -> Option<&str> {
-        self.texts
-            .iter()
-            .find(|t| t.path == path)
-            .map(|t| t.text.as_str())
+        self.texts.iter().find(|t| t.path == path).map(|t| t.text.as_str())
     }
 
     pub fn name(&self) -> String {
-        self.fm
-            .get_str("name")
-            .unwrap_or_else(|| self.dir_name.to_string())
+        self.fm.get_str("name").unwrap_or_else(|| self.dir_name.to_string())
     }
 
     pub fn description(&self) -> String {
@@ -76,20 +58,14 @@ impl<'a> Skill<'a> {
 
     pub fn files_under<'s>(&'s self, dir: &str) -> impl Iterator<Item = &'s SkillFile> + 's {
         let prefix = format!("{dir}/");
-        self.files
-            .iter()
-            .filter(move |f| f.path.starts_with(&prefix))
+        self.files.iter().filter(move |f| f.path.starts_with(&prefix))
     }
 
     /// Detected skill type, following the reference classifier.
     pub fn skill_type(&self) -> &'static str {
-        let scripts = self
-            .files_under("scripts")
-            .any(|f| f.path.ends_with(".py") || f.path.ends_with(".sh"));
+        let scripts = self.files_under("scripts").any(|f| f.path.ends_with(".py") || f.path.ends_with(".sh"));
         let lib = self.lib_dir().is_some();
-        let resources = ["assets", "templates", "design-system", "resources"]
-            .iter()
-            .any(|d| self.has_dir(d));
+        let resources = ["assets", "templates", "design-system", "resources"].iter().any(|d| self.has_dir(d));
         match (scripts, lib, resources) {
             (true, true, _) | (true, _, true) => "hybrid",
             (true, false, false) => "script-based",
@@ -101,14 +77,7 @@ impl<'a> Skill<'a> {
 
     /// First top-level subdirectory that is a Python package (not scripts/tests/…).
     pub fn lib_dir(&self) -> Option<&str> {
-        const EXCLUDED: [&str; 6] = [
-            "scripts",
-            "tests",
-            "references",
-            "assets",
-            "evals",
-            "examples",
-        ];
+        const EXCLUDED: [&str; 6] = ["scripts", "tests", "references", "assets", "evals", "examples"];
         self.files.iter().find_map(|f| {
             let (dir, rest) = f.path.split_once('/')?;
             (rest == "__init__.py" && !EXCLUDED.contains(&dir)).then_some(dir)

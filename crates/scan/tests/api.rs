@@ -1,15 +1,10 @@
 //! Public API behaviour: scoring bounds, semantic-pass slot, exporters.
 
 use skillscope_scan::export::{to_json, to_markdown, to_sarif};
-use skillscope_scan::{
-    scan, scan_with, ScanConfig, SecurityFinding, SemanticPass, Severity, SkillFile,
-};
+use skillscope_scan::{scan, scan_with, ScanConfig, SecurityFinding, SemanticPass, Severity, SkillFile};
 
 fn file(path: &str, text: &str) -> SkillFile {
-    SkillFile {
-        path: path.into(),
-        bytes: text.as_bytes().to_vec(),
-    }
+    SkillFile { path: path.into(), bytes: text.as_bytes().to_vec() }
 }
 
 fn risky() -> Vec<SkillFile> {
@@ -21,11 +16,7 @@ fn risky() -> Vec<SkillFile> {
 
 struct Flagger;
 impl SemanticPass for Flagger {
-    fn review(
-        &self,
-        _: &[SkillFile],
-        findings: &[SecurityFinding],
-    ) -> Result<Vec<SecurityFinding>, String> {
+    fn review(&self, _: &[SkillFile], findings: &[SecurityFinding]) -> Result<Vec<SecurityFinding>, String> {
         let mut f = findings[0].clone();
         f.pattern = "A6".into();
         f.message = "model: description does not match code".into();
@@ -35,11 +26,7 @@ impl SemanticPass for Flagger {
 
 struct Failing;
 impl SemanticPass for Failing {
-    fn review(
-        &self,
-        _: &[SkillFile],
-        _: &[SecurityFinding],
-    ) -> Result<Vec<SecurityFinding>, String> {
+    fn review(&self, _: &[SkillFile], _: &[SecurityFinding]) -> Result<Vec<SecurityFinding>, String> {
         Err("no model configured".into())
     }
 }
@@ -53,36 +40,18 @@ fn score_floor_and_semantic_slot() {
     let with = scan_with("demo", &files, &ScanConfig::default(), Some(&Flagger));
     let info = with.security.semantic_pass.unwrap();
     assert!(info.ran && info.added_findings == 1);
-    assert!(with
-        .security
-        .findings
-        .iter()
-        .any(|f| f.message.starts_with("model:")));
+    assert!(with.security.findings.iter().any(|f| f.message.starts_with("model:")));
     let failed = scan_with("demo", &files, &ScanConfig::default(), Some(&Failing));
-    assert_eq!(
-        failed.security.semantic_pass.unwrap().error.as_deref(),
-        Some("no model configured")
-    );
-    assert_eq!(
-        failed.security.findings.len(),
-        plain.security.findings.len()
-    );
+    assert_eq!(failed.security.semantic_pass.unwrap().error.as_deref(), Some("no model configured"));
+    assert_eq!(failed.security.findings.len(), plain.security.findings.len());
 }
 
 #[test]
 fn empty_package_is_reported_not_panicking() {
     let r = scan("empty", &[], &ScanConfig::default());
-    assert!(r
-        .quality
-        .findings
-        .iter()
-        .any(|f| f.rule == "skill-md-missing"));
+    assert!(r.quality.findings.iter().any(|f| f.rule == "skill-md-missing"));
     assert_eq!(r.quality.grade, "B");
-    assert!(r
-        .security
-        .findings
-        .iter()
-        .all(|f| f.severity <= Severity::Low));
+    assert!(r.security.findings.iter().all(|f| f.severity <= Severity::Low));
 }
 
 #[test]
@@ -95,15 +64,10 @@ fn json_export_has_the_documented_shape() {
     assert!(s["quality"]["overall"].is_f64() && s["quality"]["grade"].is_string());
     assert!(s["quality"]["dimensions"]["correctness"].is_f64());
     let f = &s["security"]["findings"][0];
-    for key in [
-        "pattern", "category", "severity", "file", "line", "message", "evidence",
-    ] {
+    for key in ["pattern", "category", "severity", "file", "line", "message", "evidence"] {
         assert!(!f[key].is_null(), "missing {key}");
     }
-    assert_eq!(
-        f["severity"], "high",
-        "findings are sorted most severe first"
-    );
+    assert_eq!(f["severity"], "high", "findings are sorted most severe first");
     assert!(s["security"]["risky"].as_bool().unwrap());
 }
 
@@ -111,21 +75,13 @@ fn json_export_has_the_documented_shape() {
 fn sarif_export_validates_against_schema() {
     let r = scan("demo", &risky(), &ScanConfig::default());
     let sarif = to_sarif(&[("skills/demo".into(), r)]);
-    let schema: serde_json::Value =
-        serde_json::from_str(include_str!("sarif-2.1.0-subset.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(include_str!("sarif-2.1.0-subset.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&sarif)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
+    let errors: Vec<String> = validator.iter_errors(&sarif).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    assert!(results
-        .iter()
-        .any(|r| r["ruleId"].as_str().unwrap().starts_with("security/")));
-    assert!(results
-        .iter()
-        .any(|r| r["ruleId"].as_str().unwrap().starts_with("quality/")));
+    assert!(results.iter().any(|r| r["ruleId"].as_str().unwrap().starts_with("security/")));
+    assert!(results.iter().any(|r| r["ruleId"].as_str().unwrap().starts_with("quality/")));
     let uri = &results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
     assert!(uri.as_str().unwrap().starts_with("skills/demo"));
     // Every result refers to a declared rule.
@@ -135,9 +91,7 @@ fn sarif_export_validates_against_schema() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert!(results
-        .iter()
-        .all(|r| ids.contains(&r["ruleId"].as_str().unwrap())));
+    assert!(results.iter().all(|r| ids.contains(&r["ruleId"].as_str().unwrap())));
 
     // The schema really rejects malformed logs.
     let mut bad = sarif.clone();

@@ -14,18 +14,8 @@ fn data(seed: u64, zero_share: f64) -> Vec<Pair> {
             for t in 0..50 {
                 let m = dens[(unif() * dens.len() as f64) as usize] as f64;
                 let wo = (unif() * (m + 1.0)).floor().min(m) / m;
-                let wi = if unif() < zero_share {
-                    wo
-                } else {
-                    (unif() * (m + 1.0)).floor().min(m) / m
-                };
-                let mut p = Pair::new(
-                    &format!("skill-{s:03}"),
-                    &format!("cfg-{c}"),
-                    &format!("task-{t:02}"),
-                    wo,
-                    wi,
-                );
+                let wi = if unif() < zero_share { wo } else { (unif() * (m + 1.0)).floor().min(m) / m };
+                let mut p = Pair::new(&format!("skill-{s:03}"), &format!("cfg-{c}"), &format!("task-{t:02}"), wo, wi);
                 p.time_without = Some(10.0 + 100.0 * unif());
                 p.time_with = Some(10.0 + 100.0 * unif());
                 p.tokens_without = Some(1000.0 + 1e5 * unif());
@@ -38,10 +28,7 @@ fn data(seed: u64, zero_share: f64) -> Vec<Pair> {
 }
 
 fn main() {
-    for (label, zero_share) in [
-        ("realistic (70% identical outcomes)", 0.7),
-        ("worst case (no forced ties)", 0.0),
-    ] {
+    for (label, zero_share) in [("realistic (70% identical outcomes)", 0.7), ("worst case (no forced ties)", 0.0)] {
         let pairs = data(42, zero_share);
         let t0 = Instant::now();
         let r = analyze(&pairs);

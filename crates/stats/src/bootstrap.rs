@@ -109,9 +109,7 @@ mod tests {
     #[test]
     fn selection_quantile_matches_sorted() {
         let mut rng = SplitMix64(7);
-        let v: Vec<f64> = (0..10_000)
-            .map(|_| (rng.next_u64() % 1000) as f64 / 7.0)
-            .collect();
+        let v: Vec<f64> = (0..10_000).map(|_| (rng.next_u64() % 1000) as f64 / 7.0).collect();
         let mut s = v.clone();
         s.sort_by(f64::total_cmp);
         for q in [0.025f64, 0.5, 0.975] {

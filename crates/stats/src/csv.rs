@@ -21,24 +21,12 @@ pub enum CsvError {
 }
 
 const REQUIRED: [&str; 5] = ["skill", "config", "task", "without", "with"];
-const OPTIONAL: [&str; 5] = [
-    "repeat",
-    "time_without",
-    "time_with",
-    "tokens_without",
-    "tokens_with",
-];
+const OPTIONAL: [&str; 5] = ["repeat", "time_without", "time_with", "tokens_without", "tokens_with"];
 
 /// Read pairs from CSV.
 pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(csv::Trim::All)
-        .from_reader(r);
-    let headers = rdr
-        .headers()
-        .map_err(|e| CsvError::Csv(e.to_string()))?
-        .clone();
+    let mut rdr = csv::ReaderBuilder::new().has_headers(true).trim(csv::Trim::All).from_reader(r);
+    let headers = rdr.headers().map_err(|e| CsvError::Csv(e.to_string()))?.clone();
     let mut col = [None::<usize>; 10];
     for (i, h) in headers.iter().enumerate() {
         let h = h.trim_start_matches('\u{feff}');
@@ -57,10 +45,7 @@ pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
     let mut out = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| match e.position() {
-            Some(p) => CsvError::Row {
-                line: p.line(),
-                msg: e.to_string(),
-            },
+            Some(p) => CsvError::Row { line: p.line(), msg: e.to_string() },
             None => CsvError::Csv(e.to_string()),
         })?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
@@ -77,9 +62,7 @@ pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
         let ratio = |k: usize| -> Result<f64, CsvError> {
             let v = get(k);
             let name = REQUIRED[k];
-            let x: f64 = v
-                .parse()
-                .map_err(|_| err(format!("{name} = {v:?} is not a number")))?;
+            let x: f64 = v.parse().map_err(|_| err(format!("{name} = {v:?} is not a number")))?;
             if !x.is_finite() || !(0.0..=1.0).contains(&x) {
                 return Err(err(format!("{name} = {v} is outside [0, 1]")));
             }
@@ -91,9 +74,7 @@ pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
                 return Ok(None);
             }
             let name = OPTIONAL[k - 5];
-            let x: f64 = v
-                .parse()
-                .map_err(|_| err(format!("{name} = {v:?} is not a number")))?;
+            let x: f64 = v.parse().map_err(|_| err(format!("{name} = {v:?} is not a number")))?;
             if !x.is_finite() || x < 0.0 {
                 return Err(err(format!("{name} = {v} must be a finite number ≥ 0")));
             }
@@ -101,10 +82,7 @@ pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
         };
         let repeat = match get(5) {
             "" => None,
-            v => Some(
-                v.parse::<u32>()
-                    .map_err(|_| err(format!("repeat = {v:?} is not a non-negative integer")))?,
-            ),
+            v => Some(v.parse::<u32>().map_err(|_| err(format!("repeat = {v:?} is not a non-negative integer")))?),
         };
         out.push(Pair {
             skill: text(0)?,
@@ -153,26 +131,17 @@ mod tests {
                  s,c,t6,1.3,0.2\n";
         let e = read_pairs_csv(s.as_bytes()).unwrap_err();
         assert_eq!(e.to_string(), "line 7: without = 1.3 is outside [0, 1]");
-        let e =
-            read_pairs_csv("skill,config,task,without,with\ns,c,t,x,0\n".as_bytes()).unwrap_err();
+        let e = read_pairs_csv("skill,config,task,without,with\ns,c,t,x,0\n".as_bytes()).unwrap_err();
         assert_eq!(e.to_string(), "line 2: without = \"x\" is not a number");
-        let e =
-            read_pairs_csv("skill,config,task,without,with\ns,c,,0,0\n".as_bytes()).unwrap_err();
+        let e = read_pairs_csv("skill,config,task,without,with\ns,c,,0,0\n".as_bytes()).unwrap_err();
         assert_eq!(e.to_string(), "line 2: task is empty");
         let e = read_pairs_csv("skill,config,task,with\n".as_bytes()).unwrap_err();
         assert_eq!(e, CsvError::MissingColumn("without"));
-        let e = read_pairs_csv("skill,config,task,without,with,repeat\ns,c,t,0,1,-1\n".as_bytes())
-            .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 2: repeat = \"-1\" is not a non-negative integer"
-        );
-        let e = read_pairs_csv("skill,config,task,without,with\ns,c,t,0,1\ns,c\n".as_bytes())
-            .unwrap_err();
+        let e = read_pairs_csv("skill,config,task,without,with,repeat\ns,c,t,0,1,-1\n".as_bytes()).unwrap_err();
+        assert_eq!(e.to_string(), "line 2: repeat = \"-1\" is not a non-negative integer");
+        let e = read_pairs_csv("skill,config,task,without,with\ns,c,t,0,1\ns,c\n".as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("line 3:"), "{e}");
-        let e =
-            read_pairs_csv("skill,config,task,without,with,time_with\ns,c,t,0,1,-3\n".as_bytes())
-                .unwrap_err();
+        let e = read_pairs_csv("skill,config,task,without,with,time_with\ns,c,t,0,1,-3\n".as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("line 2: time_with = -3"), "{e}");
     }
 }

@@ -231,10 +231,7 @@ type Job<'a> = (&'a str, &'a str, Vec<&'a Pair>);
 /// Run `summarize` over jobs on all available cores (deterministic output).
 fn run_jobs(jobs: &[Job<'_>]) -> Vec<Summary> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len().max(1));
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(jobs.len().max(1));
     if threads <= 1 {
         return jobs.iter().map(|(s, c, p)| summarize(s, c, p)).collect();
     }
@@ -253,10 +250,7 @@ fn run_jobs(jobs: &[Job<'_>]) -> Vec<Summary> {
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("stats worker panicked"))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().expect("stats worker panicked")).collect()
     });
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, s)| s).collect()

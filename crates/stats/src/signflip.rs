@@ -184,11 +184,7 @@ fn rational_path(pairs: &[(f64, f64)]) -> Option<SignFlip> {
         ys.push(y);
     }
     if ys.is_empty() {
-        return Some(SignFlip {
-            p: 1.0,
-            error: 0.0,
-            method: SignFlipMethod::Exact,
-        });
+        return Some(SignFlip { p: 1.0, error: 0.0, method: SignFlipMethod::Exact });
     }
     let t = signed.unsigned_abs() / g;
     for y in &mut ys {
@@ -196,11 +192,7 @@ fn rational_path(pairs: &[(f64, f64)]) -> Option<SignFlip> {
     }
     let total: u128 = ys.iter().sum();
     let p = tail_two_sided(&ys, total, t)?;
-    Some(SignFlip {
-        p,
-        error: 0.0,
-        method: SignFlipMethod::Exact,
-    })
+    Some(SignFlip { p, error: 0.0, method: SignFlipMethod::Exact })
 }
 
 /// `P(|S| ≥ t)` for `S = Σ s_i y_i` with uniform random signs, or `None` if
@@ -210,13 +202,7 @@ fn tail_two_sided(ys: &[u128], total: u128, t: u128) -> Option<f64> {
 }
 
 /// `(P(|S| ≥ t_a), P(|S| ≥ t_b))` for `t_a ≤ t_b` from one DP.
-fn tails_two_sided(
-    ys: &[u128],
-    total: u128,
-    t_a: u128,
-    t_b: u128,
-    budget: u128,
-) -> Option<(f64, f64)> {
+fn tails_two_sided(ys: &[u128], total: u128, t_a: u128, t_b: u128, budget: u128) -> Option<(f64, f64)> {
     debug_assert!(t_a <= t_b);
     if t_a == 0 && t_b == 0 {
         return Some((1.0, 1.0));
@@ -275,25 +261,14 @@ fn subset_sum_pmf(ys: &[usize], c: usize) -> Vec<f64> {
 fn grid_path(deltas: &[f64]) -> SignFlip {
     let xs: Vec<f64> = deltas.iter().copied().filter(|d| *d != 0.0).collect();
     if xs.is_empty() {
-        return SignFlip {
-            p: 1.0,
-            error: 0.0,
-            method: SignFlipMethod::Exact,
-        };
+        return SignFlip { p: 1.0, error: 0.0, method: SignFlipMethod::Exact };
     }
     let t_obs = xs.iter().sum::<f64>().abs();
     let mut grid = BASE_GRID;
     loop {
-        let ys: Vec<u128> = xs
-            .iter()
-            .map(|x| (x.abs() / grid).round() as u128)
-            .collect();
-        let err: f64 = xs
-            .iter()
-            .zip(&ys)
-            .map(|(x, &y)| (x.abs() - y as f64 * grid).abs())
-            .sum::<f64>()
-            + 1e-9 * (1.0 + t_obs);
+        let ys: Vec<u128> = xs.iter().map(|x| (x.abs() / grid).round() as u128).collect();
+        let err: f64 =
+            xs.iter().zip(&ys).map(|(x, &y)| (x.abs() - y as f64 * grid).abs()).sum::<f64>() + 1e-9 * (1.0 + t_obs);
         let total: u128 = ys.iter().sum();
         // Thresholds on the integer grid (S_grid * grid compared with T ∓ E).
         let t_up = ((t_obs - err) / grid).ceil().max(0.0) as u128;
@@ -303,29 +278,16 @@ fn grid_path(deltas: &[f64]) -> SignFlip {
             grid *= 2.0;
             continue;
         }
-        let (p_up, p_lo) =
-            tails_two_sided(&ys, total, t_up, t_lo, WORK_BUDGET).unwrap_or((1.0, 0.0));
+        let (p_up, p_lo) = tails_two_sided(&ys, total, t_up, t_lo, WORK_BUDGET).unwrap_or((1.0, 0.0));
         let width = (p_up - p_lo).max(0.0);
         if width <= 1e-15 * p_up.max(1e-300) {
-            return SignFlip {
-                p: p_up,
-                error: 0.0,
-                method: SignFlipMethod::Exact,
-            };
+            return SignFlip { p: p_up, error: 0.0, method: SignFlipMethod::Exact };
         }
         let (pn, be) = normal_approx(&xs);
         if be < width {
-            return SignFlip {
-                p: pn,
-                error: be,
-                method: SignFlipMethod::Normal,
-            };
+            return SignFlip { p: pn, error: be, method: SignFlipMethod::Normal };
         }
-        return SignFlip {
-            p: p_up,
-            error: width,
-            method: SignFlipMethod::Grid,
-        };
+        return SignFlip { p: p_up, error: width, method: SignFlipMethod::Grid };
     }
 }
 
@@ -348,9 +310,7 @@ mod tests {
         let t = d.iter().sum::<f64>().abs();
         let mut cnt = 0u64;
         for m in 0..(1u64 << n) {
-            let s: f64 = (0..n)
-                .map(|i| if m >> i & 1 == 1 { d[i] } else { -d[i] })
-                .sum();
+            let s: f64 = (0..n).map(|i| if m >> i & 1 == 1 { d[i] } else { -d[i] }).sum();
             if s.abs() >= t - 1e-9 {
                 cnt += 1;
             }
@@ -399,9 +359,7 @@ mod tests {
 
     #[test]
     fn irrational_deltas_use_grid_and_bound() {
-        let d: Vec<f64> = (1..=12)
-            .map(|i| (i as f64).sqrt() * if i % 3 == 0 { -1.0 } else { 1.0 })
-            .collect();
+        let d: Vec<f64> = (1..=12).map(|i| (i as f64).sqrt() * if i % 3 == 0 { -1.0 } else { 1.0 }).collect();
         let r = sign_flip_deltas(&d);
         assert!(r.error >= 0.0);
         assert!((r.p - brute(&d)).abs() < 1e-12);
@@ -415,18 +373,14 @@ mod large_tests {
     #[test]
     fn large_n_falls_back_to_bounded_grid() {
         // 3,000 irrational deltas: beyond the exact budget on the 1e-6 grid.
-        let d: Vec<f64> = (1..=3000)
-            .map(|i| (i as f64).sqrt().fract() * 10.0 - 4.9)
-            .collect();
+        let d: Vec<f64> = (1..=3000).map(|i| (i as f64).sqrt().fract() * 10.0 - 4.9).collect();
         let r = sign_flip_deltas(&d);
         assert_eq!(r.method, SignFlipMethod::Normal);
         let (pn, be) = normal_approx(&d);
         assert_eq!(r.p, pn);
         assert!(be < 0.05, "Berry–Esseen bound {be}");
         // Rational input of the same size stays exact (larger budget).
-        let pairs: Vec<(f64, f64)> = (0..3000)
-            .map(|i| ((i % 5) as f64 / 4.0, ((i * 7) % 11) as f64 / 10.0))
-            .collect();
+        let pairs: Vec<(f64, f64)> = (0..3000).map(|i| ((i % 5) as f64 / 4.0, ((i * 7) % 11) as f64 / 10.0)).collect();
         assert_eq!(sign_flip_pairs(&pairs).method, SignFlipMethod::Exact);
     }
 }

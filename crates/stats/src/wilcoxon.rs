@@ -61,12 +61,7 @@ pub fn wilcoxon(deltas: &[f64]) -> (f64, WilcoxonMethod) {
         tie_term += t * t * t - t;
         i = j + 1;
     }
-    let w2: usize = v
-        .iter()
-        .zip(&ranks)
-        .filter(|(d, _)| **d > 0.0)
-        .map(|(_, r)| *r)
-        .sum();
+    let w2: usize = v.iter().zip(&ranks).filter(|(d, _)| **d > 0.0).map(|(_, r)| *r).sum();
     let total: usize = ranks.iter().sum();
     if n > EXACT_MAX_N {
         let nf = n as f64;

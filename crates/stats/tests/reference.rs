@@ -7,28 +7,16 @@ use skillscope_stats::wilcoxon::wilcoxon;
 use skillscope_stats::{analyze, fdr, power, special, ttest, Pair};
 
 fn reference() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/stats/reference.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/stats/reference.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("reference.json")).unwrap()
 }
 
 fn close(a: f64, b: f64, tol: f64, what: &str) {
-    assert!(
-        (a - b).abs() <= tol,
-        "{what}: got {a}, want {b} (diff {})",
-        (a - b).abs()
-    );
+    assert!((a - b).abs() <= tol, "{what}: got {a}, want {b} (diff {})", (a - b).abs());
 }
 
 fn pairs_of(c: &Value) -> Vec<(f64, f64)> {
-    c["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
-        .collect()
+    c["pairs"].as_array().unwrap().iter().map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap())).collect()
 }
 
 #[test]
@@ -62,20 +50,12 @@ fn cases_match_reference() {
         ];
         if grid_cases.contains(&name) {
             let g = sign_flip_deltas(&d);
-            assert!(
-                g.p - g.error <= want + 1e-12 && want <= g.p + 1e-12,
-                "{name}: grid bounds"
-            );
+            assert!(g.p - g.error <= want + 1e-12 && want <= g.p + 1e-12, "{name}: grid bounds");
             close(g.p, want, 1e-9, &format!("{name} signflip grid"));
         }
         // Wilcoxon vs the independent exact midrank value and SciPy.
         let (pw, _) = wilcoxon(&d);
-        close(
-            pw,
-            c["p_wilcoxon_exact_midrank"].as_f64().unwrap(),
-            1e-9,
-            &format!("{name} wilcoxon"),
-        );
+        close(pw, c["p_wilcoxon_exact_midrank"].as_f64().unwrap(), 1e-9, &format!("{name} wilcoxon"));
         if let Some(s) = c["p_wilcoxon_scipy"].as_f64() {
             close(pw, s, 1e-9, &format!("{name} wilcoxon scipy"));
         }
@@ -89,16 +69,8 @@ fn cases_match_reference() {
         close(mean, c["mean_delta"].as_f64().unwrap(), 1e-9, name);
         close(sd, c["sd_delta"].as_f64().unwrap(), 1e-9, name);
         match c["mde"].as_f64() {
-            Some(m) => close(
-                power::mde(d.len(), sd).unwrap(),
-                m,
-                1e-8,
-                &format!("{name} mde"),
-            ),
-            None => assert!(
-                power::mde(d.len(), sd).is_none() || sd < 1e-12,
-                "{name} mde"
-            ),
+            Some(m) => close(power::mde(d.len(), sd).unwrap(), m, 1e-8, &format!("{name} mde")),
+            None => assert!(power::mde(d.len(), sd).is_none() || sd < 1e-12, "{name} mde"),
         }
     }
 }
@@ -107,18 +79,8 @@ fn cases_match_reference() {
 fn bh_matches_scipy() {
     let r = reference();
     for c in r["bh"].as_array().unwrap() {
-        let p: Vec<f64> = c["p"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect();
-        let q: Vec<f64> = c["q"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect();
+        let p: Vec<f64> = c["p"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let q: Vec<f64> = c["q"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
         for (a, b) in fdr::bh(&p).iter().zip(&q) {
             close(*a, *b, 1e-12, "bh");
         }
@@ -129,17 +91,8 @@ fn bh_matches_scipy() {
 fn t_quantiles_match_scipy() {
     let r = reference();
     for c in r["t_quantiles"].as_array().unwrap() {
-        let (p, df, q) = (
-            c["p"].as_f64().unwrap(),
-            c["df"].as_f64().unwrap(),
-            c["q"].as_f64().unwrap(),
-        );
-        close(
-            special::t_quantile(p, df),
-            q,
-            1e-9 * q.abs().max(1.0),
-            "t quantile",
-        );
+        let (p, df, q) = (c["p"].as_f64().unwrap(), c["df"].as_f64().unwrap(), c["q"].as_f64().unwrap());
+        close(special::t_quantile(p, df), q, 1e-9 * q.abs().max(1.0), "t quantile");
     }
 }
 
@@ -165,12 +118,7 @@ fn analyze_matches_reference() {
     let json = serde_json::to_value(&rep).unwrap();
     assert_eq!(json["overall"]["n_pairs"], a["overall"]["n_pairs"]);
     for k in ["mean_without", "mean_with", "delta"] {
-        close(
-            json["overall"][k].as_f64().unwrap(),
-            a["overall"][k].as_f64().unwrap(),
-            1e-9,
-            k,
-        );
+        close(json["overall"][k].as_f64().unwrap(), a["overall"][k].as_f64().unwrap(), 1e-9, k);
     }
     for fam in ["groups", "skills"] {
         let got = json[fam].as_array().unwrap();
@@ -182,30 +130,15 @@ fn analyze_matches_reference() {
             assert_eq!(g["config"], w["config"], "{who}");
             assert_eq!(g["n"], w["n"], "{who}");
             assert_eq!(g["class"], w["class"], "{who}");
-            for k in [
-                "mean_without",
-                "mean_with",
-                "delta",
-                "p_signflip",
-                "p_wilcoxon",
-                "q_bh",
-            ] {
-                close(
-                    g[k].as_f64().unwrap(),
-                    w[k].as_f64().unwrap(),
-                    1e-9,
-                    &format!("{who} {k}"),
-                );
+            for k in ["mean_without", "mean_with", "delta", "p_signflip", "p_wilcoxon", "q_bh"] {
+                close(g[k].as_f64().unwrap(), w[k].as_f64().unwrap(), 1e-9, &format!("{who} {k}"));
             }
             let pt = g["p_ttest"].as_f64().unwrap();
             match w["p_ttest"].as_f64() {
                 Some(s) => close(pt, s, 1e-9, &format!("{who} p_ttest")),
                 None => assert_eq!(pt, 1.0),
             }
-            let (lo, hi) = (
-                g["ci_low"].as_f64().unwrap(),
-                g["ci_high"].as_f64().unwrap(),
-            );
+            let (lo, hi) = (g["ci_low"].as_f64().unwrap(), g["ci_high"].as_f64().unwrap());
             let d = g["delta"].as_f64().unwrap();
             assert!(lo <= d && d <= hi, "{who}: CI [{lo}, {hi}] excludes {d}");
         }

@@ -8,20 +8,8 @@ fn sample() -> Vec<Pair> {
     for cfg in ["c1", "c2"] {
         for t in 0..10 {
             // "up": +0.5 on 8 tasks; "down": −0.25 on 9 tasks; "flat": zeros.
-            v.push(Pair::new(
-                "up",
-                cfg,
-                &format!("t{t}"),
-                0.25,
-                if t < 8 { 0.75 } else { 0.25 },
-            ));
-            v.push(Pair::new(
-                "down",
-                cfg,
-                &format!("t{t}"),
-                0.5,
-                if t < 9 { 0.25 } else { 0.5 },
-            ));
+            v.push(Pair::new("up", cfg, &format!("t{t}"), 0.25, if t < 8 { 0.75 } else { 0.25 }));
+            v.push(Pair::new("down", cfg, &format!("t{t}"), 0.5, if t < 9 { 0.25 } else { 0.5 }));
             v.push(Pair::new("flat", cfg, &format!("t{t}"), 1.0, 1.0));
         }
     }
@@ -37,12 +25,7 @@ fn json_shape_and_classes() {
     }
     assert_eq!(j["groups"].as_array().unwrap().len(), 6);
     assert_eq!(j["skills"].as_array().unwrap().len(), 3);
-    for row in j["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .chain(j["skills"].as_array().unwrap())
-    {
+    for row in j["groups"].as_array().unwrap().iter().chain(j["skills"].as_array().unwrap()) {
         for k in [
             "skill",
             "config",
@@ -75,11 +58,7 @@ fn json_shape_and_classes() {
     assert!((skill("up").prg - 0.4).abs() < 1e-12);
     assert_eq!(j["skills"][0]["class"], "harmful"); // sorted: down, flat, up
                                                     // Group rows: 8 of 10 positive → p = 2/256 < 0.05.
-    let g = r
-        .groups
-        .iter()
-        .find(|g| g.skill == "up" && g.config == "c1")
-        .unwrap();
+    let g = r.groups.iter().find(|g| g.skill == "up" && g.config == "c1").unwrap();
     assert!((g.p_signflip - 2.0 / 256.0).abs() < 1e-15);
     assert!(g.q_bh >= g.p_signflip);
     assert!(g.mde.unwrap() > 0.0);
@@ -121,9 +100,7 @@ fn repeats_are_averaged_and_give_variance() {
     assert_eq!(g.var_with, Some(0.0));
     assert!((g.delta - 75.0).abs() < 1e-12);
     assert!((g.p_signflip - 2.0 / 32.0).abs() < 1e-15);
-    assert!(analyze(&[Pair::new("s", "c", "t", 0.2, 0.4)]).groups[0]
-        .var_without
-        .is_none());
+    assert!(analyze(&[Pair::new("s", "c", "t", 0.2, 0.4)]).groups[0].var_without.is_none());
 }
 
 #[test]
@@ -157,18 +134,9 @@ fn large_pooled_group_is_exact_and_fast_enough() {
         let wo = (t % 4) as f64 / 3.0;
         let wo = wo.min(1.0);
         let wi = ((t * 7) % 6) as f64 / 5.0;
-        v.push(Pair::new(
-            "s",
-            &format!("c{}", t % 4),
-            &format!("t{t}"),
-            wo,
-            wi.min(1.0),
-        ));
+        v.push(Pair::new("s", &format!("c{}", t % 4), &format!("t{t}"), wo, wi.min(1.0)));
     }
     let r = analyze(&v);
     assert_eq!(r.skills[0].n, 200);
-    assert_eq!(
-        r.skills[0].p_signflip_method,
-        skillscope_stats::signflip::SignFlipMethod::Exact
-    );
+    assert_eq!(r.skills[0].p_signflip_method, skillscope_stats::signflip::SignFlipMethod::Exact);
 }

@@ -51,10 +51,7 @@ pub struct AppInputError {
 }
 
 fn err(field: &str, message: impl Into<String>) -> AppInputError {
-    AppInputError {
-        field: field.into(),
-        message: message.into(),
-    }
+    AppInputError { field: field.into(), message: message.into() }
 }
 
 pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
@@ -77,43 +74,30 @@ pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
     for (i, (path, text)) in input.files.iter().enumerate() {
         let rel = check_relative(path).map_err(|m| err(&format!("files[{i}]"), m))?;
         if files.iter().any(|f| f.path == rel) {
-            return Err(err(
-                &format!("files[{i}]"),
-                format!("`{rel}` is listed twice"),
-            ));
+            return Err(err(&format!("files[{i}]"), format!("`{rel}` is listed twice")));
         }
         files.push(TaskFile::new(rel, text.as_bytes()));
     }
-    for (field, v) in [
-        ("agent_timeout_secs", input.agent_timeout_secs),
-        ("verifier_timeout_secs", input.verifier_timeout_secs),
-    ] {
+    for (field, v) in
+        [("agent_timeout_secs", input.agent_timeout_secs), ("verifier_timeout_secs", input.verifier_timeout_secs)]
+    {
         if v == Some(0) {
             return Err(err(field, "must be at least 1 second"));
         }
     }
     let image = match input.image.as_deref().map(str::trim) {
         None | Some("") => DEFAULT_IMAGE.to_string(),
-        Some(i) if i.chars().any(char::is_whitespace) => {
-            return Err(err("image", "must not contain spaces"))
-        }
+        Some(i) if i.chars().any(char::is_whitespace) => return Err(err("image", "must not contain spaces")),
         Some(i) => i.to_string(),
     };
     let verifier = match input.verifier_kind {
-        AppVerifierKind::ExitCode => TaskVerifier::ExitCode {
-            command: command.into(),
-        },
-        AppVerifierKind::JsonScore => TaskVerifier::JsonScoreCommand {
-            command: command.into(),
-        },
+        AppVerifierKind::ExitCode => TaskVerifier::ExitCode { command: command.into() },
+        AppVerifierKind::JsonScore => TaskVerifier::JsonScoreCommand { command: command.into() },
     };
     Ok(TaskSpec {
         id: format!("app:{id_slug}"),
         name: name.to_string(),
-        source: TaskSource {
-            kind: TaskSourceKind::App,
-            path: String::new(),
-        },
+        source: TaskSource { kind: TaskSourceKind::App, path: String::new() },
         instruction: input.instruction.clone(),
         environment: TaskEnvironment {
             image: Some(image),
@@ -122,12 +106,8 @@ pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
             ..TaskEnvironment::default()
         },
         verifier,
-        agent_timeout_secs: input
-            .agent_timeout_secs
-            .unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
-        verifier_timeout_secs: input
-            .verifier_timeout_secs
-            .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
+        agent_timeout_secs: input.agent_timeout_secs.unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
+        verifier_timeout_secs: input.verifier_timeout_secs.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         warnings: Vec::new(),
     })
 }
@@ -157,9 +137,7 @@ mod tests {
         assert_eq!(t.environment.workspace_files[0].contents, b"n\n1\n2\n");
         assert_eq!(t.verifier_timeout_secs, 30);
         assert_eq!(t.agent_timeout_secs, DEFAULT_AGENT_TIMEOUT_SECS);
-        assert!(
-            matches!(t.verifier, TaskVerifier::ExitCode { ref command } if command.contains("report.txt"))
-        );
+        assert!(matches!(t.verifier, TaskVerifier::ExitCode { ref command } if command.contains("report.txt")));
     }
 
     #[test]
@@ -182,10 +160,7 @@ mod tests {
             (|i| i.verifier_command = "  ".into(), "verifier_command"),
             (|i| i.files.push(("../x".into(), "".into())), "files[1]"),
             (|i| i.files.push(("/abs".into(), "".into())), "files[1]"),
-            (
-                |i| i.files.push(("./data.csv".into(), "".into())),
-                "files[1]",
-            ),
+            (|i| i.files.push(("./data.csv".into(), "".into())), "files[1]"),
             (|i| i.agent_timeout_secs = Some(0), "agent_timeout_secs"),
             (|i| i.image = Some("a b".into()), "image"),
         ];

@@ -15,12 +15,7 @@ pub enum ImportError {
     Missing { path: PathBuf, what: String },
     /// The file does not parse (TOML, JSON, YAML); line and column are 1-based.
     #[error("{}: line {line}, column {column}: {message}", path.display())]
-    Syntax {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Syntax { path: PathBuf, line: usize, column: usize, message: String },
     /// The file parses but its content is not acceptable.
     #[error("{}: {what}", path.display())]
     Invalid { path: PathBuf, what: String },
@@ -41,31 +36,19 @@ impl ImportError {
     }
 
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        Self::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        Self::Io { path: path.to_path_buf(), source }
     }
 
     pub(crate) fn missing(path: &Path, what: impl Into<String>) -> Self {
-        Self::Missing {
-            path: path.to_path_buf(),
-            what: what.into(),
-        }
+        Self::Missing { path: path.to_path_buf(), what: what.into() }
     }
 
     pub(crate) fn invalid(path: &Path, what: impl Into<String>) -> Self {
-        Self::Invalid {
-            path: path.to_path_buf(),
-            what: what.into(),
-        }
+        Self::Invalid { path: path.to_path_buf(), what: what.into() }
     }
 
     pub(crate) fn unsupported(path: &Path, what: impl Into<String>) -> Self {
-        Self::Unsupported {
-            path: path.to_path_buf(),
-            what: what.into(),
-        }
+        Self::Unsupported { path: path.to_path_buf(), what: what.into() }
     }
 
     pub(crate) fn json(path: &Path, e: &serde_json::Error) -> Self {
@@ -75,12 +58,7 @@ impl ImportError {
             Some(i) => message[..i].to_string(),
             None => message,
         };
-        Self::Syntax {
-            path: path.to_path_buf(),
-            line: e.line(),
-            column: e.column(),
-            message,
-        }
+        Self::Syntax { path: path.to_path_buf(), line: e.line(), column: e.column(), message }
     }
 
     pub(crate) fn toml(path: &Path, text: &str, e: &toml::de::Error) -> Self {
@@ -91,30 +69,17 @@ impl ImportError {
                 message.push_str(&format!(" (in `{src}`)"));
             }
         }
-        Self::Syntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        }
+        Self::Syntax { path: path.to_path_buf(), line, column, message }
     }
 
     pub(crate) fn yaml(path: &Path, e: &serde_yaml::Error) -> Self {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((0, 0));
+        let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
         let message = e.to_string();
         let message = match message.rfind(" at line ") {
             Some(i) => message[..i].to_string(),
             None => message,
         };
-        Self::Syntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        }
+        Self::Syntax { path: path.to_path_buf(), line, column, message }
     }
 }
 

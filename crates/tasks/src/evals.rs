@@ -59,26 +59,15 @@ pub fn import_file(path: &Path) -> Result<Vec<TaskSpec>, ImportError> {
     let evals_dir = path.parent().unwrap_or(Path::new("."));
     let skill_root = evals_dir.parent().unwrap_or(evals_dir);
     let skill_name = skill_name.unwrap_or_else(|| {
-        skill_root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "skill".into())
+        skill_root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "skill".into())
     });
     let env_dir = evals_dir.join("environment");
-    let dockerfile_context = env_dir
-        .join("Dockerfile")
-        .is_file()
-        .then(|| env_dir.display().to_string());
+    let dockerfile_context = env_dir.join("Dockerfile").is_file().then(|| env_dir.display().to_string());
 
     let mut ids = Vec::new();
     let mut out = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        let ctx = CaseCtx {
-            path,
-            index: i + 1,
-            evals_dir,
-            skill_root,
-        };
+        let ctx = CaseCtx { path, index: i + 1, evals_dir, skill_root };
         let mut t = case_to_task(&ctx, &skill_name, case)?;
         if ids.contains(&t.id) {
             return Err(ctx.err(format!("duplicate id `{}`", t.id)));
@@ -126,10 +115,7 @@ fn parse(path: &Path, text: &str) -> Result<(Option<String>, Vec<Value>), Import
                 None => Err(ImportError::missing(path, "`evals` array")),
             }
         }
-        _ => Err(ImportError::invalid(
-            path,
-            "expected an object with `evals` or an array of cases",
-        )),
+        _ => Err(ImportError::invalid(path, "expected an object with `evals` or an array of cases")),
     }
 }
 
@@ -147,9 +133,7 @@ impl CaseCtx<'_> {
 }
 
 fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, ImportError> {
-    let o = case
-        .as_object()
-        .ok_or_else(|| ctx.err("is not an object".into()))?;
+    let o = case.as_object().ok_or_else(|| ctx.err("is not an object".into()))?;
     let case_id = match o.get("id") {
         None | Some(Value::Null) => ctx.index.to_string(),
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
@@ -171,46 +155,34 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
     let mut instruction = prompt;
     if !workspace_files.is_empty() {
         let names: Vec<_> = workspace_files.iter().map(|f| f.path.as_str()).collect();
-        instruction.push_str(&format!(
-            "\n\nInput files (in the working directory): {}",
-            names.join(", ")
-        ));
+        instruction.push_str(&format!("\n\nInput files (in the working directory): {}", names.join(", ")));
     }
 
     let verify = text_field(ctx, o, &["verify_command"])?;
     let score_cmd = text_field(ctx, o, &["score_command"])?;
     let verifier = match (verify, score_cmd) {
-        (Some(_), Some(_)) => {
-            return Err(ctx.err("has both `verify_command` and `score_command`".into()))
-        }
+        (Some(_), Some(_)) => return Err(ctx.err("has both `verify_command` and `score_command`".into())),
         (Some(command), None) => TaskVerifier::ExitCode { command },
         (None, Some(command)) => TaskVerifier::JsonScoreCommand { command },
-        (None, None) => TaskVerifier::NeedsJudge {
-            expectations: expectations.clone(),
-            expected_output: expected_output.clone(),
-        },
+        (None, None) => {
+            TaskVerifier::NeedsJudge { expectations: expectations.clone(), expected_output: expected_output.clone() }
+        }
     };
     if verifier.runs_in_container() && !expectations.is_empty() {
-        warnings.push(format!(
-            "{} assertion(s) are not scored: the case's command verifier decides",
-            expectations.len()
-        ));
+        warnings
+            .push(format!("{} assertion(s) are not scored: the case's command verifier decides", expectations.len()));
     }
     if !verifier.runs_in_container() && expectations.is_empty() && expected_output.is_none() {
         warnings.push("no assertions and no expected output: a judge has nothing to check".into());
     }
     if o.get("should_trigger") == Some(&Value::Bool(false)) {
-        warnings
-            .push("negative case (should_trigger = false): it tests routing, not outcome".into());
+        warnings.push("negative case (should_trigger = false): it tests routing, not outcome".into());
     }
 
     Ok(TaskSpec {
         id: format!("{skill}#{case_id}"),
         name: format!("{skill} #{case_id}"),
-        source: TaskSource {
-            kind: TaskSourceKind::EvalsJson,
-            path: ctx.path.display().to_string(),
-        },
+        source: TaskSource { kind: TaskSourceKind::EvalsJson, path: ctx.path.display().to_string() },
         instruction,
         environment: TaskEnvironment {
             workdir: Some(DEFAULT_WORKDIR.into()),
@@ -224,11 +196,7 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
     })
 }
 
-fn text_field(
-    ctx: &CaseCtx,
-    o: &Map<String, Value>,
-    keys: &[&str],
-) -> Result<Option<String>, ImportError> {
+fn text_field(ctx: &CaseCtx, o: &Map<String, Value>, keys: &[&str]) -> Result<Option<String>, ImportError> {
     for k in keys {
         match o.get(*k) {
             None | Some(Value::Null) => continue,
@@ -239,11 +207,7 @@ fn text_field(
     Ok(None)
 }
 
-fn string_list(
-    ctx: &CaseCtx,
-    o: &Map<String, Value>,
-    keys: &[&str],
-) -> Result<Vec<String>, ImportError> {
+fn string_list(ctx: &CaseCtx, o: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, ImportError> {
     for k in keys {
         match o.get(*k) {
             None | Some(Value::Null) => continue,
@@ -279,9 +243,6 @@ fn load_case_file(ctx: &CaseCtx, p: &str) -> Result<TaskFile, ImportError> {
         )));
     };
     let bytes = std::fs::read(found).map_err(|e| ImportError::io(found, e))?;
-    let inner = rel
-        .strip_prefix("evals/files/")
-        .or_else(|| rel.strip_prefix("files/"))
-        .unwrap_or(&rel);
+    let inner = rel.strip_prefix("evals/files/").or_else(|| rel.strip_prefix("files/")).unwrap_or(&rel);
     Ok(TaskFile::new(format!("input/{inner}"), bytes))
 }

@@ -24,20 +24,13 @@ pub(crate) mod base64_bytes {
 
 pub(crate) fn read_text(path: &Path) -> Result<String, ImportError> {
     let bytes = std::fs::read(path).map_err(|e| ImportError::io(path, e))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| ImportError::invalid(path, format!("not UTF-8 text: {e}")))?;
-    Ok(text
-        .strip_prefix('\u{feff}')
-        .map(str::to_string)
-        .unwrap_or(text))
+    let text = String::from_utf8(bytes).map_err(|e| ImportError::invalid(path, format!("not UTF-8 text: {e}")))?;
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 /// Every regular file under `dir`, sorted, with paths relative to `dir`.
 /// Symbolic links are not followed; each one skipped adds a warning.
-pub(crate) fn read_tree(
-    dir: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<TaskFile>, ImportError> {
+pub(crate) fn read_tree(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<TaskFile>, ImportError> {
     let mut out = Vec::new();
     let mut total = 0u64;
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
@@ -59,10 +52,7 @@ pub(crate) fn read_tree(
         let bytes = std::fs::read(entry.path()).map_err(|e| ImportError::io(entry.path(), e))?;
         total += bytes.len() as u64;
         if total > MAX_TREE_BYTES {
-            return Err(ImportError::invalid(
-                dir,
-                format!("files add up to more than {} MiB", MAX_TREE_BYTES >> 20),
-            ));
+            return Err(ImportError::invalid(dir, format!("files add up to more than {} MiB", MAX_TREE_BYTES >> 20)));
         }
         out.push(TaskFile::new(rel, bytes));
     }
@@ -71,10 +61,7 @@ pub(crate) fn read_tree(
 
 fn rel_path(base: &Path, p: &Path) -> String {
     let rel = p.strip_prefix(base).unwrap_or(p);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
+    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
 }
 
 /// Checks a relative path given in a task source: non-empty, relative, no
@@ -128,9 +115,7 @@ mod tests {
     #[test]
     fn relative_paths_are_checked() {
         assert_eq!(check_relative("./a/b.txt").unwrap(), "a/b.txt");
-        assert!(check_relative("/etc/passwd")
-            .unwrap_err()
-            .contains("absolute"));
+        assert!(check_relative("/etc/passwd").unwrap_err().contains("absolute"));
         assert!(check_relative("a/../../x").unwrap_err().contains(".."));
         assert!(check_relative("").is_err());
         assert!(check_relative("a\\b").is_err());

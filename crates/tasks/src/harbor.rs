@@ -81,17 +81,11 @@ pub fn import_dir(dir: &Path) -> Result<ImportBatch, ImportError> {
         return Ok(b);
     }
     let rd = std::fs::read_dir(dir).map_err(|e| ImportError::io(dir, e))?;
-    let mut subdirs: Vec<_> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("task.toml").is_file())
-        .collect();
+    let mut subdirs: Vec<_> =
+        rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.join("task.toml").is_file()).collect();
     subdirs.sort();
     if subdirs.is_empty() {
-        return Err(ImportError::missing(
-            dir,
-            "task.toml (neither this folder nor any folder in it is a Harbor task)",
-        ));
+        return Err(ImportError::missing(dir, "task.toml (neither this folder nor any folder in it is a Harbor task)"));
     }
     let mut b = ImportBatch::default();
     for d in subdirs {
@@ -107,8 +101,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
         return Err(ImportError::missing(dir, "task.toml"));
     }
     let text = read_text(&toml_path)?;
-    let cfg: TaskToml =
-        toml::from_str(&text).map_err(|e| ImportError::toml(&toml_path, &text, &e))?;
+    let cfg: TaskToml = toml::from_str(&text).map_err(|e| ImportError::toml(&toml_path, &text, &e))?;
     refuse_unsupported(dir, &toml_path, &cfg)?;
 
     let instruction_path = dir.join("instruction.md");
@@ -117,10 +110,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
     }
     let instruction = read_text(&instruction_path)?;
     if instruction.trim().is_empty() {
-        return Err(ImportError::invalid(
-            &instruction_path,
-            "instruction is empty",
-        ));
+        return Err(ImportError::invalid(&instruction_path, "instruction is empty"));
     }
 
     let mut warnings = Vec::new();
@@ -134,10 +124,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
     let environment = environment(dir, &toml_path, &cfg, &mut warnings)?;
     note_unapplied(&cfg, &mut warnings);
 
-    let folder = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let id = cfg
         .task
         .as_ref()
@@ -147,35 +134,23 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
     Ok(TaskSpec {
         name: id.rsplit('/').next().unwrap_or(&id).to_string(),
         id,
-        source: TaskSource {
-            kind: TaskSourceKind::Harbor,
-            path: dir.display().to_string(),
-        },
+        source: TaskSource { kind: TaskSourceKind::Harbor, path: dir.display().to_string() },
         instruction,
         environment,
         verifier: TaskVerifier::HarborTests { tests_dir_files },
         agent_timeout_secs: secs(&toml_path, "[agent].timeout_sec", cfg.agent.timeout_sec)?
             .unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
-        verifier_timeout_secs: secs(
-            &toml_path,
-            "[verifier].timeout_sec",
-            cfg.verifier.timeout_sec,
-        )?
-        .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
+        verifier_timeout_secs: secs(&toml_path, "[verifier].timeout_sec", cfg.verifier.timeout_sec)?
+            .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         warnings,
     })
 }
 
 fn refuse_unsupported(dir: &Path, toml_path: &Path, cfg: &TaskToml) -> Result<(), ImportError> {
     if cfg.steps.as_ref().is_some_and(|s| !s.is_empty()) || dir.join("steps").is_dir() {
-        return Err(ImportError::unsupported(
-            toml_path,
-            "multi-step task ([[steps]])",
-        ));
+        return Err(ImportError::unsupported(toml_path, "multi-step task ([[steps]])"));
     }
-    if cfg.verifier.environment.is_some()
-        || cfg.verifier.environment_mode.as_deref() == Some("separate")
-    {
+    if cfg.verifier.environment.is_some() || cfg.verifier.environment_mode.as_deref() == Some("separate") {
         return Err(ImportError::unsupported(
             toml_path,
             "separate verifier environment ([verifier.environment] / environment_mode = \"separate\")",
@@ -183,10 +158,7 @@ fn refuse_unsupported(dir: &Path, toml_path: &Path, cfg: &TaskToml) -> Result<()
     }
     if let Some(os) = &cfg.environment.os {
         if os != "linux" {
-            return Err(ImportError::unsupported(
-                toml_path,
-                format!("[environment].os = \"{os}\" (only linux)"),
-            ));
+            return Err(ImportError::unsupported(toml_path, format!("[environment].os = \"{os}\" (only linux)")));
         }
     }
     let env_dir = dir.join("environment");
@@ -218,10 +190,7 @@ fn environment(
     };
     if let Some(c) = e.cpus {
         if !(c.is_finite() && c > 0.0) {
-            return Err(ImportError::invalid(
-                toml_path,
-                format!("[environment].cpus = {c} must be a positive number"),
-            ));
+            return Err(ImportError::invalid(toml_path, format!("[environment].cpus = {c} must be a positive number")));
         }
         out.cpus = Some(c);
     }
@@ -235,10 +204,7 @@ fn environment(
             out.workspace_files = read_tree(&env_dir, warnings)?;
         }
     } else {
-        return Err(ImportError::missing(
-            dir,
-            "environment/Dockerfile (or [environment].docker_image in task.toml)",
-        ));
+        return Err(ImportError::missing(dir, "environment/Dockerfile (or [environment].docker_image in task.toml)"));
     }
     out.workdir = e.workdir.clone().or(docker_workdir);
     out.bundled_skills = bundled_skills(&env_dir.join("skills"));
@@ -255,9 +221,7 @@ fn environment(
     }
     for (k, v) in &out.env {
         if v.contains("${") {
-            warnings.push(format!(
-                "[environment.env] {k} = \"{v}\" refers to a host variable; it is passed literally"
-            ));
+            warnings.push(format!("[environment.env] {k} = \"{v}\" refers to a host variable; it is passed literally"));
         }
     }
     Ok(out)
@@ -280,10 +244,7 @@ fn note_unapplied(cfg: &TaskToml, warnings: &mut Vec<String>) {
     }
     if !cfg.verifier.env.is_empty() {
         let keys: Vec<_> = cfg.verifier.env.keys().map(String::as_str).collect();
-        warnings.push(format!(
-            "[verifier.env] ({}) is not applied",
-            keys.join(", ")
-        ));
+        warnings.push(format!("[verifier.env] ({}) is not applied", keys.join(", ")));
     }
 }
 
@@ -291,10 +252,7 @@ fn secs(path: &Path, key: &str, v: Option<f64>) -> Result<Option<u64>, ImportErr
     match v {
         None => Ok(None),
         Some(s) if s.is_finite() && s > 0.0 => Ok(Some(s.ceil() as u64)),
-        Some(s) => Err(ImportError::invalid(
-            path,
-            format!("{key} = {s} must be a positive number of seconds"),
-        )),
+        Some(s) => Err(ImportError::invalid(path, format!("{key} = {s} must be a positive number of seconds"))),
     }
 }
 
@@ -305,8 +263,7 @@ fn last_workdir(dockerfile: &str) -> Option<String> {
         .filter_map(|l| {
             let l = l.trim();
             let (kw, rest) = l.split_once(char::is_whitespace)?;
-            kw.eq_ignore_ascii_case("WORKDIR")
-                .then(|| rest.trim().to_string())
+            kw.eq_ignore_ascii_case("WORKDIR").then(|| rest.trim().to_string())
         })
         .next_back()
         .filter(|w| w.starts_with('/') && !w.contains('$'))
@@ -337,21 +294,14 @@ fn check_test_references(files: &[TaskFile], warnings: &mut Vec<String>) {
     let mut seen = Vec::new();
     for (i, _) in script.match_indices("/tests/") {
         let rest = &script[i + "/tests/".len()..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || "._-/".contains(*c))
-            .collect();
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || "._-/".contains(*c)).collect();
         let name = name.trim_end_matches(['.', '/']).to_string();
         if name.is_empty() || seen.contains(&name) {
             continue;
         }
-        let present = files
-            .iter()
-            .any(|f| f.path == name || f.path.starts_with(&format!("{name}/")));
+        let present = files.iter().any(|f| f.path == name || f.path.starts_with(&format!("{name}/")));
         if !present {
-            warnings.push(format!(
-                "tests/test.sh uses /tests/{name}, which is not in tests/: the verifier will fail"
-            ));
+            warnings.push(format!("tests/test.sh uses /tests/{name}, which is not in tests/: the verifier will fail"));
         }
         seen.push(name);
     }
@@ -372,10 +322,7 @@ mod tests {
     #[test]
     fn missing_test_files_are_noticed() {
         let files = vec![
-            TaskFile::new(
-                "test.sh",
-                "pytest /tests/test_outputs.py /tests/helper.py\nls /tests/\n",
-            ),
+            TaskFile::new("test.sh", "pytest /tests/test_outputs.py /tests/helper.py\nls /tests/\n"),
             TaskFile::new("helper.py", ""),
         ];
         let mut w = Vec::new();

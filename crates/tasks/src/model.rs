@@ -75,10 +75,7 @@ pub struct TaskFile {
 
 impl TaskFile {
     pub fn new(path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
-        Self {
-            path: path.into(),
-            contents: contents.into(),
-        }
+        Self { path: path.into(), contents: contents.into() }
     }
 }
 
@@ -141,10 +138,7 @@ pub enum TaskVerifier {
     /// `sh -c command`: exit 0 scores 1.0, any other exit 0.0.
     ExitCode { command: String },
     /// No deterministic verifier: a judge grades the run against these.
-    NeedsJudge {
-        expectations: Vec<String>,
-        expected_output: Option<String>,
-    },
+    NeedsJudge { expectations: Vec<String>, expected_output: Option<String> },
     /// The source has no usable verifier; the task cannot be scored.
     Missing { reason: String },
 }
@@ -165,10 +159,7 @@ mod tests {
         let t = TaskSpec {
             id: "app:x".into(),
             name: "x".into(),
-            source: TaskSource {
-                kind: TaskSourceKind::App,
-                path: String::new(),
-            },
+            source: TaskSource { kind: TaskSourceKind::App, path: String::new() },
             instruction: "do".into(),
             environment: TaskEnvironment {
                 workspace_files: vec![TaskFile::new("bin.dat", vec![0u8, 255, 10])],

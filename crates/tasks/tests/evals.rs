@@ -2,9 +2,7 @@ mod common;
 
 use common::{copy_fixture, fixtures};
 use skillscope_tasks::evals::{import_file, import_skill};
-use skillscope_tasks::{
-    score, verifier_plan, ImportError, ScoreError, TaskSourceKind, TaskVerifier,
-};
+use skillscope_tasks::{score, verifier_plan, ImportError, ScoreError, TaskSourceKind, TaskVerifier};
 use std::fs;
 use std::path::Path;
 
@@ -17,48 +15,26 @@ fn fixture_has_a_deterministic_and_a_judge_case() {
     assert_eq!(det.id, "csv-summary#1");
     assert_eq!(det.source.kind, TaskSourceKind::EvalsJson);
     assert!(det.is_deterministic());
-    let TaskVerifier::ExitCode { command } = &det.verifier else {
-        panic!("{:?}", det.verifier)
-    };
+    let TaskVerifier::ExitCode { command } = &det.verifier else { panic!("{:?}", det.verifier) };
     assert!(command.contains("Total revenue: 530"));
     // skill-creator style path (relative to the skill root).
     assert_eq!(det.environment.workspace_files[0].path, "input/sales.csv");
-    assert!(det
-        .instruction
-        .ends_with("Input files (in the working directory): input/sales.csv"));
+    assert!(det.instruction.ends_with("Input files (in the working directory): input/sales.csv"));
     assert_eq!(det.environment.workdir.as_deref(), Some("/workspace"));
-    assert!(det
-        .warnings
-        .iter()
-        .any(|w| w.contains("2 assertion(s) are not scored")));
+    assert!(det.warnings.iter().any(|w| w.contains("2 assertion(s) are not scored")));
     assert_eq!(verifier_plan(&det.verifier).command[2], *command);
-    assert_eq!(
-        score(&det.verifier, Some(1), false, "", None)
-            .unwrap()
-            .value,
-        0.0
-    );
+    assert_eq!(score(&det.verifier, Some(1), false, "", None).unwrap().value, 0.0);
 
     assert_eq!(judge.id, "csv-summary#csv-summary-judge-002");
     assert!(!judge.is_deterministic());
-    let TaskVerifier::NeedsJudge {
-        expectations,
-        expected_output,
-    } = &judge.verifier
-    else {
+    let TaskVerifier::NeedsJudge { expectations, expected_output } = &judge.verifier else {
         panic!("{:?}", judge.verifier)
     };
     assert_eq!(expectations.len(), 2);
     assert!(expected_output.as_deref().unwrap().starts_with("East"));
     // ACES style path (relative to evals/), same file.
-    assert_eq!(
-        judge.environment.workspace_files,
-        det.environment.workspace_files
-    );
-    assert_eq!(
-        score(&judge.verifier, Some(0), false, "", None),
-        Err(ScoreError::NeedsJudge)
-    );
+    assert_eq!(judge.environment.workspace_files, det.environment.workspace_files);
+    assert_eq!(score(&judge.verifier, Some(0), false, "", None), Err(ScoreError::NeedsJudge));
 }
 
 fn write_evals(body: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -93,10 +69,7 @@ fn case_without_prompt() {
     let e = err(r#"{"evals": [{"id": 1, "prompt": "ok"}, {"id": "b-2", "expected_output": "x"}]}"#);
     assert!(matches!(&e, ImportError::Invalid { .. }), "{e}");
     let m = e.to_string();
-    assert!(
-        m.contains("case #2") && m.contains("`b-2`") && m.contains("no `prompt`"),
-        "{m}"
-    );
+    assert!(m.contains("case #2") && m.contains("`b-2`") && m.contains("no `prompt`"), "{m}");
     let e = err(r#"{"evals": [{"prompt": "   "}]}"#);
     assert!(e.to_string().contains("no `prompt`"), "{e}");
 }
@@ -105,46 +78,19 @@ fn case_without_prompt() {
 fn wrong_shapes_are_named() {
     let cases = [
         (r#"{"evals": {}}"#, "`evals` is not an array"),
-        (
-            r#"{"skill_name": 3, "evals": []}"#,
-            "`skill_name` is not a string",
-        ),
+        (r#"{"skill_name": 3, "evals": []}"#, "`skill_name` is not a string"),
         (r#"{"cases": []}"#, "missing `evals` array"),
         (r#""hello""#, "expected an object"),
         (r#"{"evals": []}"#, "no eval cases"),
         (r#"{"evals": [7]}"#, "case #1: is not an object"),
-        (
-            r#"{"evals": [{"prompt": "p", "assertions": "a"}]}"#,
-            "`assertions` is not an array",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "expectations": [1]}]}"#,
-            "`expectations`[0] is not a string",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "id": true}]}"#,
-            "`id` must be",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "id": 1}, {"prompt": "q", "id": "1"}]}"#,
-            "duplicate id",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "verify_command": "a", "score_command": "b"}]}"#,
-            "both",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "files": ["../secret"]}]}"#,
-            "..",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "files": ["/etc/passwd"]}]}"#,
-            "absolute",
-        ),
-        (
-            r#"{"evals": [{"prompt": "p", "files": ["files/nope.txt"]}]}"#,
-            "`files/nope.txt` not found",
-        ),
+        (r#"{"evals": [{"prompt": "p", "assertions": "a"}]}"#, "`assertions` is not an array"),
+        (r#"{"evals": [{"prompt": "p", "expectations": [1]}]}"#, "`expectations`[0] is not a string"),
+        (r#"{"evals": [{"prompt": "p", "id": true}]}"#, "`id` must be"),
+        (r#"{"evals": [{"prompt": "p", "id": 1}, {"prompt": "q", "id": "1"}]}"#, "duplicate id"),
+        (r#"{"evals": [{"prompt": "p", "verify_command": "a", "score_command": "b"}]}"#, "both"),
+        (r#"{"evals": [{"prompt": "p", "files": ["../secret"]}]}"#, ".."),
+        (r#"{"evals": [{"prompt": "p", "files": ["/etc/passwd"]}]}"#, "absolute"),
+        (r#"{"evals": [{"prompt": "p", "files": ["files/nope.txt"]}]}"#, "`files/nope.txt` not found"),
     ];
     for (body, needle) in cases {
         let e = err(body);
@@ -168,9 +114,7 @@ fn legacy_array_and_score_command() {
         TaskVerifier::NeedsJudge { expectations, expected_output }
             if expectations == &["Says 4"] && expected_output.as_deref() == Some("4")
     ));
-    assert!(
-        matches!(&t[1].verifier, TaskVerifier::JsonScoreCommand { command } if command == "python3 grade.py")
-    );
+    assert!(matches!(&t[1].verifier, TaskVerifier::JsonScoreCommand { command } if command == "python3 grade.py"));
 }
 
 #[test]
@@ -196,22 +140,10 @@ fn jsonl_and_negative_cases() {
 fn environment_dockerfile_is_used_and_missing_file_reported() {
     let (_d, skill) = copy_fixture("evals/csv-summary");
     fs::create_dir_all(skill.join("evals/environment")).unwrap();
-    fs::write(
-        skill.join("evals/environment/Dockerfile"),
-        "FROM python:3.12-slim\n",
-    )
-    .unwrap();
+    fs::write(skill.join("evals/environment/Dockerfile"), "FROM python:3.12-slim\n").unwrap();
     let t = import_skill(&skill).unwrap();
-    assert!(t[0]
-        .environment
-        .dockerfile_context
-        .as_deref()
-        .unwrap()
-        .ends_with("evals/environment"));
+    assert!(t[0].environment.dockerfile_context.as_deref().unwrap().ends_with("evals/environment"));
 
     let e = import_skill(Path::new("/nonexistent/skill")).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Missing { what, .. } if what == "evals/evals.json"),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Missing { what, .. } if what == "evals/evals.json"), "{e}");
 }

@@ -14,21 +14,12 @@ fn sum_report_fixture() {
     assert!(t.instruction.contains("/app/report.txt"));
     assert_eq!((t.agent_timeout_secs, t.verifier_timeout_secs), (300, 60));
     let env = &t.environment;
-    assert!(env
-        .dockerfile_context
-        .as_deref()
-        .unwrap()
-        .ends_with("sum-report/environment"));
+    assert!(env.dockerfile_context.as_deref().unwrap().ends_with("sum-report/environment"));
     assert_eq!(env.image, None);
     assert_eq!(env.workdir.as_deref(), Some("/app"));
     assert_eq!((env.cpus, env.memory_mb), (Some(1.0), Some(512)));
-    assert!(
-        env.workspace_files.is_empty(),
-        "the Dockerfile context carries data.csv"
-    );
-    let TaskVerifier::HarborTests { tests_dir_files } = &t.verifier else {
-        panic!("{:?}", t.verifier)
-    };
+    assert!(env.workspace_files.is_empty(), "the Dockerfile context carries data.csv");
+    let TaskVerifier::HarborTests { tests_dir_files } = &t.verifier else { panic!("{:?}", t.verifier) };
     let names: Vec<_> = tests_dir_files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(names, ["check.py", "test.sh"]);
     // network_mode is reported as not applied; test.sh's /tests/check.py exists.
@@ -36,24 +27,9 @@ fn sum_report_fixture() {
     assert!(t.warnings[0].contains("network_mode"));
 
     let plan = verifier_plan(&t.verifier);
-    let uploaded: Vec<_> = plan
-        .files_to_upload
-        .iter()
-        .map(|(p, _)| p.as_str())
-        .collect();
+    let uploaded: Vec<_> = plan.files_to_upload.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(uploaded, ["/tests/check.py", "/tests/test.sh"]);
-    assert_eq!(
-        score(
-            &t.verifier,
-            Some(0),
-            false,
-            "",
-            Some(b"--- reward.txt\n1\n\n")
-        )
-        .unwrap()
-        .value,
-        1.0
-    );
+    assert_eq!(score(&t.verifier, Some(0), false, "", Some(b"--- reward.txt\n1\n\n")).unwrap().value, 1.0);
 }
 
 #[test]
@@ -77,18 +53,9 @@ fn folder_of_tasks_imports_each_sorted() {
     let b = import_dir(&fixtures().join("harbor")).unwrap();
     assert!(b.errors.is_empty(), "{:?}", b.errors);
     let ids: Vec<_> = b.tasks.iter().map(|t| t.id.as_str()).collect();
-    assert_eq!(
-        ids,
-        ["skillscope/greeting-prebuilt", "skillscope/sum-report"]
-    );
+    assert_eq!(ids, ["skillscope/greeting-prebuilt", "skillscope/sum-report"]);
     // A single task folder is a batch of one.
-    assert_eq!(
-        import_dir(&fixtures().join("harbor/sum-report"))
-            .unwrap()
-            .tasks
-            .len(),
-        1
-    );
+    assert_eq!(import_dir(&fixtures().join("harbor/sum-report")).unwrap().tasks.len(), 1);
 }
 
 #[test]
@@ -106,15 +73,8 @@ fn missing_instruction() {
     let (_d, t) = copy_fixture("harbor/sum-report");
     fs::remove_file(t.join("instruction.md")).unwrap();
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Missing { what, .. } if what == "instruction.md"),
-        "{e}"
-    );
-    assert!(
-        e.to_string()
-            .ends_with("sum-report: missing instruction.md"),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Missing { what, .. } if what == "instruction.md"), "{e}");
+    assert!(e.to_string().ends_with("sum-report: missing instruction.md"), "{e}");
 }
 
 #[test]
@@ -122,10 +82,7 @@ fn empty_instruction() {
     let (_d, t) = copy_fixture("harbor/sum-report");
     fs::write(t.join("instruction.md"), "  \n").unwrap();
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Invalid { what, .. } if what.contains("empty")),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Invalid { what, .. } if what.contains("empty")), "{e}");
 }
 
 #[test]
@@ -147,16 +104,11 @@ fn bad_toml_reports_file_and_line() {
 #[test]
 fn wrong_types_in_toml_are_syntax_errors_with_line() {
     let (_d, t) = copy_fixture("harbor/sum-report");
-    let text = fs::read_to_string(t.join("task.toml"))
-        .unwrap()
-        .replace("memory_mb = 512", "memory_mb = \"lots\"");
+    let text = fs::read_to_string(t.join("task.toml")).unwrap().replace("memory_mb = 512", "memory_mb = \"lots\"");
     fs::write(t.join("task.toml"), &text).unwrap();
     let line = text.lines().position(|l| l.contains("\"lots\"")).unwrap() + 1;
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(e, ImportError::Syntax { line: l, .. } if l == line),
-        "{e}"
-    );
+    assert!(matches!(e, ImportError::Syntax { line: l, .. } if l == line), "{e}");
     assert!(e.to_string().contains("(in `memory_mb = \"lots\"`)"), "{e}");
 }
 
@@ -165,26 +117,17 @@ fn missing_task_toml_test_sh_and_environment() {
     let (_d, t) = copy_fixture("harbor/sum-report");
     fs::remove_file(t.join("tests/test.sh")).unwrap();
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Missing { what, .. } if what == "tests/test.sh"),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Missing { what, .. } if what == "tests/test.sh"), "{e}");
 
     let (_d, t) = copy_fixture("harbor/sum-report");
     fs::remove_file(t.join("environment/Dockerfile")).unwrap();
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Missing { what, .. } if what.contains("Dockerfile")),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Missing { what, .. } if what.contains("Dockerfile")), "{e}");
 
     let (_d, t) = copy_fixture("harbor/sum-report");
     fs::remove_file(t.join("task.toml")).unwrap();
     let e = import_task(&t).unwrap_err();
-    assert!(
-        matches!(&e, ImportError::Missing { what, .. } if what == "task.toml"),
-        "{e}"
-    );
+    assert!(matches!(&e, ImportError::Missing { what, .. } if what == "task.toml"), "{e}");
     let e = import_dir(&t).unwrap_err();
     assert!(matches!(e, ImportError::Missing { .. }), "{e}");
 }
@@ -192,33 +135,15 @@ fn missing_task_toml_test_sh_and_environment() {
 #[test]
 fn invalid_values_and_unsupported_features() {
     let cases = [
-        (
-            "timeout_sec = 60.0",
-            "timeout_sec = -5",
-            "must be a positive",
-        ),
+        ("timeout_sec = 60.0", "timeout_sec = -5", "must be a positive"),
         ("cpus = 1", "cpus = 0", "cpus"),
-        (
-            "[environment]",
-            "[environment]\nos = \"windows\"",
-            "windows",
-        ),
-        (
-            "[agent]",
-            "[[steps]]\nname = \"a\"\n\n[agent]",
-            "multi-step",
-        ),
-        (
-            "[agent]",
-            "[verifier.environment]\ndocker_image = \"g\"\n\n[agent]",
-            "separate verifier",
-        ),
+        ("[environment]", "[environment]\nos = \"windows\"", "windows"),
+        ("[agent]", "[[steps]]\nname = \"a\"\n\n[agent]", "multi-step"),
+        ("[agent]", "[verifier.environment]\ndocker_image = \"g\"\n\n[agent]", "separate verifier"),
     ];
     for (from, to, needle) in cases {
         let (_d, t) = copy_fixture("harbor/sum-report");
-        let text = fs::read_to_string(t.join("task.toml"))
-            .unwrap()
-            .replacen(from, to, 1);
+        let text = fs::read_to_string(t.join("task.toml")).unwrap().replacen(from, to, 1);
         fs::write(t.join("task.toml"), text).unwrap();
         let e = import_task(&t).unwrap_err();
         assert!(e.to_string().contains(needle), "{to}: {e}");
@@ -249,46 +174,19 @@ fn corpus_harbor_tasks() {
     let b = import_dir(&dir).unwrap();
     assert!(b.errors.is_empty(), "{:?}", b.errors);
     assert_eq!(b.tasks.len(), 3);
-    let hello = b
-        .tasks
-        .iter()
-        .find(|t| t.id == "harbor/hello-skills")
-        .unwrap();
-    assert_eq!(
-        (hello.agent_timeout_secs, hello.verifier_timeout_secs),
-        (600, 120)
-    );
+    let hello = b.tasks.iter().find(|t| t.id == "harbor/hello-skills").unwrap();
+    assert_eq!((hello.agent_timeout_secs, hello.verifier_timeout_secs), (600, 120));
     assert_eq!(hello.environment.workdir.as_deref(), Some("/app"));
-    assert_eq!(
-        hello.environment.bundled_skills,
-        ["environment/skills/generate-greeting"]
-    );
+    assert_eq!(hello.environment.bundled_skills, ["environment/skills/generate-greeting"]);
     // Its test.sh runs /tests/test_greeting.py, which the copy lacks.
-    assert!(
-        hello
-            .warnings
-            .iter()
-            .any(|w| w.contains("/tests/test_greeting.py")),
-        "{:?}",
-        hello.warnings
-    );
+    assert!(hello.warnings.iter().any(|w| w.contains("/tests/test_greeting.py")), "{:?}", hello.warnings);
     assert!(hello.warnings.iter().any(|w| w.contains("skills_dir")));
 
-    let lake = b
-        .tasks
-        .iter()
-        .find(|t| t.id == "skillsbench-lake-warming-attribution")
-        .unwrap();
-    assert_eq!(
-        (lake.environment.cpus, lake.environment.memory_mb),
-        (Some(1.0), Some(4096))
-    );
+    let lake = b.tasks.iter().find(|t| t.id == "skillsbench-lake-warming-attribution").unwrap();
+    assert_eq!((lake.environment.cpus, lake.environment.memory_mb), (Some(1.0), Some(4096)));
     assert_eq!(lake.environment.workdir.as_deref(), Some("/root"));
     assert_eq!(lake.environment.bundled_skills.len(), 4);
-    assert!(lake
-        .warnings
-        .iter()
-        .any(|w| w.contains("/tests/test_outputs.py")));
+    assert!(lake.warnings.iter().any(|w| w.contains("/tests/test_outputs.py")));
     for t in &b.tasks {
         assert!(!t.instruction.trim().is_empty());
         assert!(matches!(t.verifier, TaskVerifier::HarborTests { .. }));

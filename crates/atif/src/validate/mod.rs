@@ -60,25 +60,15 @@ struct Location {
 
 impl Location {
     fn subagent(&self, index: usize) -> Location {
-        Location {
-            prefix: format!("{}subagent_trajectories[{index}].", self.prefix),
-            step: None,
-        }
+        Location { prefix: format!("{}subagent_trajectories[{index}].", self.prefix), step: None }
     }
 
     fn step(&self, index: usize) -> Location {
-        Location {
-            prefix: self.prefix.clone(),
-            step: Some(index as u64 + 1),
-        }
+        Location { prefix: self.prefix.clone(), step: Some(index as u64 + 1) }
     }
 
     fn violation(&self, rule: &str, message: impl Into<String>) -> Violation {
-        Violation {
-            step: self.step,
-            rule: format!("{}{rule}", self.prefix),
-            message: message.into(),
-        }
+        Violation { step: self.step, rule: format!("{}{rule}", self.prefix), message: message.into() }
     }
 }
 

@@ -11,13 +11,7 @@ use time::{Date, OffsetDateTime, PrimitiveDateTime};
 use super::{Location, Violation};
 
 /// Fields the RFC allows only when `source` is `"agent"`.
-const AGENT_ONLY: [&str; 5] = [
-    "model_name",
-    "reasoning_effort",
-    "reasoning_content",
-    "tool_calls",
-    "metrics",
-];
+const AGENT_ONLY: [&str; 5] = ["model_name", "reasoning_effort", "reasoning_content", "tool_calls", "metrics"];
 
 /// (final_metrics field, the per-step metrics field it sums).
 const TOKEN_TOTALS: [(&str, &str); 3] = [
@@ -36,10 +30,7 @@ pub(super) fn check(doc: &Value) -> Vec<Violation> {
 
 fn check_trajectory(doc: &Map<String, Value>, loc: &Location, out: &mut Vec<Violation>) {
     if is_absent(doc.get("schema_version")) {
-        out.push(loc.violation(
-            "schema_version",
-            "required field is missing (e.g. \"ATIF-v1.7\")",
-        ));
+        out.push(loc.violation("schema_version", "required field is missing (e.g. \"ATIF-v1.7\")"));
     }
     let embedded = check_subagents(doc, loc, out);
     let steps = array(doc.get("steps"));
@@ -55,24 +46,19 @@ fn check_trajectory(doc: &Map<String, Value>, loc: &Location, out: &mut Vec<Viol
 
 /// Embedded subagents need unique `trajectory_id`s and are themselves
 /// checked as complete trajectories. Returns their ids.
-fn check_subagents<'a>(
-    doc: &'a Map<String, Value>,
-    loc: &Location,
-    out: &mut Vec<Violation>,
-) -> HashSet<&'a str> {
+fn check_subagents<'a>(doc: &'a Map<String, Value>, loc: &Location, out: &mut Vec<Violation>) -> HashSet<&'a str> {
     let mut ids = HashSet::new();
     for (i, sub) in array(doc.get("subagent_trajectories")).iter().enumerate() {
         let Some(sub) = sub.as_object() else { continue };
         let sub_loc = loc.subagent(i);
         match sub.get("trajectory_id").and_then(Value::as_str) {
-            None => out.push(sub_loc.violation(
-                "trajectory_id",
-                "embedded subagent trajectories must set trajectory_id",
-            )),
-            Some(id) if !ids.insert(id) => out.push(sub_loc.violation(
-                "trajectory_id",
-                format!("{id} is used by more than one embedded subagent trajectory"),
-            )),
+            None => {
+                out.push(sub_loc.violation("trajectory_id", "embedded subagent trajectories must set trajectory_id"))
+            }
+            Some(id) if !ids.insert(id) => out.push(
+                sub_loc
+                    .violation("trajectory_id", format!("{id} is used by more than one embedded subagent trajectory")),
+            ),
             Some(_) => {}
         }
         check_trajectory(sub, &sub_loc, out);
@@ -80,12 +66,7 @@ fn check_subagents<'a>(
     ids
 }
 
-fn check_step(
-    step: &Map<String, Value>,
-    loc: &Location,
-    embedded: &HashSet<&str>,
-    out: &mut Vec<Violation>,
-) {
+fn check_step(step: &Map<String, Value>, loc: &Location, embedded: &HashSet<&str>, out: &mut Vec<Violation>) {
     let n = loc.step.unwrap_or_default();
     if let Some(found) = step.get("step_id").filter(|v| v.is_number()) {
         if found.as_f64() != Some(n as f64) {
@@ -97,20 +78,19 @@ fn check_step(
     }
     if let Some(ts) = step.get("timestamp").and_then(Value::as_str) {
         if !is_iso8601(ts) {
-            out.push(loc.violation(
-                "timestamp",
-                format!("\"{ts}\" is not an ISO 8601 timestamp"),
-            ));
+            out.push(loc.violation("timestamp", format!("\"{ts}\" is not an ISO 8601 timestamp")));
         }
     }
     match step.get("source").and_then(Value::as_str) {
         Some("agent") => check_deterministic_dispatch(step, loc, out),
         Some(source) => {
             for field in AGENT_ONLY.iter().filter(|f| !is_absent(step.get(**f))) {
-                out.push(loc.violation(
-                    field,
-                    format!("only allowed on agent steps, but this step's source is \"{source}\""),
-                ));
+                out.push(
+                    loc.violation(
+                        field,
+                        format!("only allowed on agent steps, but this step's source is \"{source}\""),
+                    ),
+                );
             }
         }
         None => {}
@@ -119,17 +99,11 @@ fn check_step(
     if let Some(parts) = step.get("message").and_then(Value::as_array) {
         check_content_parts(parts, "message", "", loc, out);
     }
-    let results = step
-        .get("observation")
-        .and_then(|o| o.get("results"))
-        .and_then(Value::as_array);
+    let results = step.get("observation").and_then(|o| o.get("results")).and_then(Value::as_array);
     for (k, result) in results.into_iter().flatten().enumerate() {
         if let Some(id) = result.get("source_call_id").and_then(Value::as_str) {
             if !call_ids.contains(id) {
-                out.push(loc.violation(
-                    "source_call_id",
-                    format!("{id} does not match a tool call in step {n}"),
-                ));
+                out.push(loc.violation("source_call_id", format!("{id} does not match a tool call in step {n}")));
             }
         }
         if let Some(parts) = result.get("content").and_then(Value::as_array) {
@@ -154,11 +128,7 @@ fn check_step(
 }
 
 /// `llm_call_count == 0` marks a non-LLM dispatch: no metrics, no reasoning.
-fn check_deterministic_dispatch(
-    step: &Map<String, Value>,
-    loc: &Location,
-    out: &mut Vec<Violation>,
-) {
+fn check_deterministic_dispatch(step: &Map<String, Value>, loc: &Location, out: &mut Vec<Violation>) {
     if step.get("llm_call_count").and_then(Value::as_f64) != Some(0.0) {
         return;
     }
@@ -173,21 +143,14 @@ fn check_deterministic_dispatch(
 }
 
 /// Tool call ids must be unique within the step. Returns them.
-fn check_tool_call_ids<'a>(
-    step: &'a Map<String, Value>,
-    loc: &Location,
-    out: &mut Vec<Violation>,
-) -> HashSet<&'a str> {
+fn check_tool_call_ids<'a>(step: &'a Map<String, Value>, loc: &Location, out: &mut Vec<Violation>) -> HashSet<&'a str> {
     let mut ids = HashSet::new();
     for call in array(step.get("tool_calls")) {
         if let Some(id) = call.get("tool_call_id").and_then(Value::as_str) {
             if !ids.insert(id) {
                 out.push(loc.violation(
                     "tool_call_id",
-                    format!(
-                        "{id} is used by more than one tool call in step {}",
-                        loc.step.unwrap_or_default()
-                    ),
+                    format!("{id} is used by more than one tool call in step {}", loc.step.unwrap_or_default()),
                 ));
             }
         }
@@ -196,13 +159,7 @@ fn check_tool_call_ids<'a>(
 }
 
 /// A text part carries `text` and no `source`; an image part the reverse.
-fn check_content_parts(
-    parts: &[Value],
-    rule: &str,
-    context: &str,
-    loc: &Location,
-    out: &mut Vec<Violation>,
-) {
+fn check_content_parts(parts: &[Value], rule: &str, context: &str, loc: &Location, out: &mut Vec<Violation>) {
     for (j, part) in parts.iter().enumerate() {
         let (kind, needed, forbidden) = match part.get("type").and_then(Value::as_str) {
             Some("text") => ("a text", "text", "source"),
@@ -210,16 +167,10 @@ fn check_content_parts(
             _ => continue,
         };
         if is_absent(part.get(needed)) {
-            out.push(loc.violation(
-                rule,
-                format!("{context}part {j} is {kind} part without `{needed}`"),
-            ));
+            out.push(loc.violation(rule, format!("{context}part {j} is {kind} part without `{needed}`")));
         }
         if !is_absent(part.get(forbidden)) {
-            out.push(loc.violation(
-                rule,
-                format!("{context}part {j} is {kind} part and must not carry `{forbidden}`"),
-            ));
+            out.push(loc.violation(rule, format!("{context}part {j} is {kind} part and must not carry `{forbidden}`")));
         }
     }
 }
@@ -268,9 +219,7 @@ fn check_final_metrics(
             ));
         }
     }
-    if let (Some(prompt), Some(cached)) =
-        (total("total_prompt_tokens"), total("total_cached_tokens"))
-    {
+    if let (Some(prompt), Some(cached)) = (total("total_prompt_tokens"), total("total_cached_tokens")) {
         if cached > prompt {
             out.push(loc.violation(
                 "final_metrics.total_cached_tokens",
@@ -290,10 +239,7 @@ fn check_final_metrics(
             ));
         }
     }
-    let costs: Vec<f64> = steps
-        .iter()
-        .filter_map(|s| s.get("metrics")?.get("cost_usd")?.as_f64())
-        .collect();
+    let costs: Vec<f64> = steps.iter().filter_map(|s| s.get("metrics")?.get("cost_usd")?.as_f64()).collect();
     let total_cost = final_metrics.get("total_cost_usd").and_then(Value::as_f64);
     if let (Some(total_cost), false) = (total_cost, costs.is_empty()) {
         // The total may exceed the steps (subagents, provider extras), never fall short.
@@ -309,10 +255,7 @@ fn check_final_metrics(
 
 /// Sum of a metrics field over steps; `None` when no step reports it.
 fn token_sum(steps: &[Value], key: &str) -> Option<i64> {
-    steps
-        .iter()
-        .filter_map(|s| s.get("metrics")?.get(key)?.as_i64())
-        .reduce(|a, b| a + b)
+    steps.iter().filter_map(|s| s.get("metrics")?.get(key)?.as_i64()).reduce(|a, b| a + b)
 }
 
 /// The same sum over all embedded subagents, recursively.
@@ -320,9 +263,7 @@ fn subagent_token_sum(doc: &Map<String, Value>, key: &str) -> i64 {
     array(doc.get("subagent_trajectories"))
         .iter()
         .filter_map(Value::as_object)
-        .map(|sub| {
-            token_sum(array(sub.get("steps")), key).unwrap_or(0) + subagent_token_sum(sub, key)
-        })
+        .map(|sub| token_sum(array(sub.get("steps")), key).unwrap_or(0) + subagent_token_sum(sub, key))
         .sum()
 }
 

@@ -40,19 +40,11 @@ struct Field {
 }
 
 const fn req(name: &'static str, ty: Ty) -> Field {
-    Field {
-        name,
-        ty,
-        required: true,
-    }
+    Field { name, ty, required: true }
 }
 
 const fn opt(name: &'static str, ty: Ty) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-    }
+    Field { name, ty, required: false }
 }
 
 const INT: Ty = Ty::Int { min: None };
@@ -106,10 +98,7 @@ static OBSERVATION: [Field; 1] = [req("results", Ty::ArrayOf(&Ty::Shape(&OBSERVA
 static OBSERVATION_RESULT: [Field; 4] = [
     opt("source_call_id", Ty::Str),
     opt("content", Ty::Content),
-    opt(
-        "subagent_trajectory_ref",
-        Ty::ArrayOf(&Ty::Shape(&SUBAGENT_REF)),
-    ),
+    opt("subagent_trajectory_ref", Ty::ArrayOf(&Ty::Shape(&SUBAGENT_REF))),
     opt("extra", Ty::Object),
 ];
 
@@ -142,39 +131,22 @@ static FINAL_METRICS: [Field; 6] = [
 
 static CONTENT_PARTS: Ty = Ty::ArrayOf(&Ty::Shape(&CONTENT_PART));
 
-static CONTENT_PART: [Field; 3] = [
-    req("type", Ty::Enum(&["text", "image"])),
-    opt("text", Ty::Str),
-    opt("source", Ty::Shape(&IMAGE_SOURCE)),
-];
+static CONTENT_PART: [Field; 3] =
+    [req("type", Ty::Enum(&["text", "image"])), opt("text", Ty::Str), opt("source", Ty::Shape(&IMAGE_SOURCE))];
 
-static IMAGE_SOURCE: [Field; 2] = [
-    req(
-        "media_type",
-        Ty::Enum(&["image/jpeg", "image/png", "image/gif", "image/webp"]),
-    ),
-    req("path", Ty::Str),
-];
+static IMAGE_SOURCE: [Field; 2] =
+    [req("media_type", Ty::Enum(&["image/jpeg", "image/png", "image/gif", "image/webp"])), req("path", Ty::Str)];
 
 /// Schema violations of a whole document.
 pub(super) fn check(doc: &Value) -> Vec<Violation> {
     let mut out = Vec::new();
-    check_value(
-        doc,
-        &Ty::Shape(&TRAJECTORY),
-        &Location::default(),
-        "",
-        &mut out,
-    );
+    check_value(doc, &Ty::Shape(&TRAJECTORY), &Location::default(), "", &mut out);
     out
 }
 
 fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec<Violation>) {
     let mismatch = |out: &mut Vec<Violation>, expected: &str| {
-        out.push(loc.violation(
-            rule_name(loc, path),
-            format!("expected {expected}, found {}", describe(value)),
-        ));
+        out.push(loc.violation(rule_name(loc, path), format!("expected {expected}, found {}", describe(value))));
     };
     match ty {
         Ty::Str if !value.is_string() => mismatch(out, "a string"),
@@ -186,10 +158,7 @@ fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec
             None => mismatch(out, "an integer"),
             Some(n) => {
                 if let Some(min) = min.filter(|min| n < *min as f64) {
-                    out.push(loc.violation(
-                        rule_name(loc, path),
-                        format!("must be at least {min}, found {value}"),
-                    ));
+                    out.push(loc.violation(rule_name(loc, path), format!("must be at least {min}, found {value}")));
                 }
             }
         },
@@ -203,10 +172,9 @@ fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec
         },
         Ty::Enum(allowed) => match value.as_str() {
             None => mismatch(out, "a string"),
-            Some(s) if !allowed.contains(&s) => out.push(loc.violation(
-                rule_name(loc, path),
-                format!("\"{s}\" is not one of: {}", allowed.join(", ")),
-            )),
+            Some(s) if !allowed.contains(&s) => {
+                out.push(loc.violation(rule_name(loc, path), format!("\"{s}\" is not one of: {}", allowed.join(", "))))
+            }
             Some(_) => {}
         },
         Ty::Version => match value.as_str() {
@@ -226,9 +194,7 @@ fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec
             Value::Array(_) => check_value(value, &CONTENT_PARTS, loc, path, out),
             _ => mismatch(out, "a string or an array of content parts"),
         },
-        Ty::Effort if !(value.is_string() || value.is_number()) => {
-            mismatch(out, "a string or a number")
-        }
+        Ty::Effort if !(value.is_string() || value.is_number()) => mismatch(out, "a string or a number"),
         Ty::Effort => {}
         Ty::Shape(fields) => match value.as_object() {
             None => mismatch(out, "an object"),
@@ -251,9 +217,7 @@ fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec
                 for (i, sub) in subagents.iter().enumerate() {
                     match sub.as_object() {
                         None => check_value(sub, &Ty::Object, loc, &format!("{path}[{i}]"), out),
-                        Some(object) => {
-                            check_object(object, &TRAJECTORY, &loc.subagent(i), "", out)
-                        }
+                        Some(object) => check_object(object, &TRAJECTORY, &loc.subagent(i), "", out),
                     }
                 }
             }
@@ -261,19 +225,11 @@ fn check_value(value: &Value, ty: &Ty, loc: &Location, path: &str, out: &mut Vec
     }
 }
 
-fn check_object(
-    object: &Map<String, Value>,
-    fields: &[Field],
-    loc: &Location,
-    path: &str,
-    out: &mut Vec<Violation>,
-) {
+fn check_object(object: &Map<String, Value>, fields: &[Field], loc: &Location, path: &str, out: &mut Vec<Violation>) {
     for field in fields {
         let field_path = join(path, field.name);
         match object.get(field.name) {
-            None if field.required => {
-                out.push(loc.violation(&field_path, "required field is missing"))
-            }
+            None if field.required => out.push(loc.violation(&field_path, "required field is missing")),
             None => {}
             Some(Value::Null) if !field.required => {}
             Some(value) => check_value(value, &field.ty, loc, &field_path, out),
@@ -281,10 +237,9 @@ fn check_object(
     }
     for key in object.keys() {
         if !fields.iter().any(|f| f.name == key) {
-            out.push(loc.violation(
-                &join(path, key),
-                "is not an ATIF field (custom data belongs in an `extra` object)",
-            ));
+            out.push(
+                loc.violation(&join(path, key), "is not an ATIF field (custom data belongs in an `extra` object)"),
+            );
         }
     }
 }

@@ -15,9 +15,7 @@ pub const HOSTILE: &str = "<script>&";
 /// pairs), `legacy` harmful (8 pairs), the hostile name ineffective (6
 /// pairs).
 pub fn summaries() -> Vec<Summary> {
-    let mut pairs: Vec<Pair> = (0..10)
-        .map(|t| ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3)))
-        .collect();
+    let mut pairs: Vec<Pair> = (0..10).map(|t| ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3))).collect();
     pairs.extend((0..8).map(|t| ramp("legacy", t, 8, (0.9, -0.1), (0.3, 0.2))));
     for t in 0..6 {
         let (wo, wi) = if t % 2 == 0 { (0.5, 0.7) } else { (0.6, 0.45) };
@@ -44,10 +42,7 @@ pub fn parse(svg: &str) -> Document<'_> {
     let doc = Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(
-        root.tag_name().namespace(),
-        Some("http://www.w3.org/2000/svg")
-    );
+    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
     assert!(svg.starts_with("<svg "), "must start with the <svg> tag");
     assert!(svg.trim_end().ends_with("</svg>"));
     let w: f64 = root.attribute("width").unwrap().parse().unwrap();
@@ -84,12 +79,7 @@ pub fn texts(doc: &Document<'_>) -> Vec<Txt> {
 pub fn text_eq(doc: &Document<'_>, s: &str) -> Txt {
     let all = texts(doc);
     let found: Vec<_> = all.iter().filter(|t| t.text == s).collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "exactly one text {s:?} in {:?}",
-        all.iter().map(|t| &t.text).collect::<Vec<_>>()
-    );
+    assert_eq!(found.len(), 1, "exactly one text {s:?} in {:?}", all.iter().map(|t| &t.text).collect::<Vec<_>>());
     found[0].clone()
 }
 
@@ -99,17 +89,11 @@ pub fn has_text(doc: &Document<'_>, s: &str) -> bool {
 }
 
 pub fn title(doc: &Document<'_>) -> String {
-    doc.descendants()
-        .find(|n| n.has_tag_name("title"))
-        .and_then(|n| n.text())
-        .unwrap_or("")
-        .to_string()
+    doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text()).unwrap_or("").to_string()
 }
 
 pub fn num(n: Node<'_, '_>, attr: &str) -> f64 {
-    n.attribute(attr)
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(f64::NAN)
+    n.attribute(attr).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
 }
 
 /// Circles: (cx, cy, fill, stroke).
@@ -174,11 +158,7 @@ pub fn polylines(doc: &Document<'_>) -> Vec<(String, Vec<(f64, f64)>)> {
 /// Pixel x of the x-axis tick labelled `label` (tick labels hang below the
 /// axis, `dy="0.76em"`); one per panel.
 pub fn tick_xs(doc: &Document<'_>, label: &str) -> Vec<f64> {
-    texts(doc)
-        .into_iter()
-        .filter(|t| t.text == label && t.dy == "0.76em")
-        .map(|t| t.x)
-        .collect()
+    texts(doc).into_iter().filter(|t| t.text == label && t.dy == "0.76em").map(|t| t.x).collect()
 }
 
 /// Vertical zero lines (in the zero-line colour) that sit exactly at an x
@@ -209,10 +189,7 @@ pub fn assert_escaped(svg: &str) {
     assert!(!svg.contains("<script"), "unescaped name in:\n{svg}");
     assert!(svg.contains("&lt;script&gt;&amp;"), "escaped name missing");
     let doc = parse(svg);
-    assert!(
-        has_text(&doc, HOSTILE) || title(&doc).contains(HOSTILE),
-        "the name must survive as text"
-    );
+    assert!(has_text(&doc, HOSTILE) || title(&doc).contains(HOSTILE), "the name must survive as text");
 }
 
 pub fn green() -> String {

@@ -8,11 +8,5 @@ use skillscope_stats::Pair;
 /// `wi.0 + wi.1 × f`.
 pub fn ramp(skill: &str, t: usize, of: usize, wo: (f64, f64), wi: (f64, f64)) -> Pair {
     let f = t as f64 / of as f64;
-    Pair::new(
-        skill,
-        "all",
-        &format!("t{t}"),
-        wo.0 + wo.1 * f,
-        wi.0 + wi.1 * f,
-    )
+    Pair::new(skill, "all", &format!("t{t}"), wo.0 + wo.1 * f, wi.0 + wi.1 * f)
 }

@@ -5,8 +5,8 @@
 
 use super::model::AgentTask;
 use crate::error::{AppError, Result};
-use crate::workspace::Workspace;
 use crate::harnesses::Harness;
+use crate::workspace::Workspace;
 use crate::{agents, credentials, library, trajectories};
 use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
@@ -21,7 +21,10 @@ pub enum Runner {
     Builtin,
     /// The Claude Code binary, and the folder (mounted into the container) where its model
     /// proxy's socket goes.
-    ClaudeCode { binary: std::path::PathBuf, socket_dir: tempfile::TempDir },
+    ClaudeCode {
+        binary: std::path::PathBuf,
+        socket_dir: tempfile::TempDir,
+    },
 }
 
 pub struct Prepared {
@@ -39,7 +42,9 @@ pub struct Prepared {
 fn prices(ws: &Workspace) -> Result<PriceTable> {
     let path = ws.home().join("prices.toml");
     match std::fs::read_to_string(&path) {
-        Ok(text) => PriceTable::from_toml_str(&text).map_err(|e| AppError::invalid_input(format!("{}: {e}", path.display()))),
+        Ok(text) => {
+            PriceTable::from_toml_str(&text).map_err(|e| AppError::invalid_input(format!("{}: {e}", path.display())))
+        }
         Err(_) => Ok(PriceTable::default()),
     }
 }
@@ -51,7 +56,9 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
     let redactor = Redactor::new(key.iter().cloned().collect());
     let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
     let runner = match cfg.harness {
-        Harness::ClaudeCode => Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? },
+        Harness::ClaudeCode => {
+            Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
+        }
         Harness::Builtin => Runner::Builtin,
     };
     let (skills, mount) = if task.skill_version_ids.is_empty() {
@@ -65,7 +72,8 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
             let root = dir.path().join(&name);
             for (f, bytes) in library::version_files(ws, vid)? {
                 let p = root.join(&f.path);
-                std::fs::create_dir_all(p.parent().expect("file under the skill")).map_err(|e| AppError::io(p.display(), e))?;
+                std::fs::create_dir_all(p.parent().expect("file under the skill"))
+                    .map_err(|e| AppError::io(p.display(), e))?;
                 std::fs::write(&p, bytes).map_err(|e| AppError::io(p.display(), e))?;
             }
             listed.push(SkillListing {
@@ -76,7 +84,16 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
         }
         (listed, Some(dir))
     };
-    Ok(Prepared { runner, client: std::sync::Arc::new(client), model: cfg.model, limits: cfg.limits, prices: prices(ws)?, redactor, skills, mount })
+    Ok(Prepared {
+        runner,
+        client: std::sync::Arc::new(client),
+        model: cfg.model,
+        limits: cfg.limits,
+        prices: prices(ws)?,
+        redactor,
+        skills,
+        mount,
+    })
 }
 
 impl Prepared {
@@ -117,9 +134,12 @@ pub async fn run(
         Runner::Builtin => skillscope_agent::run(input).await,
         Runner::ClaudeCode { socket_dir, .. } => {
             // Lives as long as the run: the harness's only way out of the container.
-            let _proxy = skillscope_models::proxy::serve_unix(p.client.clone(), &socket_dir.path().join(claude_code::SOCKET_NAME))
-                .await
-                .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
+            let _proxy = skillscope_models::proxy::serve_unix(
+                p.client.clone(),
+                &socket_dir.path().join(claude_code::SOCKET_NAME),
+            )
+            .await
+            .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
             claude_code::run(input).await
         }
     }

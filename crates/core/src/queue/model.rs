@@ -238,8 +238,12 @@ pub struct AttemptResult {
 #[serde(rename_all = "snake_case", tag = "type")]
 #[ts(export)]
 pub enum QueueEvent {
-    Trial { trial: TrialView },
-    Status { status: QueueStatus },
+    Trial {
+        trial: TrialView,
+    },
+    Status {
+        status: QueueStatus,
+    },
     Log {
         #[ts(type = "number")]
         trial_id: i64,

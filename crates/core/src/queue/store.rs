@@ -212,7 +212,8 @@ pub fn cancel_run(ws: &Workspace, run_id: i64) -> Result<u32> {
 pub fn not_running(conn: &Connection, ids: &[i64]) -> Result<Vec<i64>> {
     let mut out = Vec::new();
     for &id in ids {
-        let state: Option<String> = conn.query_row("SELECT state FROM trials WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+        let state: Option<String> =
+            conn.query_row("SELECT state FROM trials WHERE id = ?1", [id], |r| r.get(0)).optional()?;
         if state.as_deref() != Some("running") {
             out.push(id);
         }

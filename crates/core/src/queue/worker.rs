@@ -2,8 +2,8 @@
 //! container. One worker per workspace (a lock file); it survives the engine going away (pauses,
 //! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
 
-use super::model::*;
 use super::agent_phase;
+use super::model::*;
 use super::store::{self, Claimed, Phase};
 use crate::error::{AppError, ErrorCode, Result};
 use crate::workspace::Workspace;
@@ -37,7 +37,12 @@ struct Lock(#[allow(dead_code)] std::fs::File);
 
 fn lock(ws: &Workspace) -> Result<Lock> {
     let path = ws.home().join("queue.lock");
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| AppError::io(path.display(), e))?;
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| AppError::io(path.display(), e))?;
     f.try_lock().map_err(|_| {
         AppError::new(ErrorCode::Conflict, "another Skillscope process is already running this workspace's queue")
     })?;
@@ -51,7 +56,9 @@ async fn connect(opts: &WorkerOptions) -> std::result::Result<Engine, SandboxErr
     }
 }
 
-fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> impl std::future::Future<Output = Result<T>> {
+fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T> + Send + 'static,
+) -> impl std::future::Future<Output = Result<T>> {
     async move { tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))? }
 }
 
@@ -65,7 +72,10 @@ fn emit_status(ws: &Workspace, sink: &Sink) {
 pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
     let _lock = lock(&ws)?;
     let max_attempts = ws.config().queue.max_attempts();
-    let requeued = { let ws = ws.clone(); blocking(move || store::recover(&mut ws.conn()?, max_attempts)).await? };
+    let requeued = {
+        let ws = ws.clone();
+        blocking(move || store::recover(&mut ws.conn()?, max_attempts)).await?
+    };
     if !requeued.is_empty() {
         tracing::info!("re-queued {} trial(s) interrupted by the last exit", requeued.len());
     }
@@ -250,7 +260,12 @@ fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink
     }
 }
 
-fn container_spec(ws_label: &str, c: &Claimed, image: String, ro_mounts: Vec<(std::path::PathBuf, String)>) -> ContainerSpec {
+fn container_spec(
+    ws_label: &str,
+    c: &Claimed,
+    image: String,
+    ro_mounts: Vec<(std::path::PathBuf, String)>,
+) -> ContainerSpec {
     let l = &c.spec.limits;
     let labels = HashMap::from([
         ("skillscope.workspace".to_string(), ws_label.to_string()),
@@ -275,7 +290,13 @@ fn container_spec(ws_label: &str, c: &Claimed, image: String, ro_mounts: Vec<(st
 }
 
 /// One attempt: environment (image, container, workspace), agent command, verifier.
-async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink: &Sink) -> std::result::Result<AttemptResult, TrialError> {
+async fn execute(
+    ws: &Workspace,
+    engine: &Engine,
+    label: &str,
+    c: &Claimed,
+    sink: &Sink,
+) -> std::result::Result<AttemptResult, TrialError> {
     let spec = &c.spec;
     stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
     let prepared = match &spec.agent {
@@ -321,20 +342,35 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
                 text: String::from_utf8_lossy(bytes).into_owned(),
             })
         };
-        let opts = |secs: u64| ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() };
+        let opts = |secs: u64| ExecOptions {
+            timeout: Duration::from_secs(secs),
+            workdir: Some(spec.workdir.clone()),
+            ..Default::default()
+        };
         let mut skills_listed = None;
         let (agent_run, agent) = match (&prepared, &spec.agent) {
             (Some(prepared), Some(task)) => {
                 // What the agent can see, recorded before it starts: the fairness check compares it
                 // with the arm's condition.
-                let ls = vec!["sh".to_string(), "-c".into(), format!("ls -1A {} 2>/dev/null || true", agent_phase::SKILLS_DIR)];
+                let ls = vec![
+                    "sh".to_string(),
+                    "-c".into(),
+                    format!("ls -1A {} 2>/dev/null || true", agent_phase::SKILLS_DIR),
+                ];
                 let listed = container.exec(&ls, opts(30), &mut |_, _| {}).await?;
-                skills_listed = Some(listed.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect::<Vec<_>>());
+                skills_listed =
+                    Some(listed.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect::<Vec<_>>());
                 let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
                 let live = |text: &str| {
-                    sink(QueueEvent::Log { trial_id: c.id, attempt: c.attempt, stream: "stdout".into(), text: text.to_string() })
+                    sink(QueueEvent::Log {
+                        trial_id: c.id,
+                        attempt: c.attempt,
+                        stream: "stdout".into(),
+                        text: text.to_string(),
+                    })
                 };
-                let out = agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session, &live).await?;
+                let out =
+                    agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session, &live).await?;
                 let as_exec = agent_exec_result(&out);
                 (Some(out), as_exec)
             }
@@ -358,7 +394,13 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
             None
         };
         let after = container.snapshot(&spec.workdir).await?;
-        Ok::<_, TrialError>((agent_run, agent, verifier, skillscope_sandbox::file_changes(&before, &after), skills_listed))
+        Ok::<_, TrialError>((
+            agent_run,
+            agent,
+            verifier,
+            skillscope_sandbox::file_changes(&before, &after),
+            skills_listed,
+        ))
     }
     .await;
     if let Err(e) = container.remove().await {
@@ -370,14 +412,24 @@ async fn execute(ws: &Workspace, engine: &Engine, label: &str, c: &Claimed, sink
         blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
     }
     let (outcome, error, score) = if agent.timed_out {
-        (TrialState::AgentError, Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)), 0.0)
+        (
+            TrialState::AgentError,
+            Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)),
+            0.0,
+        )
     } else if agent.oom_killed {
-        (TrialState::AgentError, Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)), 0.0)
+        (
+            TrialState::AgentError,
+            Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)),
+            0.0,
+        )
     } else {
         match &verifier {
             // A verifier that cannot produce a score is not the agent's failure: not scored.
             Some((_, Err(e))) => return Err(TrialError { infra: true, message: format!("verifier error: {e}") }),
-            Some((v, Ok(_))) if v.timed_out => (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), 0.0),
+            Some((v, Ok(_))) if v.timed_out => {
+                (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), 0.0)
+            }
             Some((_, Ok(value))) => (if *value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, *value),
             None if agent.exit_code == Some(0) => (TrialState::Passed, None, 1.0),
             None => (TrialState::Failed, None, 0.0),
@@ -426,7 +478,9 @@ async fn run_task_verifier(
         let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
         let dir = if dir.is_empty() { "/" } else { dir };
         let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
-        container.exec(&mkdir, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {}).await?;
+        container
+            .exec(&mkdir, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {})
+            .await?;
         container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
     }
     let r = container.exec(&plan.command, opts, log).await?;
@@ -434,6 +488,8 @@ async fn run_task_verifier(
         Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
         None => None,
     };
-    let scored = skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map(|s| s.value).map_err(|e| e.to_string());
+    let scored = skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref())
+        .map(|s| s.value)
+        .map_err(|e| e.to_string());
     Ok((r, scored))
 }

@@ -79,7 +79,12 @@ fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
     path.strip_prefix(dir)?.strip_prefix('/')
 }
 
-fn read_entry(zip: &mut zip::ZipArchive<BufReader<std::fs::File>>, index: usize, name: &str, budget: &mut Budget) -> Result<Vec<u8>> {
+fn read_entry(
+    zip: &mut zip::ZipArchive<BufReader<std::fs::File>>,
+    index: usize,
+    name: &str,
+    budget: &mut Budget,
+) -> Result<Vec<u8>> {
     let limits = budget.limits;
     let f = zip.by_index(index).map_err(|e| AppError::invalid_input(format!("cannot read {name}: {e}")))?;
     let compressed = f.compressed_size().max(1);
@@ -111,8 +116,12 @@ fn resolve_links(files: &mut BTreeMap<String, Vec<u8>>, links: Vec<(String, Stri
                 files.insert(link, bytes);
             }
             None => notes.push(
-                Finding::new("broken_symlink", Severity::Warning, format!("link to {target} skipped: no such file in the skill"))
-                    .at(&link, None),
+                Finding::new(
+                    "broken_symlink",
+                    Severity::Warning,
+                    format!("link to {target} skipped: no such file in the skill"),
+                )
+                .at(&link, None),
             ),
         }
     }

@@ -27,9 +27,11 @@ pub fn stage_all(
     }
     let mut skill_md_paths = Vec::new();
     let mut all = Vec::new();
-    for entry in WalkDir::new(&start).follow_links(false).into_iter().filter_entry(|e| {
-        !(e.file_type().is_dir() && skipped(&e.file_name().to_string_lossy()))
-    }) {
+    for entry in WalkDir::new(&start)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| !(e.file_type().is_dir() && skipped(&e.file_name().to_string_lossy())))
+    {
         let entry = entry.map_err(|e| AppError::io(start.display(), e.into()))?;
         if entry.file_type().is_dir() {
             continue;
@@ -75,7 +77,9 @@ fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(Vec<(String, Vec<u
         let ft = entry.file_type();
         let target = if ft.is_symlink() {
             let Ok(target) = entry.path().canonicalize() else {
-                notes.push(Finding::new("broken_symlink", Severity::Warning, "broken symbolic link skipped").at(&rel, None));
+                notes.push(
+                    Finding::new("broken_symlink", Severity::Warning, "broken symbolic link skipped").at(&rel, None),
+                );
                 continue;
             };
             if !target.starts_with(&canon_root) {
@@ -93,8 +97,11 @@ fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(Vec<(String, Vec<u
         } else {
             continue;
         };
-        let bytes = package::read_bounded(std::fs::File::open(&target).map_err(|e| AppError::io(&rel, e))?, budget.limits.max_file_bytes)
-            .map_err(|e| AppError::io(&rel, e))?;
+        let bytes = package::read_bounded(
+            std::fs::File::open(&target).map_err(|e| AppError::io(&rel, e))?,
+            budget.limits.max_file_bytes,
+        )
+        .map_err(|e| AppError::io(&rel, e))?;
         budget.admit(&rel, bytes.len() as u64)?;
         files.push((rel, bytes));
     }

@@ -27,8 +27,7 @@ pub fn classify(req: &ImportRequest) -> Result<Origin> {
         return Ok(Origin::Git(s.to_string()));
     }
     let path = Path::new(s);
-    let meta = std::fs::metadata(path)
-        .map_err(|e| AppError::not_found(format!("cannot open {s}: {e}")))?;
+    let meta = std::fs::metadata(path).map_err(|e| AppError::not_found(format!("cannot open {s}: {e}")))?;
     let path = path.canonicalize().map_err(|e| AppError::io(s, e))?;
     if meta.is_dir() {
         // A local repository is read through git only when a ref is asked for or it is bare;

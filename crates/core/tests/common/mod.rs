@@ -54,7 +54,9 @@ pub fn join_session_keyring() {
 /// Connects to the engine and builds the Debian python image (glibc, python3, pytest).
 pub async fn debian_engine() -> Engine {
     let engine = engine().await;
-    bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}")).await.expect("debian python image");
+    bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}"))
+        .await
+        .expect("debian python image");
     engine
 }
 

@@ -28,11 +28,7 @@ pub(crate) fn build_request(api: ApiKind, ctx: &Ctx, req: &ChatRequest, stream: 
     }
 }
 
-pub(crate) fn parse_response(
-    api: ApiKind,
-    ctx: &Ctx,
-    body: &str,
-) -> Result<ChatResponse, ModelError> {
+pub(crate) fn parse_response(api: ApiKind, ctx: &Ctx, body: &str) -> Result<ChatResponse, ModelError> {
     let v = parse_json(ctx, body, "response")?;
     if v.get("error").is_some_and(|e| !e.is_null()) && v.get("choices").is_none() {
         return Err(error_from_body(ctx, None, &v));
@@ -137,18 +133,12 @@ pub(crate) fn non_empty(s: String) -> Option<String> {
 
 /// The model the provider says answered, else the one asked.
 pub(crate) fn answering_model(ctx: &Ctx, v: &Value) -> String {
-    v.get("model")
-        .and_then(Value::as_str)
-        .unwrap_or(ctx.model)
-        .to_string()
+    v.get("model").and_then(Value::as_str).unwrap_or(ctx.model).to_string()
 }
 
 /// A streamed event's kind: its JSON `type`, else its SSE `event:` name.
 pub(crate) fn event_kind<'a>(v: &'a Value, ev: &'a SseEvent) -> &'a str {
-    v.get("type")
-        .and_then(Value::as_str)
-        .or(ev.event.as_deref())
-        .unwrap_or("")
+    v.get("type").and_then(Value::as_str).or(ev.event.as_deref()).unwrap_or("")
 }
 
 /// A tool call's id (under `id_key`) and name, or a malformed-response error saying `missing`.
@@ -221,12 +211,7 @@ fn message_in(v: &Value) -> Option<String> {
 /// An error reported inside a 200 response or a stream (`{"error":{"type":..,"message":..}}`).
 pub(crate) fn error_from_body(ctx: &Ctx, status: Option<u16>, v: &Value) -> ModelError {
     let err = v.get("error").unwrap_or(v);
-    let kind = err
-        .get("type")
-        .or_else(|| err.get("code"))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
+    let kind = err.get("type").or_else(|| err.get("code")).and_then(Value::as_str).unwrap_or("").to_string();
     let message = message_in(v).unwrap_or_else(|| excerpt(&v.to_string(), 300));
     let status = status.unwrap_or(match kind.as_str() {
         "rate_limit_exceeded" | "rate_limit_error" => 429,
@@ -241,28 +226,18 @@ pub(crate) fn error_from_body(ctx: &Ctx, status: Option<u16>, v: &Value) -> Mode
         429 => ModelError::RateLimited { retry_after: None },
         401 | 403 => ModelError::Unauthorized {
             status,
-            message: format!(
-                "the API key was rejected by {} (HTTP {status}): {message}",
-                ctx.provider
-            ),
+            message: format!("the API key was rejected by {} (HTTP {status}): {message}", ctx.provider),
         },
         404 => ModelError::UnknownModel {
             model: ctx.model.to_string(),
-            message: format!(
-                "{} does not know the model {:?} (HTTP 404): {message}",
-                ctx.provider, ctx.model
-            ),
+            message: format!("{} does not know the model {:?} (HTTP 404): {message}", ctx.provider, ctx.model),
         },
         _ => ModelError::Server {
             status,
             message: format!(
                 "{} reported an error{} during the response for model {:?}: {message}",
                 ctx.provider,
-                if kind.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({kind})")
-                },
+                if kind.is_empty() { String::new() } else { format!(" ({kind})") },
                 ctx.model
             ),
         },

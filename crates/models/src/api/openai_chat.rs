@@ -1,9 +1,6 @@
 //! OpenAI Chat Completions (`/v1/chat/completions`).
 
-use super::{
-    answering_model, error_from_body, malformed, non_empty, parse_arguments, parse_json,
-    usage_from, Ctx,
-};
+use super::{answering_model, error_from_body, malformed, non_empty, parse_arguments, parse_json, usage_from, Ctx};
 use crate::error::ModelError;
 use crate::sse::SseEvent;
 use crate::types::{ChatRequest, ChatResponse, Message, ToolCall, Usage};
@@ -20,10 +17,7 @@ pub(crate) fn build_request(ctx: &Ctx, req: &ChatRequest, stream: bool) -> Value
             Message::Assistant { text, tool_calls } => {
                 let mut o = Map::new();
                 o.insert("role".into(), json!("assistant"));
-                o.insert(
-                    "content".into(),
-                    text.as_ref().map_or(Value::Null, |t| json!(t)),
-                );
+                o.insert("content".into(), text.as_ref().map_or(Value::Null, |t| json!(t)));
                 if !tool_calls.is_empty() {
                     let calls: Vec<Value> = tool_calls
                         .iter()
@@ -39,11 +33,7 @@ pub(crate) fn build_request(ctx: &Ctx, req: &ChatRequest, stream: bool) -> Value
                 }
                 Value::Object(o)
             }
-            Message::ToolResult {
-                call_id,
-                content,
-                is_error,
-            } => json!({
+            Message::ToolResult { call_id, content, is_error } => json!({
                 "role": "tool",
                 "tool_call_id": call_id,
                 // Chat Completions has no error flag on tool results: say it in the content.
@@ -72,11 +62,7 @@ pub(crate) fn build_request(ctx: &Ctx, req: &ChatRequest, stream: bool) -> Value
     }
     if let Some(n) = req.max_tokens {
         // OpenAI's newer models refuse `max_tokens`; many compatible servers know only it.
-        let key = if ctx.openai_hosted {
-            "max_completion_tokens"
-        } else {
-            "max_tokens"
-        };
+        let key = if ctx.openai_hosted { "max_completion_tokens" } else { "max_tokens" };
         body.insert(key.into(), json!(n));
     }
     if stream {
@@ -87,26 +73,13 @@ pub(crate) fn build_request(ctx: &Ctx, req: &ChatRequest, stream: bool) -> Value
 }
 
 fn parse_usage(v: &Value) -> Usage {
-    usage_from(
-        v,
-        "prompt_tokens",
-        "/prompt_tokens_details/cached_tokens",
-        "completion_tokens",
-    )
+    usage_from(v, "prompt_tokens", "/prompt_tokens_details/cached_tokens", "completion_tokens")
 }
 
 pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, ModelError> {
-    let choice = v
-        .pointer("/choices/0")
-        .ok_or_else(|| malformed(ctx, "no choices[0] in the response"))?;
-    let message = choice
-        .get("message")
-        .ok_or_else(|| malformed(ctx, "no message in choices[0]"))?;
-    let text = message
-        .get("content")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .and_then(non_empty);
+    let choice = v.pointer("/choices/0").ok_or_else(|| malformed(ctx, "no choices[0] in the response"))?;
+    let message = choice.get("message").ok_or_else(|| malformed(ctx, "no message in choices[0]"))?;
+    let text = message.get("content").and_then(Value::as_str).map(str::to_string).and_then(non_empty);
     let mut tool_calls = Vec::new();
     if let Some(calls) = message.get("tool_calls").and_then(Value::as_array) {
         for (i, c) in calls.iter().enumerate() {
@@ -120,11 +93,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
                 Some(other) => other.to_string(),
             };
             tool_calls.push(ToolCall {
-                id: c
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("call_{i}")),
+                id: c.get("id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| format!("call_{i}")),
                 name: name.to_string(),
                 arguments: parse_arguments(&raw),
             });
@@ -134,11 +103,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
         text,
         tool_calls,
         usage: v.get("usage").map(parse_usage).unwrap_or_default(),
-        stop_reason: choice
-            .get("finish_reason")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
+        stop_reason: choice.get("finish_reason").and_then(Value::as_str).unwrap_or("").to_string(),
         model: answering_model(ctx, v),
         attempts: 1,
     })
@@ -238,17 +203,10 @@ impl StreamState {
         let mut tool_calls = Vec::new();
         for (index, c) in self.calls {
             if c.name.is_empty() {
-                return Err(malformed(
-                    ctx,
-                    format!("streamed tool call {index} has no function name"),
-                ));
+                return Err(malformed(ctx, format!("streamed tool call {index} has no function name")));
             }
             tool_calls.push(ToolCall {
-                id: if c.id.is_empty() {
-                    format!("call_{index}")
-                } else {
-                    c.id
-                },
+                id: if c.id.is_empty() { format!("call_{index}") } else { c.id },
                 name: c.name,
                 arguments: parse_arguments(&c.arguments),
             });
@@ -269,11 +227,7 @@ mod tests {
     use super::*;
     use crate::types::ToolDef;
 
-    const CTX: Ctx = Ctx {
-        provider: "p",
-        model: "m",
-        openai_hosted: false,
-    };
+    const CTX: Ctx = Ctx { provider: "p", model: "m", openai_hosted: false };
 
     #[test]
     fn request_shape() {
@@ -290,11 +244,7 @@ mod tests {
                         arguments: json!({"command": "ls"}),
                     }],
                 },
-                Message::ToolResult {
-                    call_id: "c1".into(),
-                    content: "boom".into(),
-                    is_error: true,
-                },
+                Message::ToolResult { call_id: "c1".into(), content: "boom".into(), is_error: true },
             ],
             tools: vec![ToolDef {
                 name: "bash".into(),
@@ -305,26 +255,14 @@ mod tests {
             max_tokens: Some(100),
         };
         let v = build_request(&CTX, &req, true);
-        assert_eq!(
-            v["messages"][0],
-            json!({"role": "system", "content": "sys"})
-        );
+        assert_eq!(v["messages"][0], json!({"role": "system", "content": "sys"}));
         assert_eq!(v["messages"][2]["content"], Value::Null);
-        assert_eq!(
-            v["messages"][2]["tool_calls"][0]["function"]["arguments"],
-            json!("{\"command\":\"ls\"}")
-        );
-        assert_eq!(
-            v["messages"][3],
-            json!({"role": "tool", "tool_call_id": "c1", "content": "ERROR: boom"})
-        );
+        assert_eq!(v["messages"][2]["tool_calls"][0]["function"]["arguments"], json!("{\"command\":\"ls\"}"));
+        assert_eq!(v["messages"][3], json!({"role": "tool", "tool_call_id": "c1", "content": "ERROR: boom"}));
         assert_eq!(v["tools"][0]["function"]["name"], json!("bash"));
         assert_eq!(v["max_tokens"], json!(100));
         assert_eq!(v["stream_options"]["include_usage"], json!(true));
-        let hosted = Ctx {
-            openai_hosted: true,
-            ..CTX
-        };
+        let hosted = Ctx { openai_hosted: true, ..CTX };
         let v = build_request(&hosted, &req, false);
         assert_eq!(v["max_completion_tokens"], json!(100));
         assert!(v.get("stream").is_none());
@@ -333,10 +271,7 @@ mod tests {
     #[test]
     fn stream_without_end_marker_is_cut() {
         let mut s = StreamState::default();
-        let ev = SseEvent {
-            event: None,
-            data: r#"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"#.into(),
-        };
+        let ev = SseEvent { event: None, data: r#"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"#.into() };
         let mut seen = String::new();
         s.event(&CTX, &ev, &mut |t: &str| seen.push_str(t)).unwrap();
         assert_eq!(seen, "Hel");

@@ -1,8 +1,8 @@
 //! OpenAI Responses (`/v1/responses`).
 
 use super::{
-    answering_model, error_from_body, event_kind, id_and_name, malformed, non_empty,
-    parse_arguments, parse_json, usage_from, Ctx,
+    answering_model, error_from_body, event_kind, id_and_name, malformed, non_empty, parse_arguments, parse_json,
+    usage_from, Ctx,
 };
 use crate::error::ModelError;
 use crate::sse::SseEvent;
@@ -28,11 +28,7 @@ pub(crate) fn build_request(req: &ChatRequest, stream: bool) -> Value {
                     }));
                 }
             }
-            Message::ToolResult {
-                call_id,
-                content,
-                is_error,
-            } => input.push(json!({
+            Message::ToolResult { call_id, content, is_error } => input.push(json!({
                 "type": "function_call_output",
                 "call_id": call_id,
                 "output": if *is_error { format!("ERROR: {content}") } else { content.clone() },
@@ -80,22 +76,15 @@ pub(crate) fn build_request(req: &ChatRequest, stream: bool) -> Value {
 }
 
 fn parse_usage(u: &Value) -> Usage {
-    usage_from(
-        u,
-        "input_tokens",
-        "/input_tokens_details/cached_tokens",
-        "output_tokens",
-    )
+    usage_from(u, "input_tokens", "/input_tokens_details/cached_tokens", "output_tokens")
 }
 
 /// `completed`, `tool_calls` when the model called tools, or why the response is incomplete.
 fn stop_reason(response: &Value, has_calls: bool) -> String {
     match response.get("status").and_then(Value::as_str) {
-        Some("incomplete") => response
-            .pointer("/incomplete_details/reason")
-            .and_then(Value::as_str)
-            .unwrap_or("incomplete")
-            .to_string(),
+        Some("incomplete") => {
+            response.pointer("/incomplete_details/reason").and_then(Value::as_str).unwrap_or("incomplete").to_string()
+        }
         _ if has_calls => "tool_calls".to_string(),
         Some(s) => s.to_string(),
         None => "completed".to_string(),
@@ -121,28 +110,17 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
     if v.get("status").and_then(Value::as_str) == Some("failed") {
         return Err(failed(ctx, v));
     }
-    let output = v
-        .get("output")
-        .and_then(Value::as_array)
-        .ok_or_else(|| malformed(ctx, "no output array in the response"))?;
+    let output =
+        v.get("output").and_then(Value::as_array).ok_or_else(|| malformed(ctx, "no output array in the response"))?;
     let mut text = String::new();
     let mut tool_calls = Vec::new();
     for (i, item) in output.iter().enumerate() {
         match item.get("type").and_then(Value::as_str) {
             Some("message") => {
-                for part in item
-                    .get("content")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
+                for part in item.get("content").and_then(Value::as_array).into_iter().flatten() {
                     match part.get("type").and_then(Value::as_str) {
-                        Some("output_text") => {
-                            text.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""))
-                        }
-                        Some("refusal") => {
-                            text.push_str(part.get("refusal").and_then(Value::as_str).unwrap_or(""))
-                        }
+                        Some("output_text") => text.push_str(part.get("text").and_then(Value::as_str).unwrap_or("")),
+                        Some("refusal") => text.push_str(part.get("refusal").and_then(Value::as_str).unwrap_or("")),
                         _ => {}
                     }
                 }
@@ -154,9 +132,7 @@ pub(crate) fn parse_response(ctx: &Ctx, v: &Value) -> Result<ChatResponse, Model
                 tool_calls.push(ToolCall {
                     id: call_id.to_string(),
                     name: name.to_string(),
-                    arguments: parse_arguments(
-                        item.get("arguments").and_then(Value::as_str).unwrap_or(""),
-                    ),
+                    arguments: parse_arguments(item.get("arguments").and_then(Value::as_str).unwrap_or("")),
                 });
             }
             _ => {} // reasoning and other items
@@ -222,22 +198,12 @@ impl StreamState {
             "response.output_item.added" | "response.output_item.done" => {
                 let item = v.get("item").unwrap_or(&Value::Null);
                 if item.get("type").and_then(Value::as_str) == Some("function_call") {
-                    let index = v
-                        .get("output_index")
-                        .and_then(Value::as_u64)
-                        .unwrap_or(self.calls.len() as u64);
+                    let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(self.calls.len() as u64);
                     let call = self.calls.entry(index).or_default();
-                    let s = |k: &str| {
-                        item.get(k)
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string()
-                    };
-                    for (field, key) in [
-                        (&mut call.item_id, "id"),
-                        (&mut call.call_id, "call_id"),
-                        (&mut call.name, "name"),
-                    ] {
+                    let s = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+                    for (field, key) in
+                        [(&mut call.item_id, "id"), (&mut call.call_id, "call_id"), (&mut call.name, "name")]
+                    {
                         let value = s(key);
                         if !value.is_empty() {
                             *field = value;
@@ -258,27 +224,14 @@ impl StreamState {
                 }
             }
             "response.function_call_arguments.delta" => {
-                let delta = v
-                    .get("delta")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
+                let delta = v.get("delta").and_then(Value::as_str).unwrap_or("").to_string();
                 match self.call_for(&v) {
                     Some(call) => call.arguments.push_str(&delta),
-                    None => {
-                        return Err(malformed(
-                            ctx,
-                            "function call arguments for an unknown output item",
-                        ))
-                    }
+                    None => return Err(malformed(ctx, "function call arguments for an unknown output item")),
                 }
             }
             "response.function_call_arguments.done" => {
-                let args = v
-                    .get("arguments")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
+                let args = v.get("arguments").and_then(Value::as_str).unwrap_or("").to_string();
                 if let Some(call) = self.call_for(&v) {
                     if call.arguments.is_empty() {
                         call.arguments = args;
@@ -296,16 +249,8 @@ impl StreamState {
                 self.final_response = Some(r);
                 return Ok(true);
             }
-            "response.failed" => {
-                return Err(failed(ctx, v.get("response").unwrap_or(&Value::Null)))
-            }
-            "error" => {
-                return Err(error_from_body(
-                    ctx,
-                    None,
-                    &json!({"error": normalise_error(&v)}),
-                ))
-            }
+            "response.failed" => return Err(failed(ctx, v.get("response").unwrap_or(&Value::Null))),
+            "error" => return Err(error_from_body(ctx, None, &json!({"error": normalise_error(&v)}))),
             _ => {}
         }
         Ok(false)
@@ -318,16 +263,9 @@ impl StreamState {
         let mut tool_calls = Vec::new();
         for (index, c) in self.calls {
             if c.call_id.is_empty() || c.name.is_empty() {
-                return Err(malformed(
-                    ctx,
-                    format!("streamed function call {index} lacks a call_id or a name"),
-                ));
+                return Err(malformed(ctx, format!("streamed function call {index} lacks a call_id or a name")));
             }
-            tool_calls.push(ToolCall {
-                id: c.call_id,
-                name: c.name,
-                arguments: parse_arguments(&c.arguments),
-            });
+            tool_calls.push(ToolCall { id: c.call_id, name: c.name, arguments: parse_arguments(&c.arguments) });
         }
         Ok(ChatResponse {
             text: non_empty(self.text),
@@ -359,11 +297,7 @@ mod tests {
                         arguments: json!({"command": "ls"}),
                     }],
                 },
-                Message::ToolResult {
-                    call_id: "call_1".into(),
-                    content: "a.txt".into(),
-                    is_error: false,
-                },
+                Message::ToolResult { call_id: "call_1".into(), content: "a.txt".into(), is_error: false },
             ],
             tools: vec![crate::types::ToolDef {
                 name: "bash".into(),
@@ -380,10 +314,7 @@ mod tests {
             v["input"][1],
             json!({"type": "function_call", "call_id": "call_1", "name": "bash", "arguments": "{\"command\":\"ls\"}"})
         );
-        assert_eq!(
-            v["input"][2],
-            json!({"type": "function_call_output", "call_id": "call_1", "output": "a.txt"})
-        );
+        assert_eq!(v["input"][2], json!({"type": "function_call_output", "call_id": "call_1", "output": "a.txt"}));
         assert_eq!(v["tools"][0]["name"], json!("bash"));
         assert_eq!(v["tools"][0]["strict"], json!(false));
         assert_eq!(v["max_output_tokens"], json!(64));
@@ -392,15 +323,8 @@ mod tests {
 
     #[test]
     fn arguments_from_fragments_alone_or_from_the_done_item() {
-        let ctx = Ctx {
-            provider: "p",
-            model: "m",
-            openai_hosted: false,
-        };
-        let ev = |v: Value| SseEvent {
-            event: None,
-            data: v.to_string(),
-        };
+        let ctx = Ctx { provider: "p", model: "m", openai_hosted: false };
+        let ev = |v: Value| SseEvent { event: None, data: v.to_string() };
         let mut s = StreamState::default();
         let mut sink = |_: &str| {};
         let events = [
@@ -417,37 +341,20 @@ mod tests {
         assert!(s.event(&ctx, &ev(done), &mut sink).unwrap());
         let r = s.finish(&ctx).unwrap();
         assert_eq!(r.tool_calls.len(), 2);
-        assert_eq!(
-            (r.tool_calls[0].id.as_str(), &r.tool_calls[0].arguments),
-            ("call_9", &json!({"command": "ls"}))
-        );
+        assert_eq!((r.tool_calls[0].id.as_str(), &r.tool_calls[0].arguments), ("call_9", &json!({"command": "ls"})));
         assert_eq!(r.tool_calls[1].arguments, json!({"path": "a"}));
         assert_eq!(r.stop_reason, "tool_calls");
-        assert_eq!(
-            r.usage,
-            Usage {
-                input_tokens: 5,
-                cached_tokens: 0,
-                output_tokens: 2
-            }
-        );
+        assert_eq!(r.usage, Usage { input_tokens: 5, cached_tokens: 0, output_tokens: 2 });
     }
 
     #[test]
     fn failed_and_incomplete_responses() {
-        let ctx = Ctx {
-            provider: "openai",
-            model: "gpt",
-            openai_hosted: true,
-        };
+        let ctx = Ctx { provider: "openai", model: "gpt", openai_hosted: true };
         let v = json!({"status": "failed", "error": {"code": "server_error", "message": "oops"}});
         let e = parse_response(&ctx, &v).unwrap_err();
         assert!(matches!(e, ModelError::Server { status: 500, .. }), "{e:?}");
         assert!(e.to_string().contains("openai") && e.to_string().contains("oops"));
         let v = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}, "output": []});
-        assert_eq!(
-            parse_response(&ctx, &v).unwrap().stop_reason,
-            "max_output_tokens"
-        );
+        assert_eq!(parse_response(&ctx, &v).unwrap().stop_reason, "max_output_tokens");
     }
 }

@@ -85,10 +85,7 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
     let (start, deltas) = match &a.reply {
         Reply::Text(t) => (
             json!({"type": "text", "text": ""}),
-            fragments(t, 16)
-                .into_iter()
-                .map(|f| json!({"type": "text_delta", "text": f}))
-                .collect::<Vec<_>>(),
+            fragments(t, 16).into_iter().map(|f| json!({"type": "text_delta", "text": f})).collect::<Vec<_>>(),
         ),
         Reply::ToolCall { index, name, args } => (
             json!({"type": "tool_use", "id": call_id("toolu", *index), "name": name, "input": {}}),
@@ -108,20 +105,14 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
             &json!({"type": "content_block_delta", "index": 0, "delta": d}),
         ));
     }
-    out.push(SseEvent::named(
-        "content_block_stop",
-        &json!({"type": "content_block_stop", "index": 0}),
-    ));
+    out.push(SseEvent::named("content_block_stop", &json!({"type": "content_block_stop", "index": 0})));
     out.push(SseEvent::named(
         "message_delta",
         &json!({"type": "message_delta",
             "delta": {"stop_reason": stop_reason(a), "stop_sequence": null},
             "usage": usage(a)}),
     ));
-    out.push(SseEvent::named(
-        "message_stop",
-        &json!({"type": "message_stop"}),
-    ));
+    out.push(SseEvent::named("message_stop", &json!({"type": "message_stop"})));
     out
 }
 
@@ -131,8 +122,7 @@ pub fn error_body(err: &ApiError) -> Value {
         ApiError::ModelNotFound(m) => ("not_found_error", format!("model: {m}")),
         ApiError::RateLimited { .. } => (
             "rate_limit_error",
-            "This request would exceed your organization's rate limit. Please try again later."
-                .to_string(),
+            "This request would exceed your organization's rate limit. Please try again later.".to_string(),
         ),
         ApiError::Server(529) => ("overloaded_error", "Overloaded".to_string()),
         ApiError::Server(_) => ("api_error", "Internal server error".to_string()),

@@ -37,16 +37,8 @@ fn tokens(chars: usize) -> u64 {
 impl Usage {
     pub fn estimate(conv: &Conversation, reply: &Reply) -> Usage {
         let input = tokens(conv.prompt_chars);
-        let cached = if conv.prefix_chars == 0 {
-            0
-        } else {
-            (conv.prefix_chars as u64 / 4).min(input)
-        };
-        Usage {
-            input,
-            cached,
-            output: tokens(reply.output_chars()),
-        }
+        let cached = if conv.prefix_chars == 0 { 0 } else { (conv.prefix_chars as u64 / 4).min(input) };
+        Usage { input, cached, output: tokens(reply.output_chars()) }
     }
 }
 
@@ -86,9 +78,7 @@ impl ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::ModelNotFound(_) => StatusCode::NOT_FOUND,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Server(s) => {
-                StatusCode::from_u16(*s).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-            }
+            ApiError::Server(s) => StatusCode::from_u16(*s).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
         }
     }
@@ -122,8 +112,7 @@ impl Api {
             let v = HeaderValue::from(*retry_after_secs);
             resp.headers_mut().insert("retry-after", v.clone());
             if self != Api::Anthropic {
-                resp.headers_mut()
-                    .insert("x-ratelimit-reset-requests", v.clone());
+                resp.headers_mut().insert("x-ratelimit-reset-requests", v.clone());
             }
         }
         resp
@@ -172,11 +161,7 @@ pub(crate) fn items(v: Option<&Value>) -> impl Iterator<Item = &Value> {
 
 /// The tools a request offers, each named by `name` with its schema under `schema_key`;
 /// with `wrapper`, a tool's definition may sit inside that key (OpenAI's `function`).
-pub(crate) fn offered_tools(
-    body: &Value,
-    wrapper: Option<&str>,
-    schema_key: &str,
-) -> Vec<OfferedTool> {
+pub(crate) fn offered_tools(body: &Value, wrapper: Option<&str>, schema_key: &str) -> Vec<OfferedTool> {
     items(body.get("tools"))
         .filter_map(|t| {
             let f = wrapper.and_then(|w| t.get(w)).unwrap_or(t);

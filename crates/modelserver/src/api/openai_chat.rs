@@ -12,14 +12,8 @@ pub fn conversation(body: &Value) -> Conversation {
     let mut c = Conversation::from_body(body);
     c.tools = offered_tools(body, Some("function"), "parameters");
     let messages = body.get("messages");
-    c.tool_results = items(messages)
-        .filter(|m| {
-            matches!(
-                m.get("role").and_then(Value::as_str),
-                Some("tool" | "function")
-            )
-        })
-        .count();
+    c.tool_results =
+        items(messages).filter(|m| matches!(m.get("role").and_then(Value::as_str), Some("tool" | "function"))).count();
     c.set_prefix_from(messages);
     c
 }
@@ -90,10 +84,7 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
         }
         SseEvent::data(&c)
     };
-    let mut out = vec![chunk(
-        json!({"role": "assistant", "content": "", "refusal": null}),
-        Value::Null,
-    )];
+    let mut out = vec![chunk(json!({"role": "assistant", "content": "", "refusal": null}), Value::Null)];
     match &a.reply {
         Reply::Text(t) => {
             for f in fragments(t, 16) {
@@ -111,10 +102,7 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
                 Value::Null,
             ));
             for f in fragments(&args.to_string(), 24) {
-                out.push(chunk(
-                    json!({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}),
-                    Value::Null,
-                ));
+                out.push(chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}), Value::Null));
             }
         }
     }

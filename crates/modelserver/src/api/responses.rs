@@ -13,11 +13,7 @@ pub fn conversation(body: &Value) -> Conversation {
     c.tools = offered_tools(body, Some("function"), "parameters");
     let input = body.get("input");
     c.tool_results = items(input)
-        .filter(|i| {
-            i.get("type")
-                .and_then(Value::as_str)
-                .is_some_and(|t| t.ends_with("_call_output"))
-        })
+        .filter(|i| i.get("type").and_then(Value::as_str).is_some_and(|t| t.ends_with("_call_output")))
         .count();
     c.set_prefix_from(input);
     c
@@ -84,14 +80,8 @@ pub fn render(a: &Answer, delivery: Delivery) -> Response {
 pub fn events(a: &Answer) -> Vec<SseEvent> {
     let mut evs: Vec<(&str, Value)> = vec![
         ("response.created", json!({"response": response(a, false)})),
-        (
-            "response.in_progress",
-            json!({"response": response(a, false)}),
-        ),
-        (
-            "response.output_item.added",
-            json!({"output_index": 0, "item": item(a, false)}),
-        ),
+        ("response.in_progress", json!({"response": response(a, false)})),
+        ("response.output_item.added", json!({"output_index": 0, "item": item(a, false)})),
     ];
     let item_id = item(a, false)["id"].clone();
     match &a.reply {
@@ -105,10 +95,7 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
                 }
                 v
             };
-            evs.push((
-                "response.content_part.added",
-                with(json!({"part": part("")})),
-            ));
+            evs.push(("response.content_part.added", with(json!({"part": part("")}))));
             for f in fragments(t, 16) {
                 evs.push(("response.output_text.delta", with(json!({"delta": f}))));
             }
@@ -129,10 +116,7 @@ pub fn events(a: &Answer) -> Vec<SseEvent> {
             ));
         }
     }
-    evs.push((
-        "response.output_item.done",
-        json!({"output_index": 0, "item": item(a, true)}),
-    ));
+    evs.push(("response.output_item.done", json!({"output_index": 0, "item": item(a, true)})));
     evs.push(("response.completed", json!({"response": response(a, true)})));
     evs.into_iter()
         .enumerate()

@@ -16,8 +16,7 @@ pub struct Ev {
 
 impl Ev {
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.data)
-            .unwrap_or_else(|e| panic!("event data is not JSON ({e}): {}", self.data))
+        serde_json::from_str(&self.data).unwrap_or_else(|e| panic!("event data is not JSON ({e}): {}", self.data))
     }
 }
 
@@ -35,10 +34,7 @@ pub fn parse_sse(text: &str) -> Vec<Ev> {
             }
         }
         if event.is_some() || !data.is_empty() {
-            out.push(Ev {
-                event,
-                data: data.join("\n"),
-            });
+            out.push(Ev { event, data: data.join("\n") });
         }
     }
     out
@@ -56,30 +52,16 @@ pub fn script() -> Script {
 }
 
 pub async fn server() -> ServerHandle {
-    start(ServerOptions {
-        script: script(),
-        ..ServerOptions::default()
-    })
-    .await
-    .unwrap()
+    start(ServerOptions { script: script(), ..ServerOptions::default() }).await.unwrap()
 }
 
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(20))
-        .build()
-        .unwrap()
+    reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).build().unwrap()
 }
 
 /// POSTs `body` with a bearer key.
 pub async fn post(s: &ServerHandle, path: &str, body: &Value) -> reqwest::Response {
-    client()
-        .post(format!("{}{path}", s.base_url))
-        .bearer_auth(KEY)
-        .json(body)
-        .send()
-        .await
-        .unwrap()
+    client().post(format!("{}{path}", s.base_url)).bearer_auth(KEY).json(body).send().await.unwrap()
 }
 
 /// POSTs and returns the status and the JSON body.
@@ -92,13 +74,7 @@ pub async fn post_json(s: &ServerHandle, path: &str, body: &Value) -> (u16, Valu
 }
 
 /// POSTs and asserts the status and the error body's `error.<field>`.
-pub async fn assert_error(
-    s: &ServerHandle,
-    path: &str,
-    body: &Value,
-    field: &str,
-    want: (u16, &str),
-) {
+pub async fn assert_error(s: &ServerHandle, path: &str, body: &Value, field: &str, want: (u16, &str)) {
     let (st, b) = post_json(s, path, body).await;
     assert_eq!((st, b["error"][field].as_str()), (want.0, Some(want.1)));
 }

@@ -39,13 +39,8 @@ pub struct Scope {
 
 impl Scope {
     pub fn new(test: &str) -> Scope {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        Scope {
-            label: format!("{test}-{}-{nanos}", std::process::id()),
-        }
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        Scope { label: format!("{test}-{}-{nanos}", std::process::id()) }
     }
 
     pub fn spec(&self, image: &str) -> ContainerSpec {
@@ -77,10 +72,7 @@ impl Scope {
 impl Drop for Scope {
     fn drop(&mut self) {
         let filter = format!("label={TEST_LABEL}={}", self.label);
-        let Ok(out) = Command::new("docker")
-            .args(["ps", "-aq", "--filter", &filter])
-            .output()
-        else {
+        let Ok(out) = Command::new("docker").args(["ps", "-aq", "--filter", &filter]).output() else {
             return;
         };
         for id in String::from_utf8_lossy(&out.stdout).split_whitespace() {
@@ -94,16 +86,10 @@ pub fn sh(script: &str) -> Vec<String> {
 }
 
 pub fn secs(n: u64) -> ExecOptions {
-    ExecOptions {
-        timeout: Duration::from_secs(n),
-        ..ExecOptions::default()
-    }
+    ExecOptions { timeout: Duration::from_secs(n), ..ExecOptions::default() }
 }
 
 /// Runs a command, ignoring streamed output.
 pub async fn run(container: &Container, cmd: Vec<String>, opts: ExecOptions) -> ExecResult {
-    container
-        .exec(&cmd, opts, &mut |_, _| {})
-        .await
-        .expect("exec")
+    container.exec(&cmd, opts, &mut |_, _| {}).await.expect("exec")
 }

@@ -4,10 +4,8 @@ use super::matcher::Hit;
 use crate::report::Severity::*;
 use crate::skill::Skill;
 
-const BINARY_EXT: [&str; 14] = [
-    "exe", "dll", "so", "dylib", "bin", "pyc", "pyo", "class", "jar", "msi", "scr", "com", "elf",
-    "o",
-];
+const BINARY_EXT: [&str; 14] =
+    ["exe", "dll", "so", "dylib", "bin", "pyc", "pyo", "class", "jar", "msi", "scr", "com", "elf", "o"];
 const ARCHIVE_EXT: [&str; 8] = ["zip", "tar", "gz", "tgz", "7z", "rar", "xz", "bz2"];
 const CODE_EXT: [&str; 8] = ["py", "sh", "js", "ts", "rb", "pl", "ps1", "bat"];
 
@@ -16,46 +14,18 @@ pub fn scan(skill: &Skill) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
     for f in skill.files {
         let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-        let ext = name
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
+        let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
         let magic_exec = f.bytes.starts_with(b"\x7fELF")
             || f.bytes.starts_with(b"MZ")
-            || [
-                b"\xcf\xfa\xed\xfe",
-                b"\xfe\xed\xfa\xcf",
-                b"\xca\xfe\xba\xbe",
-            ]
-            .iter()
-            .any(|m| f.bytes.starts_with(*m));
+            || [b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf", b"\xca\xfe\xba\xbe"].iter().any(|m| f.bytes.starts_with(*m));
         let hit = if magic_exec || BINARY_EXT.contains(&ext.as_str()) {
-            Some(Hit::new(
-                "D4",
-                High,
-                0.8,
-                0,
-                "ships an executable or compiled binary that cannot be reviewed",
-            ))
+            Some(Hit::new("D4", High, 0.8, 0, "ships an executable or compiled binary that cannot be reviewed"))
         } else if ARCHIVE_EXT.contains(&ext.as_str())
-            || f.bytes.starts_with(b"PK\x03\x04")
-                && !matches!(ext.as_str(), "docx" | "xlsx" | "pptx" | "odt")
+            || f.bytes.starts_with(b"PK\x03\x04") && !matches!(ext.as_str(), "docx" | "xlsx" | "pptx" | "odt")
         {
-            Some(Hit::new(
-                "D4",
-                Medium,
-                0.6,
-                0,
-                "ships an archive whose contents are not scanned",
-            ))
+            Some(Hit::new("D4", Medium, 0.6, 0, "ships an archive whose contents are not scanned"))
         } else if name.starts_with('.') && CODE_EXT.contains(&ext.as_str()) {
-            Some(Hit::new(
-                "D4",
-                High,
-                0.7,
-                0,
-                "hidden dotfile containing code",
-            ))
+            Some(Hit::new("D4", High, 0.7, 0, "hidden dotfile containing code"))
         } else {
             None
         };
@@ -70,17 +40,11 @@ pub fn scan(skill: &Skill) -> Vec<(String, Hit)> {
             ("license", "no license declared"),
         ] {
             if skill.fm.get_str(key).is_none_or(|v| v.trim().is_empty()) {
-                out.push((
-                    "SKILL.md".into(),
-                    Hit::new("D5", if key == "license" { Info } else { Low }, 0.9, 0, msg),
-                ));
+                out.push(("SKILL.md".into(), Hit::new("D5", if key == "license" { Info } else { Low }, 0.9, 0, msg)));
             }
         }
     } else {
-        out.push((
-            String::new(),
-            Hit::new("D5", Low, 0.9, 0, "package has no SKILL.md"),
-        ));
+        out.push((String::new(), Hit::new("D5", Low, 0.9, 0, "package has no SKILL.md")));
     }
     out
 }

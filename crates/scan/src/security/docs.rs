@@ -20,7 +20,12 @@ fn directive() -> &'static Regex {
 
 fn setup_heading() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(&super::rules::ascii_boundaries(r"(?i)install|setup|set up|getting started|prerequisite|requirement|quick ?start|dependenc")).unwrap())
+    R.get_or_init(|| {
+        Regex::new(&super::rules::ascii_boundaries(
+            r"(?i)install|setup|set up|getting started|prerequisite|requirement|quick ?start|dependenc",
+        ))
+        .unwrap()
+    })
 }
 
 fn cap(hits: &mut [Hit], why: &str) {
@@ -32,23 +37,12 @@ fn cap(hits: &mut [Hit], why: &str) {
 }
 
 pub fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let offset_of = |line: u32| {
-        line_starts
-            .get(line as usize - 1)
-            .copied()
-            .unwrap_or(text.len())
-    };
+    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let offset_of = |line: u32| line_starts.get(line as usize - 1).copied().unwrap_or(text.len());
     let headings = markdown::headings(text, 0);
     let heading_at = |pos: usize| {
         let line = crate::skill::line_at(text, pos);
-        headings
-            .iter()
-            .rev()
-            .find(|h| h.line <= line)
-            .map(|h| h.title.as_str())
+        headings.iter().rev().find(|h| h.line <= line).map(|h| h.title.as_str())
     };
 
     // Prose: fence contents blanked so positions stay valid.
@@ -64,54 +58,34 @@ pub fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
     for h in &mut shell {
         let line = &prose[offset_of(crate::skill::line_at(&prose, h.pos))..];
         let line = line.lines().next().unwrap_or("");
-        if heading_at(h.pos).is_some_and(|t| setup_heading().is_match(t))
-            && !directive().is_match(line)
-        {
+        if heading_at(h.pos).is_some_and(|t| setup_heading().is_match(t)) && !directive().is_match(line) {
             cap(std::slice::from_mut(h), "documented setup step");
         }
     }
     hits.extend(shell);
-    hits.extend(
-        matcher::run(ARTIFACT, &prose)
-            .into_iter()
-            .filter_map(|mut h| match h.pattern {
-                "B3" => Some(h),
-                "C1" => {
-                    h.severity = Severity::Medium;
-                    Some(h)
-                }
-                _ => None,
-            }),
-    );
+    hits.extend(matcher::run(ARTIFACT, &prose).into_iter().filter_map(|mut h| match h.pattern {
+        "B3" => Some(h),
+        "C1" => {
+            h.severity = Severity::Medium;
+            Some(h)
+        }
+        _ => None,
+    }));
 
     for fence in markdown::fences(text, 0) {
         let base = offset_of(fence.first_line);
         let mut fh = match Lang::from_fence(&fence.lang) {
             Some(lang) => scripts::scan(lang, &fence.code),
-            None if matches!(
-                fence.lang.as_str(),
-                "" | "text" | "txt" | "markdown" | "md" | "plain"
-            ) =>
-            {
+            None if matches!(fence.lang.as_str(), "" | "text" | "txt" | "markdown" | "md" | "plain") => {
                 let mut v = matcher::run(PROSE, &fence.code);
                 v.extend(matcher::run(SHELL, &fence.code));
                 v
             }
             None => matcher::run(ARTIFACT, &fence.code),
         };
-        let setup = fence
-            .heading
-            .as_deref()
-            .is_some_and(|t| setup_heading().is_match(t));
+        let setup = fence.heading.as_deref().is_some_and(|t| setup_heading().is_match(t));
         if (setup || !is_skill_md) && !directive().is_match(&fence.lead_in) {
-            cap(
-                &mut fh,
-                if setup {
-                    "documented setup step"
-                } else {
-                    "example code in a reference document"
-                },
-            );
+            cap(&mut fh, if setup { "documented setup step" } else { "example code in a reference document" });
         }
         for h in &mut fh {
             h.pos += base;

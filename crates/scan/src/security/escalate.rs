@@ -27,37 +27,28 @@ fn raise(f: &mut SecurityFinding, to: Severity, why: &str) {
 }
 
 pub fn apply(skill: &Skill, findings: &mut Vec<SecurityFinding>) {
-    let at_least = |f: &SecurityFinding, ids: &[&str], s: Severity| {
-        ids.contains(&f.pattern.as_str()) && f.severity >= s
-    };
+    let at_least =
+        |f: &SecurityFinding, ids: &[&str], s: Severity| ids.contains(&f.pattern.as_str()) && f.severity >= s;
 
     // Credential or environment harvesting plus any egress: an exfiltration chain.
-    let harvest = findings
-        .iter()
-        .any(|f| at_least(f, &["B1", "B2"], Severity::High));
-    let egress = findings
-        .iter()
-        .any(|f| at_least(f, &["C1"], Severity::Medium));
+    let harvest = findings.iter().any(|f| at_least(f, &["B1", "B2"], Severity::High));
+    let egress = findings.iter().any(|f| at_least(f, &["C1"], Severity::Medium));
     if harvest && egress {
         for f in findings.iter_mut() {
-            if at_least(f, &["B1", "B2"], Severity::High) || at_least(f, &["C1"], Severity::Medium)
-            {
-                raise(f, Severity::Critical, "credential/environment access combined with network egress (exfiltration chain)");
+            if at_least(f, &["B1", "B2"], Severity::High) || at_least(f, &["C1"], Severity::Medium) {
+                raise(
+                    f,
+                    Severity::Critical,
+                    "credential/environment access combined with network egress (exfiltration chain)",
+                );
             }
         }
     }
 
     // A trigger phrase guarding dangerous behaviour is a backdoor.
-    if findings
-        .iter()
-        .any(|f| f.category == "unsafe_behavior" && f.severity >= Severity::High)
-    {
+    if findings.iter().any(|f| f.category == "unsafe_behavior" && f.severity >= Severity::High) {
         for f in findings.iter_mut().filter(|f| f.pattern == "A4") {
-            raise(
-                f,
-                Severity::High,
-                "conditional trigger paired with dangerous behaviour",
-            );
+            raise(f, Severity::High, "conditional trigger paired with dangerous behaviour");
         }
     }
 
@@ -83,27 +74,17 @@ pub fn apply(skill: &Skill, findings: &mut Vec<SecurityFinding>) {
             .filter(|f| {
                 !is_doc(&f.file)
                     && f.severity >= Severity::High
-                    && matches!(
-                        f.category.as_str(),
-                        "credential_access" | "unsafe_behavior" | "supply_chain"
-                    )
+                    && matches!(f.category.as_str(), "credential_access" | "unsafe_behavior" | "supply_chain")
             })
             .max_by_key(|f| f.severity)
         {
-            let msg = format!(
-                "description claims '{}' but {} does: {}",
-                claim.as_str(),
-                worst.file,
-                worst.message
-            );
+            let msg = format!("description claims '{}' but {} does: {}", claim.as_str(), worst.file, worst.message);
             findings.push(mk("A6", Severity::High, msg));
         }
     }
 
     // Network use in code that the skill never declares.
-    let code_net = findings
-        .iter()
-        .any(|f| !is_doc(&f.file) && matches!(f.pattern.as_str(), "C1" | "C7"));
+    let code_net = findings.iter().any(|f| !is_doc(&f.file) && matches!(f.pattern.as_str(), "C1" | "C7"));
     if code_net && !mentions_network().is_match(&skill.skill_md) {
         findings.push(mk(
             "C6",

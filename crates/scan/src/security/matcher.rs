@@ -24,14 +24,7 @@ impl Hit {
         pos: usize,
         message: impl Into<String>,
     ) -> Hit {
-        Hit {
-            pattern,
-            severity,
-            confidence,
-            pos,
-            message: message.into(),
-            decoded: None,
-        }
+        Hit { pattern, severity, confidence, pos, message: message.into(), decoded: None }
     }
 }
 
@@ -53,12 +46,7 @@ fn line_prefix(text: &str, pos: usize) -> &str {
 
 /// Inside an open quotation on its line: an example being discussed, not an order.
 fn quoted(text: &str, pos: usize) -> bool {
-    line_prefix(text, pos)
-        .chars()
-        .filter(|c| matches!(c, '"' | '“' | '”' | '`'))
-        .count()
-        % 2
-        == 1
+    line_prefix(text, pos).chars().filter(|c| matches!(c, '"' | '“' | '”' | '`')).count() % 2 == 1
 }
 
 pub fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
@@ -71,13 +59,7 @@ pub fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
             if rule.pattern == "B3" && is_placeholder(m.as_str()) {
                 continue;
             }
-            let mut hit = Hit::new(
-                rule.pattern,
-                rule.severity,
-                rule.confidence,
-                m.start(),
-                rule.message,
-            );
+            let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start(), rule.message);
             if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
                 hit.severity = Severity::Low;
                 hit.confidence *= 0.5;

@@ -20,19 +20,12 @@ use unicode::HiddenKind;
 
 /// Optional model-based review that can add findings the static rules miss.
 pub trait SemanticPass {
-    fn review(
-        &self,
-        files: &[SkillFile],
-        findings: &[SecurityFinding],
-    ) -> Result<Vec<SecurityFinding>, String>;
+    fn review(&self, files: &[SkillFile], findings: &[SecurityFinding]) -> Result<Vec<SecurityFinding>, String>;
 }
 
 /// The snippet shown as evidence: invisible characters removed, at most 200 chars.
 pub(crate) fn evidence(s: &str) -> String {
-    let visible: String = s
-        .chars()
-        .filter(|&c| !unicode::is_invisible(c) && !c.is_control())
-        .collect();
+    let visible: String = s.chars().filter(|&c| !unicode::is_invisible(c) && !c.is_control()).collect();
     let t = visible.trim();
     if t.chars().count() > 200 {
         format!("{}…", t.chars().take(199).collect::<String>())
@@ -43,10 +36,7 @@ pub(crate) fn evidence(s: &str) -> String {
 
 fn to_finding(file: &str, text: &str, h: Hit) -> SecurityFinding {
     let pos = h.pos.min(text.len());
-    let pos = (0..=pos)
-        .rev()
-        .find(|&p| text.is_char_boundary(p))
-        .unwrap_or(0);
+    let pos = (0..=pos).rev().find(|&p| text.is_char_boundary(p)).unwrap_or(0);
     let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
     SecurityFinding {
@@ -81,33 +71,17 @@ fn unicode_hits(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
     for hd in unicode::find_hidden(text) {
         let (sev, msg) = match (hd.kind, &hd.decoded) {
-            (HiddenKind::Tag, Some(_)) => (
-                Severity::Critical,
-                "invisible Unicode Tag characters encode a hidden message",
-            ),
+            (HiddenKind::Tag, Some(_)) => {
+                (Severity::Critical, "invisible Unicode Tag characters encode a hidden message")
+            }
             (HiddenKind::Tag, None) => (Severity::High, "invisible Unicode Tag characters"),
-            (HiddenKind::Bidi, _) => (
-                Severity::High,
-                "bidirectional override reorders displayed text",
-            ),
-            (HiddenKind::ZeroWidth, Some(_)) => (
-                Severity::High,
-                "zero-width characters encode a hidden message",
-            ),
-            (HiddenKind::ZeroWidth, None) if hd.count > 1 => {
-                (Severity::Medium, "run of zero-width characters")
-            }
+            (HiddenKind::Bidi, _) => (Severity::High, "bidirectional override reorders displayed text"),
+            (HiddenKind::ZeroWidth, Some(_)) => (Severity::High, "zero-width characters encode a hidden message"),
+            (HiddenKind::ZeroWidth, None) if hd.count > 1 => (Severity::Medium, "run of zero-width characters"),
             (HiddenKind::ZeroWidth, None) => (Severity::Low, "zero-width character"),
-            (HiddenKind::InvisibleOperator, _) => {
-                (Severity::Medium, "invisible math operator characters")
-            }
-            (HiddenKind::VariationSelector, _) => {
-                (Severity::Low, "variation selector outside an emoji")
-            }
-            (HiddenKind::Homoglyph, _) => (
-                Severity::Medium,
-                "word mixes Latin with Cyrillic/Greek look-alike letters",
-            ),
+            (HiddenKind::InvisibleOperator, _) => (Severity::Medium, "invisible math operator characters"),
+            (HiddenKind::VariationSelector, _) => (Severity::Low, "variation selector outside an emoji"),
+            (HiddenKind::Homoglyph, _) => (Severity::Medium, "word mixes Latin with Cyrillic/Greek look-alike letters"),
             (HiddenKind::Bom, _) => continue,
         };
         let mut h = Hit::new("A2", sev, 0.9, hd.pos, msg);
@@ -124,18 +98,8 @@ fn decode_hits(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
     for p in decode::payloads(text) {
         let inner = rescan(&p.text, p.pos, &format!("{} payload", p.encoding));
-        let sev = if inner.iter().any(|h| h.severity >= Severity::Medium) {
-            Severity::High
-        } else {
-            Severity::Medium
-        };
-        let mut h = Hit::new(
-            "D3",
-            sev,
-            0.7,
-            p.pos,
-            format!("{}-encoded text hides readable content", p.encoding),
-        );
+        let sev = if inner.iter().any(|h| h.severity >= Severity::Medium) { Severity::High } else { Severity::Medium };
+        let mut h = Hit::new("D3", sev, 0.7, p.pos, format!("{}-encoded text hides readable content", p.encoding));
         h.decoded = Some(p.text);
         hits.push(h);
         hits.extend(inner);
@@ -163,11 +127,7 @@ pub fn analyze(skill: &Skill) -> Vec<SecurityFinding> {
     let mut findings: Vec<SecurityFinding> = skill
         .texts
         .iter()
-        .flat_map(|t| {
-            file_hits(t.path, &t.text)
-                .into_iter()
-                .map(|h| to_finding(t.path, &t.text, h))
-        })
+        .flat_map(|t| file_hits(t.path, &t.text).into_iter().map(|h| to_finding(t.path, &t.text, h)))
         .collect();
     findings.extend(artifacts::scan(skill).into_iter().map(|(file, h)| {
         let text = skill.text(&file).unwrap_or("");
@@ -191,11 +151,7 @@ fn dedupe(findings: Vec<SecurityFinding>) -> Vec<SecurityFinding> {
     }
     let mut out: Vec<_> = best.into_values().collect();
     out.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then(a.file.cmp(&b.file))
-            .then(a.line.cmp(&b.line))
-            .then(a.pattern.cmp(&b.pattern))
+        b.severity.cmp(&a.severity).then(a.file.cmp(&b.file)).then(a.line.cmp(&b.line)).then(a.pattern.cmp(&b.pattern))
     });
     out
 }
@@ -235,23 +191,10 @@ pub fn report(
         Ok(extra) => {
             let added = extra.len() as u32;
             findings.extend(extra);
-            SemanticPassInfo {
-                ran: true,
-                added_findings: added,
-                error: None,
-            }
+            SemanticPassInfo { ran: true, added_findings: added, error: None }
         }
-        Err(e) => SemanticPassInfo {
-            ran: false,
-            added_findings: 0,
-            error: Some(e),
-        },
+        Err(e) => SemanticPassInfo { ran: false, added_findings: 0, error: Some(e) },
     });
     let score = score(&findings);
-    SecurityReport {
-        score,
-        risky: score < risky_below,
-        findings,
-        semantic_pass,
-    }
+    SecurityReport { score, risky: score < risky_below, findings, semantic_pass }
 }

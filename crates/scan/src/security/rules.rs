@@ -23,14 +23,7 @@ const fn r(
     message: &'static str,
     negatable: bool,
 ) -> TextRule {
-    TextRule {
-        pattern,
-        severity,
-        confidence,
-        regex,
-        message,
-        negatable,
-    }
+    TextRule { pattern, severity, confidence, regex, message, negatable }
 }
 
 /// Instructions addressed to the agent (Markdown prose, plain text, decoded hidden text).
@@ -319,14 +312,7 @@ pub static SHELL: &[TextRule] = &[
         "reverse shell",
         false,
     ),
-    r(
-        "C2",
-        High,
-        0.6,
-        r#"(?i)(^|[;&|]\s*)eval\s+["']?\$[\w{(]"#,
-        "shell eval of a variable",
-        false,
-    ),
+    r("C2", High, 0.6, r#"(?i)(^|[;&|]\s*)eval\s+["']?\$[\w{(]"#, "shell eval of a variable", false),
     r(
         "C4",
         High,
@@ -359,14 +345,7 @@ pub static SHELL: &[TextRule] = &[
         "privilege escalation or disabled protection",
         false,
     ),
-    r(
-        "E1",
-        Critical,
-        0.9,
-        r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:",
-        "fork bomb",
-        false,
-    ),
+    r("E1", Critical, 0.9, r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:", "fork bomb", false),
     r(
         "C1",
         Medium,
@@ -502,10 +481,7 @@ pub fn ascii_boundaries(p: &str) -> String {
 /// Compiled regexes, index-aligned with the rule table. (Separate regexes beat one
 /// RegexSet here: the set's overlapping search falls back to the slow PikeVM.)
 fn compile(rules: &[TextRule]) -> Vec<Regex> {
-    rules
-        .iter()
-        .map(|r| Regex::new(&ascii_boundaries(r.regex)).expect("rule regex"))
-        .collect()
+    rules.iter().map(|r| Regex::new(&ascii_boundaries(r.regex)).expect("rule regex")).collect()
 }
 
 pub fn compiled(rules: &'static [TextRule]) -> &'static [Regex] {

@@ -23,9 +23,7 @@ impl Lang {
         match ext.as_deref() {
             Some("py" | "pyw") => Some(Lang::Python),
             Some("sh" | "bash" | "zsh" | "ksh") => Some(Lang::Shell),
-            Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => {
-                Some(Lang::JavaScript)
-            }
+            Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => Some(Lang::JavaScript),
             _ => Self::from_shebang(text.lines().next().unwrap_or("")),
         }
     }
@@ -36,10 +34,7 @@ impl Lang {
             Some(Lang::Python)
         } else if first.contains("node") || first.contains("deno") || first.contains("bun") {
             Some(Lang::JavaScript)
-        } else if ["sh", "bash", "zsh"]
-            .iter()
-            .any(|s| first.ends_with(s) || first.contains(&format!("{s} ")))
-        {
+        } else if ["sh", "bash", "zsh"].iter().any(|s| first.ends_with(s) || first.contains(&format!("{s} "))) {
             Some(Lang::Shell)
         } else {
             None
@@ -49,12 +44,8 @@ impl Lang {
     pub fn from_fence(tag: &str) -> Option<Lang> {
         match tag {
             "python" | "py" | "python3" => Some(Lang::Python),
-            "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" => {
-                Some(Lang::Shell)
-            }
-            "js" | "javascript" | "ts" | "typescript" | "node" | "jsx" | "tsx" | "mjs" => {
-                Some(Lang::JavaScript)
-            }
+            "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" => Some(Lang::Shell),
+            "js" | "javascript" | "ts" | "typescript" | "node" | "jsx" | "tsx" | "mjs" => Some(Lang::JavaScript),
             _ => None,
         }
     }
@@ -102,10 +93,7 @@ static_re!(
     decode_re,
     r"b(64|32|16|85)decode|a85decode|fromhex|unhexlify|decompress|codecs\.decode|rot_?13|marshal\.loads|atob\(|Buffer\.from\([^)]*(base64|hex)"
 );
-static_re!(
-    net_re,
-    r"requests\.(get|post)|urlopen|urllib|httpx|\bfetch\(|axios|\.recv\(|https?\.get|socket"
-);
+static_re!(net_re, r"requests\.(get|post)|urlopen|urllib|httpx|\bfetch\(|axios|\.recv\(|https?\.get|socket");
 static_re!(
     local_data_re,
     r"\bopen\(|\.read\(|os\.environ|getenv|process\.env|readFileSync|readFile\(|b64encode|btoa\(|glob|listdir|os\.walk|homedir"
@@ -114,30 +102,15 @@ static_re!(
     sanitizer_re,
     r"basename|realpath|abspath|resolve\(|commonpath|normpath|is_relative_to|relative_to|startswith|secure_filename|path\.normalize"
 );
-static_re!(
-    system_root_re,
-    r#"["'f]+(/etc|/home|/root|/var|/usr|/Users|~)"#
-);
-static_re!(
-    sql_re,
-    r"(?i)\b(select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table)\b"
-);
+static_re!(system_root_re, r#"["'f]+(/etc|/home|/root|/var|/usr|/Users|~)"#);
+static_re!(sql_re, r"(?i)\b(select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table)\b");
 static_re!(
     env_all_re,
     r"os\.environ\.(items|keys|values|copy)\(\)|dict\(\s*os\.environ\s*\)|for\s+\w+(\s*,\s*\w+)?\s+in\s+os\.environ\b|json\.dumps\(\s*(dict\()?\s*os\.environ|Object\.(keys|entries|values|assign)\(\s*(\{\s*\}\s*,\s*)?process\.env\s*\)|JSON\.stringify\(\s*process\.env|\.\.\.process\.env|\{\s*\*\*os\.environ"
 );
-static_re!(
-    env_dump_re,
-    r"json\.dumps\(\s*(dict\()?\s*os\.environ|JSON\.stringify\(\s*process\.env"
-);
-static_re!(
-    secret_names_re,
-    r#"(?i)["'](api_?key|key|token|secret|password|passwd|credential|auth|private)["']"#
-);
-static_re!(
-    loop_exit_re,
-    r"\b(break|return|raise|throw|exit|sys\.exit|os\._exit|process\.exit)\b"
-);
+static_re!(env_dump_re, r"json\.dumps\(\s*(dict\()?\s*os\.environ|JSON\.stringify\(\s*process\.env");
+static_re!(secret_names_re, r#"(?i)["'](api_?key|key|token|secret|password|passwd|credential|auth|private)["']"#);
+static_re!(loop_exit_re, r"\b(break|return|raise|throw|exit|sys\.exit|os\._exit|process\.exit)\b");
 static_re!(
     big_alloc_re,
     r"\*\s*(\d{7,}|10\s*\*\*\s*([7-9]|\d{2}))\b|\brange\(\s*(\d{10,}|10\s*\*\*\s*(1[0-9]|[2-9]\d))\s*\)"
@@ -156,12 +129,7 @@ pub fn scan(lang: Lang, code: &str) -> Vec<Hit> {
     let stripped = blank_comments(lang, code, root);
     let mut hits = matcher::run(SHELL, &stripped);
     hits.extend(matcher::run(ARTIFACT, &stripped));
-    let mut a = Analyzer {
-        lang,
-        code,
-        stripped: &stripped,
-        hits: Vec::new(),
-    };
+    let mut a = Analyzer { lang, code, stripped: &stripped, hits: Vec::new() };
     a.walk(root);
     a.file_level();
     hits.extend(a.hits);
@@ -175,8 +143,7 @@ fn blank_comments(lang: Lang, code: &str, root: Node) -> String {
     while let Some(n) = stack.pop() {
         let docstring = lang == Lang::Python
             && n.kind() == "string"
-            && n.parent()
-                .is_some_and(|p| p.kind() == "expression_statement" && p.named_child_count() == 1);
+            && n.parent().is_some_and(|p| p.kind() == "expression_statement" && p.named_child_count() == 1);
         if n.kind() == "comment" || docstring {
             for b in &mut bytes[n.start_byte()..n.end_byte()] {
                 if *b != b'\n' {
@@ -246,47 +213,29 @@ impl<'a> Analyzer<'a> {
             return true;
         }
         let ident = expr.trim();
-        if ident.is_empty()
-            || !ident
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        {
+        if ident.is_empty() || !ident.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
             return false;
         }
         scope.lines().any(|l| {
-            let l = l
-                .trim_start()
-                .trim_start_matches("const ")
-                .trim_start_matches("let ")
-                .trim_start_matches("var ");
+            let l = l.trim_start().trim_start_matches("const ").trim_start_matches("let ").trim_start_matches("var ");
             l.strip_prefix(ident).is_some_and(|rest| {
-                rest.trim_start().starts_with('=')
-                    && !rest.trim_start().starts_with("==")
-                    && re.is_match(rest)
+                rest.trim_start().starts_with('=') && !rest.trim_start().starts_with("==") && re.is_match(rest)
             })
         })
     }
 
     fn is_literal(n: Node) -> bool {
-        matches!(
-            n.kind(),
-            "string" | "template_string" | "integer" | "number"
-        ) && !Self::has_interpolation(n)
+        matches!(n.kind(), "string" | "template_string" | "integer" | "number") && !Self::has_interpolation(n)
     }
 
     fn has_interpolation(n: Node) -> bool {
         let mut c = n.walk();
-        let found = n
-            .children(&mut c)
-            .any(|ch| matches!(ch.kind(), "interpolation" | "template_substitution"));
+        let found = n.children(&mut c).any(|ch| matches!(ch.kind(), "interpolation" | "template_substitution"));
         found
     }
 
     fn call(&mut self, n: Node) {
-        let Some(callee) = n
-            .child_by_field_name("function")
-            .or_else(|| n.child_by_field_name("constructor"))
-        else {
+        let Some(callee) = n.child_by_field_name("function").or_else(|| n.child_by_field_name("constructor")) else {
             return;
         };
         let callee = self.text(callee).replace(char::is_whitespace, "");
@@ -300,15 +249,12 @@ impl<'a> Analyzer<'a> {
         let last = callee.rsplit('.').next().unwrap_or(&callee);
 
         let dynamic_eval = match self.lang {
-            Lang::Python => matches!(
-                callee.as_str(),
-                "eval" | "exec" | "compile" | "execfile" | "builtins.eval" | "builtins.exec"
-            ),
+            Lang::Python => {
+                matches!(callee.as_str(), "eval" | "exec" | "compile" | "execfile" | "builtins.eval" | "builtins.exec")
+            }
             Lang::JavaScript => {
-                matches!(
-                    callee.as_str(),
-                    "eval" | "Function" | "window.eval" | "globalThis.eval"
-                ) || callee.starts_with("vm.run")
+                matches!(callee.as_str(), "eval" | "Function" | "window.eval" | "globalThis.eval")
+                    || callee.starts_with("vm.run")
             }
             Lang::Shell => false,
         };
@@ -322,8 +268,7 @@ impl<'a> Analyzer<'a> {
                         | "subprocess.getstatusoutput"
                         | "commands.getoutput"
                         | "pty.spawn"
-                ) || (callee.starts_with("subprocess.")
-                    && args_text.replace(' ', "").contains("shell=True"))
+                ) || (callee.starts_with("subprocess.") && args_text.replace(' ', "").contains("shell=True"))
             }
             Lang::JavaScript => {
                 matches!(last, "exec" | "execSync")
@@ -338,53 +283,19 @@ impl<'a> Analyzer<'a> {
 
         if dynamic_eval || shell_exec {
             let Some(f) = first else { return };
-            let kind = if dynamic_eval {
-                "evaluates"
-            } else {
-                "runs through a shell"
-            };
+            let kind = if dynamic_eval { "evaluates" } else { "runs through a shell" };
             if Self::resolves(first_text, scope, decode_re()) {
-                self.hit(
-                    "D3",
-                    Critical,
-                    0.9,
-                    n,
-                    format!("{callee}() {kind} a decoded (obfuscated) payload"),
-                );
+                self.hit("D3", Critical, 0.9, n, format!("{callee}() {kind} a decoded (obfuscated) payload"));
             } else if Self::resolves(first_text, scope, net_re()) {
-                self.hit(
-                    "C3",
-                    Critical,
-                    0.9,
-                    n,
-                    format!("{callee}() {kind} content fetched from the network"),
-                );
+                self.hit("C3", Critical, 0.9, n, format!("{callee}() {kind} content fetched from the network"));
             } else if Self::is_literal(f) {
                 if dynamic_eval {
-                    self.hit(
-                        "C2",
-                        Low,
-                        0.4,
-                        n,
-                        format!("{callee}() of a constant string"),
-                    );
+                    self.hit("C2", Low, 0.4, n, format!("{callee}() of a constant string"));
                 }
             } else if dynamic_eval {
-                self.hit(
-                    "C2",
-                    High,
-                    0.8,
-                    n,
-                    format!("{callee}() {kind} a runtime value: arbitrary code execution"),
-                );
+                self.hit("C2", High, 0.8, n, format!("{callee}() {kind} a runtime value: arbitrary code execution"));
             } else {
-                self.hit(
-                    "C2",
-                    Medium,
-                    0.6,
-                    n,
-                    format!("{callee}() {kind} a command string built at run time"),
-                );
+                self.hit("C2", Medium, 0.6, n, format!("{callee}() {kind} a command string built at run time"));
             }
             return;
         }
@@ -399,13 +310,7 @@ impl<'a> Analyzer<'a> {
             return;
         }
         if self.is_network_fetch(&callee) {
-            self.hit(
-                "C7",
-                Low,
-                0.4,
-                n,
-                format!("{callee}(): fetches remote content"),
-            );
+            self.hit("C7", Low, 0.4, n, format!("{callee}(): fetches remote content"));
             return;
         }
 
@@ -413,8 +318,7 @@ impl<'a> Analyzer<'a> {
             if let Some(f) = first {
                 let formatted = |t: &str| {
                     sql_re().is_match(t)
-                        && (t.contains('{')
-                            && (t.starts_with('f') || t.starts_with('`') || t.contains(".format("))
+                        && (t.contains('{') && (t.starts_with('f') || t.starts_with('`') || t.contains(".format("))
                             || t.contains("\" +")
                             || t.contains("' +")
                             || t.contains("${")
@@ -422,9 +326,9 @@ impl<'a> Analyzer<'a> {
                             || t.contains("' %"))
                 };
                 let assigned = scope.lines().any(|l| {
-                    l.trim_start().strip_prefix(first_text).is_some_and(|r| {
-                        r.trim_start().starts_with('=') && formatted(r.trim_start()[1..].trim())
-                    })
+                    l.trim_start()
+                        .strip_prefix(first_text)
+                        .is_some_and(|r| r.trim_start().starts_with('=') && formatted(r.trim_start()[1..].trim()))
                 });
                 if formatted(self.text(f)) || (f.kind() == "identifier" && assigned) {
                     self.hit(
@@ -439,12 +343,7 @@ impl<'a> Analyzer<'a> {
             return;
         }
 
-        if self.lang == Lang::Python
-            && matches!(
-                callee.as_str(),
-                "open" | "io.open" | "Path" | "pathlib.Path"
-            )
-        {
+        if self.lang == Lang::Python && matches!(callee.as_str(), "open" | "io.open" | "Path" | "pathlib.Path") {
             self.path_traversal(n, first_text, scope);
         }
     }
@@ -458,17 +357,10 @@ impl<'a> Analyzer<'a> {
             js_send,
             r"^(axios|got|superagent|request|ky)\.(post|put|patch)$|^(https?|net)\.(request|connect|createConnection)$|^navigator\.sendBeacon$|^XMLHttpRequest$"
         );
-        static_re!(
-            post_method,
-            r#"(?i)method\s*:\s*["'](post|put|patch)|\bbody\s*:"#
-        );
+        static_re!(post_method, r#"(?i)method\s*:\s*["'](post|put|patch)|\bbody\s*:"#);
         match self.lang {
-            Lang::Python => {
-                py_send().is_match(callee) || (callee.ends_with("urlopen") && args.contains("data"))
-            }
-            Lang::JavaScript => {
-                js_send().is_match(callee) || (callee == "fetch" && post_method().is_match(args))
-            }
+            Lang::Python => py_send().is_match(callee) || (callee.ends_with("urlopen") && args.contains("data")),
+            Lang::JavaScript => js_send().is_match(callee) || (callee == "fetch" && post_method().is_match(args)),
             Lang::Shell => false,
         }
     }
@@ -497,14 +389,11 @@ impl<'a> Analyzer<'a> {
             .filter(|p| !p.is_empty() && *p != "self")
             .collect();
         let built = |t: &str| {
-            names.iter().any(|p| contains_word(t, p))
-                && (t.contains("join(") || t.contains('{') || t.contains('+'))
+            names.iter().any(|p| contains_word(t, p)) && (t.contains("join(") || t.contains('{') || t.contains('+'))
         };
-        let assignment = scope.lines().find(|l| {
-            l.trim_start()
-                .strip_prefix(arg)
-                .is_some_and(|r| r.trim_start().starts_with('=') && built(r))
-        });
+        let assignment = scope
+            .lines()
+            .find(|l| l.trim_start().strip_prefix(arg).is_some_and(|r| r.trim_start().starts_with('=') && built(r)));
         if !(built(arg) || assignment.is_some()) || sanitizer_re().is_match(scope) {
             return;
         }
@@ -512,53 +401,31 @@ impl<'a> Analyzer<'a> {
         if system_root_re().is_match(src) {
             self.hit("C5", High, 0.7, n, "opens a caller-controlled path under a system/home directory without containment (path traversal to sensitive files)");
         } else {
-            self.hit(
-                "C5",
-                Medium,
-                0.6,
-                n,
-                "opens a caller-controlled path without containment (path traversal)",
-            );
+            self.hit("C5", Medium, 0.6, n, "opens a caller-controlled path without containment (path traversal)");
         }
     }
 
     fn lp(&mut self, n: Node) {
         let cond = n.child_by_field_name("condition").map(|c| {
-            self.text(c)
-                .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace() || c == ';')
-                .to_string()
+            self.text(c).trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace() || c == ';').to_string()
         });
         let infinite = match n.kind() {
-            "while_statement" => cond
-                .as_deref()
-                .is_some_and(|c| matches!(c, "True" | "1" | "true" | ":")),
-            _ => {
-                self.lang == Lang::JavaScript
-                    && self.text(n).replace(' ', "").starts_with("for(;;)")
-            }
+            "while_statement" => cond.as_deref().is_some_and(|c| matches!(c, "True" | "1" | "true" | ":")),
+            _ => self.lang == Lang::JavaScript && self.text(n).replace(' ', "").starts_with("for(;;)"),
         };
         if !infinite {
             return;
         }
-        let body = n
-            .child_by_field_name("body")
-            .map_or(self.text(n), |b| self.text(b));
+        let body = n.child_by_field_name("body").map_or(self.text(n), |b| self.text(b));
         // A loop inside try/except in the same function ends by exception (e.g. EOFError).
-        let in_try =
-            ancestor(n, "try_statement").is_some_and(|t| self.scope(t).contains(self.text(t)));
+        let in_try = ancestor(n, "try_statement").is_some_and(|t| self.scope(t).contains(self.text(t)));
         if in_try || loop_exit_re().is_match(body) {
             return;
         }
         if body.contains("sleep") {
             self.hit("E1", Medium, 0.5, n, "polling loop with no exit condition");
         } else {
-            self.hit(
-                "E1",
-                High,
-                0.8,
-                n,
-                "infinite loop with no exit condition (resource exhaustion)",
-            );
+            self.hit("E1", High, 0.8, n, "infinite loop with no exit condition (resource exhaustion)");
         }
     }
 

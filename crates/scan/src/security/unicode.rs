@@ -74,47 +74,28 @@ fn finish(kind: HiddenKind, pos: usize, chars: &[char]) -> Hidden {
         HiddenKind::Tag => {
             let s: String = chars
                 .iter()
-                .filter_map(|&c| {
-                    char::from_u32(c as u32 - 0xE0000).filter(|a| (' '..='~').contains(a))
-                })
+                .filter_map(|&c| char::from_u32(c as u32 - 0xE0000).filter(|a| (' '..='~').contains(a)))
                 .collect();
             (!s.trim().is_empty()).then_some(s)
         }
         HiddenKind::ZeroWidth => decode_bits(chars),
         _ => None,
     };
-    Hidden {
-        kind,
-        pos,
-        count: chars.len(),
-        decoded,
-    }
+    Hidden { kind, pos, count: chars.len(), decoded }
 }
 
 /// Zero-width steganography: ZWSP/ZWNJ (either polarity) as bits, 8 per byte.
 fn decode_bits(chars: &[char]) -> Option<String> {
-    let bits: Vec<char> = chars
-        .iter()
-        .copied()
-        .filter(|c| matches!(c, '\u{200B}' | '\u{200C}'))
-        .collect();
+    let bits: Vec<char> = chars.iter().copied().filter(|c| matches!(c, '\u{200B}' | '\u{200C}')).collect();
     if bits.len() < 16 {
         return None;
     }
-    [('\u{200B}', '\u{200C}'), ('\u{200C}', '\u{200B}')]
-        .iter()
-        .find_map(|&(zero, _)| {
-            let bytes: Vec<u8> = bits
-                .chunks_exact(8)
-                .map(|ch| {
-                    ch.iter()
-                        .fold(0u8, |acc, &b| (acc << 1) | u8::from(b != zero))
-                })
-                .collect();
-            let s = String::from_utf8(bytes).ok()?;
-            (s.chars().all(|c| (' '..='~').contains(&c)) && s.chars().any(char::is_alphabetic))
-                .then_some(s)
-        })
+    [('\u{200B}', '\u{200C}'), ('\u{200C}', '\u{200B}')].iter().find_map(|&(zero, _)| {
+        let bytes: Vec<u8> =
+            bits.chunks_exact(8).map(|ch| ch.iter().fold(0u8, |acc, &b| (acc << 1) | u8::from(b != zero))).collect();
+        let s = String::from_utf8(bytes).ok()?;
+        (s.chars().all(|c| (' '..='~').contains(&c)) && s.chars().any(char::is_alphabetic)).then_some(s)
+    })
 }
 
 /// Words mixing Latin with Cyrillic or Greek letters ("pаypal" with a Cyrillic а).
@@ -123,22 +104,14 @@ fn homoglyph_words(text: &str) -> Vec<Hidden> {
     let mut start = None;
     let mut latin = false;
     let mut foreign = false;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
         if c.is_alphabetic() {
             start.get_or_insert(i);
             latin |= c.is_ascii_alphabetic();
             foreign |= matches!(c as u32, 0x0370..=0x04FF);
         } else {
             if let (Some(s), true, true) = (start, latin, foreign) {
-                out.push(Hidden {
-                    kind: HiddenKind::Homoglyph,
-                    pos: s,
-                    count: 1,
-                    decoded: None,
-                });
+                out.push(Hidden { kind: HiddenKind::Homoglyph, pos: s, count: 1, decoded: None });
             }
             start = None;
             latin = false;
@@ -154,10 +127,7 @@ mod tests {
 
     #[test]
     fn decodes_tag_characters() {
-        let hidden: String = "run me"
-            .chars()
-            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
-            .collect();
+        let hidden: String = "run me".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
         let text = format!("Hello{hidden} world");
         let h = find_hidden(&text);
         assert_eq!(h.len(), 1);
@@ -168,9 +138,6 @@ mod tests {
     #[test]
     fn emoji_selector_is_not_flagged_but_homoglyph_is() {
         assert!(find_hidden("ok \u{2764}\u{FE0F} done").is_empty());
-        assert_eq!(
-            find_hidden("visit p\u{0430}ypal now")[0].kind,
-            HiddenKind::Homoglyph
-        );
+        assert_eq!(find_hidden("visit p\u{0430}ypal now")[0].kind, HiddenKind::Homoglyph);
     }
 }

@@ -34,9 +34,7 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
     // Depth and index (in `order`) of the open <testcase>.
     let mut open: Option<(usize, usize)> = None;
     loop {
-        let ev = reader
-            .read_event()
-            .map_err(|e| format!("XML error at byte {}: {e}", reader.error_position()))?;
+        let ev = reader.read_event().map_err(|e| format!("XML error at byte {}: {e}", reader.error_position()))?;
         match ev {
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(ev, Event::Empty(_));
@@ -44,9 +42,7 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
                 if !root_seen {
                     root_seen = true;
                     if name != "testsuites" && name != "testsuite" {
-                        return Err(format!(
-                            "root element is <{name}>, not <testsuites> or <testsuite>"
-                        ));
+                        return Err(format!("root element is <{name}>, not <testsuites> or <testsuite>"));
                     }
                 }
                 match (open, name.as_str()) {
@@ -107,11 +103,7 @@ fn case_key(e: &BytesStart, index: usize) -> String {
         e.attributes()
             .flatten()
             .find(|a| AsRef::<str>::as_ref(&a.key) == k)
-            .and_then(|a| {
-                a.normalized_value(XmlVersion::Implicit1_0)
-                    .ok()
-                    .map(|v| v.into_owned())
-            })
+            .and_then(|a| a.normalized_value(XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
     };
     match attr("name") {
         Some(n) => format!("{}::{n}", attr("classname").unwrap_or_default()),
@@ -138,27 +130,12 @@ fn tally(counts: &mut Counts, c: &Case) {
     }
 }
 
-pub(super) fn score(
-    exit_code: Option<i64>,
-    stdout: &str,
-    report: Option<&[u8]>,
-) -> Result<Score, ScoreError> {
+pub(super) fn score(exit_code: Option<i64>, stdout: &str, report: Option<&[u8]>) -> Result<Score, ScoreError> {
     match exit_code {
-        Some(5) => {
-            return Err(ScoreError::NoTestsCollected(
-                "pytest exited 5 (no tests were collected)".into(),
-            ))
-        }
+        Some(5) => return Err(ScoreError::NoTestsCollected("pytest exited 5 (no tests were collected)".into())),
         Some(c @ (3 | 4)) => {
-            let what = if c == 3 {
-                "an internal error"
-            } else {
-                "a usage error"
-            };
-            return Err(ScoreError::VerifierFailed(format!(
-                "pytest exited {c} ({what}): {}",
-                tail(stdout, 400)
-            )));
+            let what = if c == 3 { "an internal error" } else { "a usage error" };
+            return Err(ScoreError::VerifierFailed(format!("pytest exited {c} ({what}): {}", tail(stdout, 400))));
         }
         _ => {}
     }
@@ -172,9 +149,7 @@ pub(super) fn score(
     let c = count(report).map_err(ScoreError::BadReport)?;
     let total = c.passed + c.failed + c.skipped + c.errors;
     if total == 0 {
-        return Err(ScoreError::NoTestsCollected(
-            "the JUnit report holds no test cases".into(),
-        ));
+        return Err(ScoreError::NoTestsCollected("the JUnit report holds no test cases".into()));
     }
     let bad = c.failed + c.errors;
     match exit_code {
@@ -191,15 +166,10 @@ pub(super) fn score(
         }
         _ => {}
     }
-    let mut detail = format!(
-        "pytest: {} passed, {} failed, {} skipped, {} errors",
-        c.passed, c.failed, c.skipped, c.errors
-    );
+    let mut detail =
+        format!("pytest: {} passed, {} failed, {} skipped, {} errors", c.passed, c.failed, c.skipped, c.errors);
     if c.double > 0 {
-        detail.push_str(&format!(
-            " ({} failed test(s) also errored in teardown)",
-            c.double
-        ));
+        detail.push_str(&format!(" ({} failed test(s) also errored in teardown)", c.double));
     }
     if let Some(code) = exit_code.filter(|c| *c != 0 && *c != 1) {
         detail.push_str(&format!("; pytest exited {code}"));

@@ -45,14 +45,7 @@ pub struct Score {
 
 impl Score {
     fn plain(value: f64, detail: impl Into<String>) -> Self {
-        Self {
-            value,
-            passed: 0,
-            failed: 0,
-            skipped: 0,
-            errors: 0,
-            detail: detail.into(),
-        }
+        Self { value, passed: 0, failed: 0, skipped: 0, errors: 0, detail: detail.into() }
     }
 }
 
@@ -101,14 +94,8 @@ pub fn score(
         TaskVerifier::HarborTests { .. } => reward::score_harbor(exit_code, stdout, report),
         TaskVerifier::JsonScoreCommand { .. } => reward::score_json_stdout(exit_code, stdout),
         TaskVerifier::ExitCode { .. } => match exit_code {
-            Some(0) => Ok(Score {
-                passed: 1,
-                ..Score::plain(1.0, "command exited 0")
-            }),
-            Some(n) => Ok(Score {
-                failed: 1,
-                ..Score::plain(0.0, format!("command exited {n}"))
-            }),
+            Some(0) => Ok(Score { passed: 1, ..Score::plain(1.0, "command exited 0") }),
+            Some(n) => Ok(Score { failed: 1, ..Score::plain(0.0, format!("command exited {n}")) }),
             None => Err(ScoreError::MissingExitCode),
         },
         TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => unreachable!(),
@@ -120,10 +107,7 @@ fn in_range(what: &str, value: f64) -> Result<f64, ScoreError> {
     if value.is_finite() && (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {
-        Err(ScoreError::OutOfRange {
-            what: what.to_string(),
-            value,
-        })
+        Err(ScoreError::OutOfRange { what: what.to_string(), value })
     }
 }
 

@@ -51,10 +51,7 @@ pub(super) fn pytest_script(report: &str, argv: &[String]) -> String {
 /// before (e.g. written by the agent) are removed first.
 pub(super) fn harbor_script(logs: &str, tests: &str, report: &str) -> String {
     let v = format!("{logs}/verifier");
-    let (json, txt) = (
-        sh_quote(&format!("{v}/reward.json")),
-        sh_quote(&format!("{v}/reward.txt")),
-    );
+    let (json, txt) = (sh_quote(&format!("{v}/reward.json")), sh_quote(&format!("{v}/reward.txt")));
     let t = sh_quote(&format!("{tests}/test.sh"));
     format!(
         "mkdir -p {vq} {aq}; rm -f {txt} {json} {r}; \
@@ -89,20 +86,10 @@ fn test_paths(files: &[(String, Vec<u8>)]) -> Vec<String> {
 
 pub fn verifier_plan(v: &TaskVerifier) -> VerifierPlan {
     match v {
-        TaskVerifier::Pytest {
-            test_files,
-            args,
-            tests_dir,
-        } => {
-            let files_to_upload: Vec<_> = test_files
-                .iter()
-                .map(|f| (join(tests_dir, &f.path), f.contents.clone()))
-                .collect();
-            let mut argv = vec![
-                "-p".to_string(),
-                "no:cacheprovider".into(),
-                format!("--junitxml={JUNIT_REPORT_PATH}"),
-            ];
+        TaskVerifier::Pytest { test_files, args, tests_dir } => {
+            let files_to_upload: Vec<_> =
+                test_files.iter().map(|f| (join(tests_dir, &f.path), f.contents.clone())).collect();
+            let mut argv = vec!["-p".to_string(), "no:cacheprovider".into(), format!("--junitxml={JUNIT_REPORT_PATH}")];
             argv.extend(args.iter().cloned());
             let paths = test_paths(&files_to_upload);
             let script = if paths.is_empty() {
@@ -112,35 +99,19 @@ pub fn verifier_plan(v: &TaskVerifier) -> VerifierPlan {
                 argv.extend(paths);
                 pytest_script(JUNIT_REPORT_PATH, &argv)
             };
-            VerifierPlan {
-                files_to_upload,
-                command: sh(script),
-                report_path: Some(JUNIT_REPORT_PATH.into()),
-            }
+            VerifierPlan { files_to_upload, command: sh(script), report_path: Some(JUNIT_REPORT_PATH.into()) }
         }
         TaskVerifier::HarborTests { tests_dir_files } => {
-            let files_to_upload = tests_dir_files
-                .iter()
-                .map(|f| (join(HARBOR_TESTS_DIR, &f.path), f.contents.clone()))
-                .collect();
+            let files_to_upload =
+                tests_dir_files.iter().map(|f| (join(HARBOR_TESTS_DIR, &f.path), f.contents.clone())).collect();
             let script = harbor_script("/logs", HARBOR_TESTS_DIR, HARBOR_REPORT_PATH);
-            VerifierPlan {
-                files_to_upload,
-                command: sh(script),
-                report_path: Some(HARBOR_REPORT_PATH.into()),
-            }
+            VerifierPlan { files_to_upload, command: sh(script), report_path: Some(HARBOR_REPORT_PATH.into()) }
         }
         TaskVerifier::JsonScoreCommand { command } | TaskVerifier::ExitCode { command } => {
-            VerifierPlan {
-                files_to_upload: Vec::new(),
-                command: sh(command.clone()),
-                report_path: None,
-            }
+            VerifierPlan { files_to_upload: Vec::new(), command: sh(command.clone()), report_path: None }
         }
-        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => VerifierPlan {
-            files_to_upload: Vec::new(),
-            command: Vec::new(),
-            report_path: None,
-        },
+        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => {
+            VerifierPlan { files_to_upload: Vec::new(), command: Vec::new(), report_path: None }
+        }
     }
 }

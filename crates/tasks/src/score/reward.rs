@@ -38,11 +38,7 @@ fn split_report(text: &str) -> (Option<String>, Option<String>) {
     (json, txt)
 }
 
-pub(super) fn score_harbor(
-    exit_code: Option<i64>,
-    stdout: &str,
-    report: Option<&[u8]>,
-) -> Result<Score, ScoreError> {
+pub(super) fn score_harbor(exit_code: Option<i64>, stdout: &str, report: Option<&[u8]>) -> Result<Score, ScoreError> {
     let missing = || {
         let code = exit_code.map_or("unknown".into(), |c| c.to_string());
         ScoreError::MissingReport(format!(
@@ -51,8 +47,7 @@ pub(super) fn score_harbor(
         ))
     };
     let report = report.ok_or_else(missing)?;
-    let text = std::str::from_utf8(report)
-        .map_err(|_| ScoreError::BadReport("reward file is not UTF-8".into()))?;
+    let text = std::str::from_utf8(report).map_err(|_| ScoreError::BadReport("reward file is not UTF-8".into()))?;
     let (json, txt) = split_report(text);
     if json.is_none() && txt.as_deref().is_none_or(|t| t.trim().is_empty()) {
         return Err(missing());
@@ -65,10 +60,7 @@ pub(super) fn score_harbor(
         match reward_from_json(&json)? {
             JsonReward::Value(key, v) => {
                 let v = in_range(&format!("reward.json `{key}`"), v)?;
-                return Ok(Score::plain(
-                    v,
-                    format!("reward.json `{key}` = {v}{exit_note}"),
-                ));
+                return Ok(Score::plain(v, format!("reward.json `{key}` = {v}{exit_note}")));
             }
             JsonReward::Ambiguous(keys) => {
                 if txt.is_none() {
@@ -84,9 +76,8 @@ pub(super) fn score_harbor(
     }
     let txt = txt.unwrap_or_default();
     let t = txt.trim();
-    let v: f64 = t.parse().map_err(|_| {
-        ScoreError::BadReport(format!("reward.txt holds `{}`, not a number", tail(t, 80)))
-    })?;
+    let v: f64 =
+        t.parse().map_err(|_| ScoreError::BadReport(format!("reward.txt holds `{}`, not a number", tail(t, 80))))?;
     let v = in_range("reward.txt", v)?;
     Ok(Score::plain(v, format!("reward.txt = {v}{exit_note}")))
 }
@@ -98,26 +89,19 @@ enum JsonReward {
 }
 
 fn reward_from_json(text: &str) -> Result<JsonReward, ScoreError> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ScoreError::BadReport(format!("reward.json is not JSON: {e}")))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| ScoreError::BadReport(format!("reward.json is not JSON: {e}")))?;
     let Value::Object(map) = v else {
-        return Err(ScoreError::BadReport(
-            "reward.json is not a JSON object".into(),
-        ));
+        return Err(ScoreError::BadReport("reward.json is not a JSON object".into()));
     };
     if let Some(r) = map.get("reward") {
         return number(r)
             .map(|n| JsonReward::Value("reward".into(), n))
             .ok_or_else(|| ScoreError::BadReport("reward.json `reward` is not a number".into()));
     }
-    let numeric: Vec<(&String, f64)> = map
-        .iter()
-        .filter_map(|(k, v)| number(v).map(|n| (k, n)))
-        .collect();
+    let numeric: Vec<(&String, f64)> = map.iter().filter_map(|(k, v)| number(v).map(|n| (k, n))).collect();
     match numeric.as_slice() {
-        [] => Err(ScoreError::BadReport(
-            "reward.json holds no numeric reward".into(),
-        )),
+        [] => Err(ScoreError::BadReport("reward.json holds no numeric reward".into())),
         [(k, n)] if map.len() == 1 => Ok(JsonReward::Value((*k).clone(), *n)),
         _ => Ok(JsonReward::Ambiguous(map.keys().cloned().collect())),
     }

@@ -18,37 +18,23 @@ fn pytest() -> TaskVerifier {
 
 fn harbor() -> TaskVerifier {
     TaskVerifier::HarborTests {
-        tests_dir_files: vec![TaskFile::new(
-            "test.sh",
-            "echo 1 > /logs/verifier/reward.txt\n",
-        )],
+        tests_dir_files: vec![TaskFile::new("test.sh", "echo 1 > /logs/verifier/reward.txt\n")],
     }
 }
 
 fn json_cmd() -> TaskVerifier {
-    TaskVerifier::JsonScoreCommand {
-        command: "python3 score.py".into(),
-    }
+    TaskVerifier::JsonScoreCommand { command: "python3 score.py".into() }
 }
 
 fn exit_cmd() -> TaskVerifier {
-    TaskVerifier::ExitCode {
-        command: "test -f out.txt".into(),
-    }
+    TaskVerifier::ExitCode { command: "test -f out.txt".into() }
 }
 
 // ---- pytest / JUnit ----
 
 #[test]
 fn junit_all_passed() {
-    let s = score(
-        &pytest(),
-        Some(0),
-        false,
-        "",
-        Some(junit!("all_passed.xml")),
-    )
-    .unwrap();
+    let s = score(&pytest(), Some(0), false, "", Some(junit!("all_passed.xml"))).unwrap();
     assert_eq!((s.passed, s.failed, s.skipped, s.errors), (3, 0, 0, 0));
     assert_eq!(s.value, 1.0);
 }
@@ -65,14 +51,7 @@ fn junit_mixed_outcomes_count_every_kind_in_the_denominator() {
 
 #[test]
 fn junit_collection_error_scores_zero_with_an_error() {
-    let s = score(
-        &pytest(),
-        Some(2),
-        false,
-        "",
-        Some(junit!("collection_error.xml")),
-    )
-    .unwrap();
+    let s = score(&pytest(), Some(2), false, "", Some(junit!("collection_error.xml"))).unwrap();
     assert_eq!((s.passed, s.errors), (0, 1));
     assert_eq!(s.value, 0.0);
     assert!(s.detail.contains("exited 2"), "{}", s.detail);
@@ -80,14 +59,7 @@ fn junit_collection_error_scores_zero_with_an_error() {
 
 #[test]
 fn junit_legacy_root_and_nested_children() {
-    let s = score(
-        &pytest(),
-        None,
-        false,
-        "",
-        Some(junit!("legacy_testsuite_root.xml")),
-    )
-    .unwrap();
+    let s = score(&pytest(), None, false, "", Some(junit!("legacy_testsuite_root.xml"))).unwrap();
     assert_eq!((s.passed, s.failed, s.skipped, s.errors), (2, 1, 1, 0));
     assert_eq!(s.value, 0.5);
 }
@@ -113,10 +85,7 @@ fn junit_missing_truncated_or_foreign_reports_are_errors() {
     let e = score(&pytest(), Some(1), false, "", Some(junit!("truncated.xml"))).unwrap_err();
     assert!(matches!(e, ScoreError::BadReport(_)), "{e}");
     let e = score(&pytest(), Some(0), false, "", Some(b"<html><body/></html>")).unwrap_err();
-    assert!(
-        matches!(e, ScoreError::BadReport(ref m) if m.contains("<html>")),
-        "{e}"
-    );
+    assert!(matches!(e, ScoreError::BadReport(ref m) if m.contains("<html>")), "{e}");
     let e = score(&pytest(), Some(0), false, "", Some(b"")).unwrap_err();
     assert!(matches!(e, ScoreError::BadReport(_)), "{e}");
 }
@@ -125,24 +94,10 @@ fn junit_missing_truncated_or_foreign_reports_are_errors() {
 fn junit_contradicting_exit_codes_are_errors() {
     let e = score(&pytest(), Some(0), false, "", Some(junit!("mixed.xml"))).unwrap_err();
     assert!(matches!(e, ScoreError::Inconsistent(_)), "{e}");
-    let e = score(
-        &pytest(),
-        Some(1),
-        false,
-        "",
-        Some(junit!("all_passed.xml")),
-    )
-    .unwrap_err();
+    let e = score(&pytest(), Some(1), false, "", Some(junit!("all_passed.xml"))).unwrap_err();
     assert!(matches!(e, ScoreError::Inconsistent(_)), "{e}");
     for code in [3, 4] {
-        let e = score(
-            &pytest(),
-            Some(code),
-            false,
-            "boom",
-            Some(junit!("all_passed.xml")),
-        )
-        .unwrap_err();
+        let e = score(&pytest(), Some(code), false, "boom", Some(junit!("all_passed.xml"))).unwrap_err();
         assert!(matches!(e, ScoreError::VerifierFailed(_)), "{e}");
     }
 }
@@ -182,21 +137,10 @@ fn timeout_scores_zero_for_every_command_verifier() {
 
 #[test]
 fn judge_and_missing_verifiers_do_not_score() {
-    let judge = TaskVerifier::NeedsJudge {
-        expectations: vec!["x".into()],
-        expected_output: None,
-    };
-    assert_eq!(
-        score(&judge, Some(0), false, "", None),
-        Err(ScoreError::NeedsJudge)
-    );
-    let missing = TaskVerifier::Missing {
-        reason: "no tests".into(),
-    };
-    assert_eq!(
-        score(&missing, Some(0), true, "", None),
-        Err(ScoreError::NoVerifier("no tests".into()))
-    );
+    let judge = TaskVerifier::NeedsJudge { expectations: vec!["x".into()], expected_output: None };
+    assert_eq!(score(&judge, Some(0), false, "", None), Err(ScoreError::NeedsJudge));
+    let missing = TaskVerifier::Missing { reason: "no tests".into() };
+    assert_eq!(score(&missing, Some(0), true, "", None), Err(ScoreError::NoVerifier("no tests".into())));
 }
 
 // ---- Harbor rewards ----
@@ -212,23 +156,11 @@ fn harbor_reward_txt() {
     assert_eq!(harbor_score(" 0.25 \n").unwrap().value, 0.25);
     assert_eq!(harbor_score("--- reward.txt\n0.5\n\n").unwrap().value, 0.5);
     let e = harbor_score("pass\n").unwrap_err();
-    assert!(
-        matches!(e, ScoreError::BadReport(ref m) if m.contains("pass")),
-        "{e}"
-    );
+    assert!(matches!(e, ScoreError::BadReport(ref m) if m.contains("pass")), "{e}");
     let e = harbor_score("1.5").unwrap_err();
-    assert!(
-        matches!(e, ScoreError::OutOfRange { value, .. } if value == 1.5),
-        "{e}"
-    );
-    assert!(matches!(
-        harbor_score("-0.1"),
-        Err(ScoreError::OutOfRange { .. })
-    ));
-    assert!(matches!(
-        harbor_score("NaN"),
-        Err(ScoreError::OutOfRange { .. })
-    ));
+    assert!(matches!(e, ScoreError::OutOfRange { value, .. } if value == 1.5), "{e}");
+    assert!(matches!(harbor_score("-0.1"), Err(ScoreError::OutOfRange { .. })));
+    assert!(matches!(harbor_score("NaN"), Err(ScoreError::OutOfRange { .. })));
 }
 
 #[test]
@@ -239,37 +171,14 @@ fn harbor_reward_json_shapes() {
     assert_eq!(s.value, 1.0);
     assert!(s.detail.contains("accuracy"));
     // `reward` wins over other keys, even non-numeric ones.
-    assert_eq!(
-        harbor_score(r#"{"reward": 0.5, "accuracy": 0.9, "note": "x"}"#)
-            .unwrap()
-            .value,
-        0.5
-    );
+    assert_eq!(harbor_score(r#"{"reward": 0.5, "accuracy": 0.9, "note": "x"}"#).unwrap().value, 0.5);
     let e = harbor_score(r#"{"accuracy": 0.5, "runtime_sec": 12.0}"#).unwrap_err();
-    assert!(
-        matches!(e, ScoreError::BadReport(ref m) if m.contains("accuracy, runtime_sec")),
-        "{e}"
-    );
-    assert!(matches!(
-        harbor_score(r#"{"reward": true}"#),
-        Err(ScoreError::BadReport(_))
-    ));
-    assert!(matches!(
-        harbor_score(r#"{"reward": 2}"#),
-        Err(ScoreError::OutOfRange { .. })
-    ));
-    assert!(matches!(
-        harbor_score(r#"{"note": "x"}"#),
-        Err(ScoreError::BadReport(_))
-    ));
-    assert!(matches!(
-        harbor_score("{oops"),
-        Err(ScoreError::BadReport(_))
-    ));
-    assert!(matches!(
-        harbor_score("--- reward.json\n[1]\n"),
-        Err(ScoreError::BadReport(_))
-    ));
+    assert!(matches!(e, ScoreError::BadReport(ref m) if m.contains("accuracy, runtime_sec")), "{e}");
+    assert!(matches!(harbor_score(r#"{"reward": true}"#), Err(ScoreError::BadReport(_))));
+    assert!(matches!(harbor_score(r#"{"reward": 2}"#), Err(ScoreError::OutOfRange { .. })));
+    assert!(matches!(harbor_score(r#"{"note": "x"}"#), Err(ScoreError::BadReport(_))));
+    assert!(matches!(harbor_score("{oops"), Err(ScoreError::BadReport(_))));
+    assert!(matches!(harbor_score("--- reward.json\n[1]\n"), Err(ScoreError::BadReport(_))));
 }
 
 #[test]
@@ -278,7 +187,8 @@ fn harbor_json_first_then_txt() {
     let both = "--- reward.json\n{\"reward\": 0.2}\n\n--- reward.txt\n1\n\n";
     assert_eq!(harbor_score(both).unwrap().value, 0.2);
     // Several named rewards and no `reward` key: reward.txt decides.
-    let aces = "--- reward.json\n{\"security\": 1, \"accuracy\": 0.5, \"metric_set\": \"v2\"}\n\n--- reward.txt\n0.75\n\n";
+    let aces =
+        "--- reward.json\n{\"security\": 1, \"accuracy\": 0.5, \"metric_set\": \"v2\"}\n\n--- reward.txt\n0.75\n\n";
     let s = harbor_score(aces).unwrap();
     assert_eq!(s.value, 0.75);
     assert!(s.detail.contains("reward.txt"));
@@ -286,31 +196,15 @@ fn harbor_json_first_then_txt() {
 
 #[test]
 fn harbor_without_reward_files_is_an_error() {
-    let e = score(
-        &harbor(),
-        Some(1),
-        false,
-        "pytest: command not found",
-        Some(b""),
-    )
-    .unwrap_err();
+    let e = score(&harbor(), Some(1), false, "pytest: command not found", Some(b"")).unwrap_err();
     match e {
         ScoreError::MissingReport(m) => {
-            assert!(
-                m.contains("exit 1") && m.contains("command not found"),
-                "{m}"
-            )
+            assert!(m.contains("exit 1") && m.contains("command not found"), "{m}")
         }
         e => panic!("{e}"),
     }
-    assert!(matches!(
-        score(&harbor(), Some(0), false, "", None),
-        Err(ScoreError::MissingReport(_))
-    ));
-    assert!(matches!(
-        score(&harbor(), Some(0), false, "", Some(&[0xff, 0xfe])),
-        Err(ScoreError::BadReport(_))
-    ));
+    assert!(matches!(score(&harbor(), Some(0), false, "", None), Err(ScoreError::MissingReport(_))));
+    assert!(matches!(score(&harbor(), Some(0), false, "", Some(&[0xff, 0xfe])), Err(ScoreError::BadReport(_))));
 }
 
 #[test]
@@ -324,7 +218,8 @@ fn harbor_exit_code_is_noted_not_scored() {
 
 #[test]
 fn json_score_takes_the_last_json_line() {
-    let out = "building...\n{\"score\": 0.1}\nmore logs\n{\"score\": 0.8, \"passed\": 4, \"failed\": 1}\ntrailing text\n";
+    let out =
+        "building...\n{\"score\": 0.1}\nmore logs\n{\"score\": 0.8, \"passed\": 4, \"failed\": 1}\ntrailing text\n";
     let s = score(&json_cmd(), Some(0), false, out, None).unwrap();
     assert_eq!((s.value, s.passed, s.failed), (0.8, 4, 1));
     let s = score(&json_cmd(), Some(3), false, "{\"score\": 1}", None).unwrap();
@@ -334,24 +229,14 @@ fn json_score_takes_the_last_json_line() {
 #[test]
 fn json_score_errors() {
     let e = score(&json_cmd(), Some(1), false, "Traceback ...\n", None).unwrap_err();
-    assert!(
-        matches!(e, ScoreError::MissingReport(ref m) if m.contains("Traceback")),
-        "{e}"
-    );
+    assert!(matches!(e, ScoreError::MissingReport(ref m) if m.contains("Traceback")), "{e}");
     let e = score(&json_cmd(), Some(0), false, "{\"result\": 1}\n", None).unwrap_err();
     assert!(matches!(e, ScoreError::BadReport(_)), "{e}");
     let e = score(&json_cmd(), Some(0), false, "{\"score\": \"1\"}\n", None).unwrap_err();
     assert!(matches!(e, ScoreError::BadReport(_)), "{e}");
     let e = score(&json_cmd(), Some(0), false, "{\"score\": 1.01}\n", None).unwrap_err();
     assert!(matches!(e, ScoreError::OutOfRange { .. }), "{e}");
-    let e = score(
-        &json_cmd(),
-        Some(0),
-        false,
-        "{\"score\": 1, \"passed\": -1}\n",
-        None,
-    )
-    .unwrap_err();
+    let e = score(&json_cmd(), Some(0), false, "{\"score\": 1, \"passed\": -1}\n", None).unwrap_err();
     assert!(matches!(e, ScoreError::BadReport(_)), "{e}");
 }
 
@@ -363,10 +248,7 @@ fn exit_code_verifier() {
     assert_eq!((s.value, s.passed), (1.0, 1));
     let s = score(&exit_cmd(), Some(2), false, "", None).unwrap();
     assert_eq!((s.value, s.failed), (0.0, 1));
-    assert_eq!(
-        score(&exit_cmd(), None, false, "", None),
-        Err(ScoreError::MissingExitCode)
-    );
+    assert_eq!(score(&exit_cmd(), None, false, "", None), Err(ScoreError::MissingExitCode));
 }
 
 // ---- plans ----
@@ -383,17 +265,13 @@ fn plans_upload_run_and_report() {
         tests_dir: "/workspace/tests/".into(),
     });
     let paths: Vec<_> = p.files_to_upload.iter().map(|(p, _)| p.as_str()).collect();
-    assert_eq!(
-        paths,
-        [
-            "/workspace/tests/test_app.py",
-            "/workspace/tests/conftest.py",
-            "/workspace/tests/data/in.txt"
-        ]
-    );
+    assert_eq!(paths, ["/workspace/tests/test_app.py", "/workspace/tests/conftest.py", "/workspace/tests/data/in.txt"]);
     assert_eq!(p.report_path.as_deref(), Some(JUNIT_REPORT_PATH));
     let script = &p.command[2];
-    assert!(script.contains("'--junitxml=/logs/verifier/skillscope-junit.xml' '--tb=short' '/workspace/tests/test_app.py'"), "{script}");
+    assert!(
+        script.contains("'--junitxml=/logs/verifier/skillscope-junit.xml' '--tb=short' '/workspace/tests/test_app.py'"),
+        "{script}"
+    );
     assert!(!script.contains("conftest.py'"), "{script}");
 
     let p = verifier_plan(&harbor());
@@ -404,10 +282,7 @@ fn plans_upload_run_and_report() {
     assert_eq!(p.command, ["sh", "-c", "test -f out.txt"]);
     assert!(p.report_path.is_none() && p.files_to_upload.is_empty());
 
-    let judge = TaskVerifier::NeedsJudge {
-        expectations: vec![],
-        expected_output: None,
-    };
+    let judge = TaskVerifier::NeedsJudge { expectations: vec![], expected_output: None };
     assert!(verifier_plan(&judge).command.is_empty());
 }
 
@@ -418,36 +293,22 @@ fn pytest_plan_without_python_files_fails_as_usage_error() {
         args: vec![],
         tests_dir: "/tests".into(),
     });
-    let out = std::process::Command::new("sh")
-        .args(&p.command[1..])
-        .output()
-        .unwrap();
+    let out = std::process::Command::new("sh").args(&p.command[1..]).output().unwrap();
     assert_eq!(out.status.code(), Some(4));
     let e = score(&pytest(), out.status.code().map(i64::from), false, "", None).unwrap_err();
     assert!(matches!(e, ScoreError::VerifierFailed(_)), "{e}");
 }
 
 fn run_sh(script: &str, cwd: &std::path::Path) -> (Option<i64>, String) {
-    let out = std::process::Command::new("sh")
-        .args(["-c", script])
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().map(i64::from),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let out = std::process::Command::new("sh").args(["-c", script]).current_dir(cwd).output().unwrap();
+    (out.status.code().map(i64::from), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[test]
 fn harbor_script_collects_rewards_and_clears_stale_ones() {
     let d = tempfile::tempdir().unwrap();
     let root = d.path().to_str().unwrap().to_string();
-    let (logs, tests, report) = (
-        format!("{root}/logs"),
-        format!("{root}/tests"),
-        format!("{root}/report"),
-    );
+    let (logs, tests, report) = (format!("{root}/logs"), format!("{root}/tests"), format!("{root}/report"));
     std::fs::create_dir_all(&tests).unwrap();
     std::fs::create_dir_all(format!("{logs}/verifier")).unwrap();
     let script = harbor_script(&logs, &tests, &report);
@@ -461,10 +322,7 @@ fn harbor_script_collects_rewards_and_clears_stale_ones() {
     assert_eq!(code, Some(3));
     assert!(out.contains("testing"));
     let r = read_report();
-    assert!(matches!(
-        score(&harbor(), code, false, &out, Some(&r)),
-        Err(ScoreError::MissingReport(_))
-    ));
+    assert!(matches!(score(&harbor(), code, false, &out, Some(&r)), Err(ScoreError::MissingReport(_))));
 
     write_test(&format!(
         "echo '{{\"reward\": 0.5}}' > {logs}/verifier/reward.json\necho 1 > {logs}/verifier/reward.txt\n"
@@ -483,10 +341,8 @@ fn harbor_script_collects_rewards_and_clears_stale_ones() {
 /// file when pytest is installed (it is not part of the build's toolchain).
 #[test]
 fn pytest_script_end_to_end_when_pytest_is_available() {
-    let has_pytest = std::process::Command::new("python3")
-        .args(["-c", "import pytest"])
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let has_pytest =
+        std::process::Command::new("python3").args(["-c", "import pytest"]).output().is_ok_and(|o| o.status.success());
     if !has_pytest {
         eprintln!("skipped: python3 with pytest not installed");
         return;

@@ -129,17 +129,10 @@ pub fn load(path: &Path) -> Result<BenchConfig, ImportError> {
     let Merged(root) = serde_yaml::from_str(&text).map_err(|e| ImportError::yaml(path, &e))?;
     let bad = |what: String| ImportError::invalid(path, what);
     let global = root.get("global");
-    let gstr = |k: &str, default: &str| {
-        global
-            .and_then(|g| g.get(k))
-            .and_then(Value::as_str)
-            .unwrap_or(default)
-            .to_string()
-    };
-    let skills_v = root
-        .get("skills")
-        .and_then(Value::as_sequence)
-        .ok_or_else(|| ImportError::missing(path, "`skills` list"))?;
+    let gstr =
+        |k: &str, default: &str| global.and_then(|g| g.get(k)).and_then(Value::as_str).unwrap_or(default).to_string();
+    let skills_v =
+        root.get("skills").and_then(Value::as_sequence).ok_or_else(|| ImportError::missing(path, "`skills` list"))?;
     let mut skills = Vec::new();
     for (i, s) in skills_v.iter().enumerate() {
         let skill = parse_skill(s).map_err(|e| bad(format!("skills[{i}]: {e}")))?;
@@ -157,10 +150,7 @@ pub fn load(path: &Path) -> Result<BenchConfig, ImportError> {
 }
 
 fn opt_str(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
+    v.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 fn parse_skill(s: &Value) -> Result<BenchSkill, String> {
@@ -173,34 +163,23 @@ fn parse_skill(s: &Value) -> Result<BenchSkill, String> {
     let lim = |k: &str| limits.and_then(|l| l.get(k));
     let cpus = match lim("cpus") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(number(v).filter(|c| *c > 0.0).ok_or_else(|| {
-            ctx(format!(
-                "environment.limits.cpus `{}` is not a positive number",
-                show(v)
-            ))
-        })?),
+        Some(v) => Some(
+            number(v)
+                .filter(|c| *c > 0.0)
+                .ok_or_else(|| ctx(format!("environment.limits.cpus `{}` is not a positive number", show(v))))?,
+        ),
     };
     let memory_mb = match lim("memory") {
         None | Some(Value::Null) => None,
         Some(v) => Some(memory_mb(v).ok_or_else(|| {
-            ctx(format!(
-                "environment.limits.memory `{}` is not a size like `8g` or `512m`",
-                show(v)
-            ))
+            ctx(format!("environment.limits.memory `{}` is not a size like `8g` or `512m`", show(v)))
         })?),
     };
-    let total_timeout_sec = lim("total_timeout_sec")
-        .and_then(number)
-        .map(|n| n.ceil() as u64);
+    let total_timeout_sec = lim("total_timeout_sec").and_then(number).map(|n| n.ceil() as u64);
     let env_vars = match envget("env_vars") {
         Some(Value::Mapping(m)) => m
             .iter()
-            .map(|(k, v)| {
-                Ok((
-                    scalar(k).ok_or("env_vars key")?,
-                    scalar(v).ok_or("env_vars value")?,
-                ))
-            })
+            .map(|(k, v)| Ok((scalar(k).ok_or("env_vars key")?, scalar(v).ok_or("env_vars value")?)))
             .collect::<Result<_, &str>>()
             .map_err(|e| ctx(format!("environment.{e} is not a scalar")))?,
         None | Some(Value::Null) => BTreeMap::new(),
@@ -227,14 +206,8 @@ fn parse_skill(s: &Value) -> Result<BenchSkill, String> {
             Some("unit_test") => {
                 let test_command = opt_str(params.and_then(|p| p.get("test_command")))
                     .ok_or_else(|| ctx("unit_test evaluation has no params.test_command".into()))?;
-                let timeout = params
-                    .and_then(|p| p.get("timeout"))
-                    .and_then(number)
-                    .map(|n| n.ceil() as u64);
-                unit_test = Some(UnitTest {
-                    test_command,
-                    timeout,
-                });
+                let timeout = params.and_then(|p| p.get("timeout")).and_then(number).map(|n| n.ceil() as u64);
+                unit_test = Some(UnitTest { test_command, timeout });
             }
             Some("build_check") => {
                 if let Some(c) = opt_str(params.and_then(|p| p.get("build_command"))) {
@@ -263,10 +236,7 @@ fn parse_skill(s: &Value) -> Result<BenchSkill, String> {
 }
 
 fn show(v: &Value) -> String {
-    serde_yaml::to_string(v)
-        .unwrap_or_default()
-        .trim()
-        .to_string()
+    serde_yaml::to_string(v).unwrap_or_default().trim().to_string()
 }
 
 fn scalar(v: &Value) -> Option<String> {
@@ -333,16 +303,9 @@ mod tests {
     fn bad_skill_entries_are_named() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("c.yaml");
-        std::fs::write(
-            &p,
-            "skills:\n  - id: a\n    environment:\n      limits:\n        memory: lots\n",
-        )
-        .unwrap();
+        std::fs::write(&p, "skills:\n  - id: a\n    environment:\n      limits:\n        memory: lots\n").unwrap();
         let e = load(&p).unwrap_err().to_string();
-        assert!(
-            e.contains("skills[0]") && e.contains("(id `a`)") && e.contains("memory"),
-            "{e}"
-        );
+        assert!(e.contains("skills[0]") && e.contains("(id `a`)") && e.contains("memory"), "{e}");
         std::fs::write(&p, "skills: [\n").unwrap();
         assert!(matches!(load(&p).unwrap_err(), ImportError::Syntax { .. }));
     }

@@ -26,10 +26,7 @@ pub struct RequirementFile {
 
 impl RequirementDoc {
     pub fn section(&self, heading: &str) -> Option<&str> {
-        self.sections
-            .iter()
-            .find(|(h, _)| h.eq_ignore_ascii_case(heading))
-            .map(|(_, b)| b.as_str())
+        self.sections.iter().find(|(h, _)| h.eq_ignore_ascii_case(heading)).map(|(_, b)| b.as_str())
     }
 }
 
@@ -72,15 +69,8 @@ pub fn parse(text: &str) -> Result<RequirementDoc, String> {
     for (_, b) in &mut sections {
         *b = b.trim().to_string();
     }
-    let doc = RequirementDoc {
-        title,
-        files: Vec::new(),
-        acceptance_criteria: Vec::new(),
-        sections,
-    };
-    let criteria = doc
-        .section("Acceptance Criteria")
-        .ok_or("no `## Acceptance Criteria` section")?;
+    let doc = RequirementDoc { title, files: Vec::new(), acceptance_criteria: Vec::new(), sections };
+    let criteria = doc.section("Acceptance Criteria").ok_or("no `## Acceptance Criteria` section")?;
     let acceptance_criteria = bullets(criteria);
     if acceptance_criteria.is_empty() {
         return Err("`## Acceptance Criteria` is empty".into());
@@ -91,11 +81,7 @@ pub fn parse(text: &str) -> Result<RequirementDoc, String> {
         .filter(|(h, _)| h.to_ascii_lowercase().starts_with("files to"))
         .flat_map(|(_, b)| b.lines().filter_map(file_entry))
         .collect();
-    Ok(RequirementDoc {
-        files,
-        acceptance_criteria,
-        ..doc
-    })
+    Ok(RequirementDoc { files, acceptance_criteria, ..doc })
 }
 
 fn bullets(body: &str) -> Vec<String> {
@@ -103,20 +89,14 @@ fn bullets(body: &str) -> Vec<String> {
         .lines()
         .filter_map(|l| {
             let l = l.trim_start();
-            l.strip_prefix("- ")
-                .or_else(|| l.strip_prefix("* "))
-                .map(|s| s.trim().to_string())
+            l.strip_prefix("- ").or_else(|| l.strip_prefix("* ")).map(|s| s.trim().to_string())
         })
         .filter(|s| !s.is_empty())
         .collect();
     if !items.is_empty() {
         return items;
     }
-    body.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
+    body.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect()
 }
 
 /// `- \`path\` (create) — note` → path and action.
@@ -130,10 +110,7 @@ fn file_entry(line: &str) -> Option<RequirementFile> {
         .and_then(|a| a.split_once(')'))
         .map(|(a, _)| a.trim().to_ascii_lowercase())
         .filter(|a| !a.is_empty());
-    Some(RequirementFile {
-        path: path.trim().to_string(),
-        action,
-    })
+    Some(RequirementFile { path: path.trim().to_string(), action })
 }
 
 #[cfg(test)]
@@ -149,19 +126,8 @@ mod tests {
         let d = parse(DOC).unwrap();
         assert_eq!(d.title, "Add a thing");
         let heads: Vec<_> = d.sections.iter().map(|(h, _)| h.as_str()).collect();
-        assert_eq!(
-            heads,
-            [
-                "Background",
-                "Files to Create/Modify",
-                "Requirements",
-                "Acceptance Criteria"
-            ]
-        );
-        assert!(d
-            .section("requirements")
-            .unwrap()
-            .contains("## Not a heading"));
+        assert_eq!(heads, ["Background", "Files to Create/Modify", "Requirements", "Acceptance Criteria"]);
+        assert!(d.section("requirements").unwrap().contains("## Not a heading"));
         assert_eq!(d.files.len(), 3);
         assert_eq!(d.files[0].path, "src/a.py");
         assert_eq!(d.files[0].action.as_deref(), Some("create"));
@@ -171,19 +137,11 @@ mod tests {
 
     #[test]
     fn reports_what_is_missing() {
-        assert!(parse("## Background\nx\n")
-            .unwrap_err()
-            .contains("no `# Task:`"));
+        assert!(parse("## Background\nx\n").unwrap_err().contains("no `# Task:`"));
         assert!(parse("# Fix it\n").unwrap_err().contains("is not `# Task:"));
-        assert!(parse("# Task:  \n## Acceptance Criteria\n- x\n")
-            .unwrap_err()
-            .contains("empty"));
-        assert!(parse("# Task: x\n## Requirements\n- y\n")
-            .unwrap_err()
-            .contains("no `## Acceptance Criteria`"));
-        assert!(parse("# Task: x\n## Acceptance Criteria\n\n")
-            .unwrap_err()
-            .contains("is empty"));
+        assert!(parse("# Task:  \n## Acceptance Criteria\n- x\n").unwrap_err().contains("empty"));
+        assert!(parse("# Task: x\n## Requirements\n- y\n").unwrap_err().contains("no `## Acceptance Criteria`"));
+        assert!(parse("# Task: x\n## Acceptance Criteria\n\n").unwrap_err().contains("is empty"));
     }
 
     #[test]

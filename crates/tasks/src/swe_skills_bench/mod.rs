@@ -35,10 +35,7 @@ pub fn import_benchmark(root: &Path) -> Result<ImportBatch, ImportError> {
     let tasks_dir = root.join(&config.tasks_dir);
     let docs = requirement_docs(&tasks_dir)?;
     if docs.is_empty() {
-        return Err(ImportError::missing(
-            &tasks_dir,
-            "requirement documents (*.md)",
-        ));
+        return Err(ImportError::missing(&tasks_dir, "requirement documents (*.md)"));
     }
     let mut batch = ImportBatch::default();
     for d in docs {
@@ -74,15 +71,9 @@ pub fn import_requirement(
 ) -> Result<TaskSpec, ImportError> {
     let text = read_text(doc_path)?;
     let doc = doc::parse(&text).map_err(|e| ImportError::invalid(doc_path, e))?;
-    let skill_id = doc_path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let skill_id = doc_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let skill = config.skill(&skill_id).ok_or_else(|| {
-        ImportError::invalid(
-            doc_path,
-            format!("no skill `{skill_id}` in config/benchmark_config.yaml"),
-        )
+        ImportError::invalid(doc_path, format!("no skill `{skill_id}` in config/benchmark_config.yaml"))
     })?;
     let batch = doc_path
         .parent()
@@ -94,9 +85,7 @@ pub fn import_requirement(
     let environment = environment(doc_path, config, skill, bench_root, &mut warnings)?;
     let verifier = verifier(config, skill, bench_root, batch.as_deref())?;
     for c in &skill.build_checks {
-        warnings.push(format!(
-            "build check `{c}` is not part of the score (the pass ratio is pytest's)"
-        ));
+        warnings.push(format!("build check `{c}` is not part of the score (the pass ratio is pytest's)"));
     }
     let unit_timeout = skill.unit_test.as_ref().and_then(|u| u.timeout);
     Ok(TaskSpec {
@@ -105,16 +94,11 @@ pub fn import_requirement(
             None => skill_id.clone(),
         },
         name: doc.title.clone(),
-        source: TaskSource {
-            kind: TaskSourceKind::SweSkillsBench,
-            path: doc_path.display().to_string(),
-        },
+        source: TaskSource { kind: TaskSourceKind::SweSkillsBench, path: doc_path.display().to_string() },
         instruction: text,
         environment,
         verifier,
-        agent_timeout_secs: skill
-            .total_timeout_sec
-            .unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
+        agent_timeout_secs: skill.total_timeout_sec.unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
         verifier_timeout_secs: unit_timeout.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         warnings,
     })
@@ -132,19 +116,14 @@ fn environment(
     let repository = match &skill.repo_url {
         Some(url) => {
             let commit = skill.repo_commit.clone();
-            let cmd = checkout_command(url, commit.as_deref(), &workdir).map_err(|e| {
-                ImportError::invalid(doc_path, format!("skill `{}`: {e}", skill.id))
-            })?;
+            let cmd = checkout_command(url, commit.as_deref(), &workdir)
+                .map_err(|e| ImportError::invalid(doc_path, format!("skill `{}`: {e}", skill.id)))?;
             if commit.is_none() {
-                warnings.push(format!(
-                    "repository {url} has no pinned commit: the checkout follows its default branch"
-                ));
+                warnings
+                    .push(format!("repository {url} has no pinned commit: the checkout follows its default branch"));
             }
             setup.push(cmd);
-            Some(TaskRepository {
-                url: url.clone(),
-                commit,
-            })
+            Some(TaskRepository { url: url.clone(), commit })
         }
         None => None,
     };
@@ -155,12 +134,7 @@ fn environment(
                 .build_context
                 .as_deref()
                 .map(|c| root.join(c))
-                .unwrap_or_else(|| {
-                    root.join(df)
-                        .parent()
-                        .map(Path::to_path_buf)
-                        .unwrap_or_default()
-                });
+                .unwrap_or_else(|| root.join(df).parent().map(Path::to_path_buf).unwrap_or_default());
             Some(ctx.display().to_string())
         }
         _ => None,
@@ -168,10 +142,7 @@ fn environment(
     if skill.base_image.is_none() && dockerfile_context.is_none() {
         return Err(ImportError::invalid(
             doc_path,
-            format!(
-                "skill `{}` names neither a base_image nor a dockerfile",
-                skill.id
-            ),
+            format!("skill `{}` names neither a base_image nor a dockerfile", skill.id),
         ));
     }
     Ok(TaskEnvironment {
@@ -216,19 +187,13 @@ fn verifier(
 ) -> Result<TaskVerifier, ImportError> {
     let Some(unit) = &skill.unit_test else {
         return Ok(TaskVerifier::Missing {
-            reason: format!(
-                "the benchmark config has no unit_test evaluation for `{}`",
-                skill.id
-            ),
+            reason: format!("the benchmark config has no unit_test evaluation for `{}`", skill.id),
         });
     };
     let words: Vec<&str> = unit.test_command.split_whitespace().collect();
     let Some(test_path) = words.iter().find(|w| w.ends_with(".py")) else {
         return Ok(TaskVerifier::Missing {
-            reason: format!(
-                "test command `{}` names no .py test file",
-                unit.test_command
-            ),
+            reason: format!("test command `{}` names no .py test file", unit.test_command),
         });
     };
     let (container_dir, file_name) = match test_path.rsplit_once('/') {
@@ -249,11 +214,7 @@ fn verifier(
         })
         .collect();
     let Some(found) = candidates.iter().find(|p| p.is_file()) else {
-        let looked = candidates
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" or ");
+        let looked = candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" or ");
         return Ok(TaskVerifier::Missing {
             reason: if looked.is_empty() {
                 format!("no test files given for `{file_name}`")
@@ -265,32 +226,21 @@ fn verifier(
             },
         });
     };
-    let mut test_files = vec![TaskFile::new(
-        file_name.clone(),
-        std::fs::read(found).map_err(|e| ImportError::io(found, e))?,
-    )];
+    let mut test_files =
+        vec![TaskFile::new(file_name.clone(), std::fs::read(found).map_err(|e| ImportError::io(found, e))?)];
     let conftest = found.with_file_name("conftest.py");
     if conftest.is_file() {
-        test_files.push(TaskFile::new(
-            "conftest.py",
-            std::fs::read(&conftest).map_err(|e| ImportError::io(&conftest, e))?,
-        ));
+        test_files
+            .push(TaskFile::new("conftest.py", std::fs::read(&conftest).map_err(|e| ImportError::io(&conftest, e))?));
     }
     let args = pytest_args(&words);
-    Ok(TaskVerifier::Pytest {
-        test_files,
-        args,
-        tests_dir: container_dir,
-    })
+    Ok(TaskVerifier::Pytest { test_files, args, tests_dir: container_dir })
 }
 
 /// The test command's options, without the interpreter, `-m pytest`, the
 /// test paths and verbosity flags.
 fn pytest_args(words: &[&str]) -> Vec<String> {
-    let start = words
-        .iter()
-        .position(|w| *w == "pytest")
-        .map_or(0, |i| i + 1);
+    let start = words.iter().position(|w| *w == "pytest").map_or(0, |i| i + 1);
     words[start..]
         .iter()
         .filter(|w| !w.ends_with(".py") && !matches!(**w, "-v" | "-vv" | "-q" | "--verbose"))
@@ -304,12 +254,7 @@ mod tests {
 
     #[test]
     fn checkout_is_pinned_and_quoted() {
-        let c = checkout_command(
-            "https://github.com/encode/httpx",
-            Some("abc1234"),
-            "/workspace",
-        )
-        .unwrap();
+        let c = checkout_command("https://github.com/encode/httpx", Some("abc1234"), "/workspace").unwrap();
         assert!(c.contains("git fetch -q --depth 1 origin abc1234"), "{c}");
         assert!(c.contains("'https://github.com/encode/httpx'"), "{c}");
         assert!(checkout_command("file:///etc", None, "/w").is_err());
@@ -318,9 +263,7 @@ mod tests {
 
     #[test]
     fn args_keep_options_only() {
-        let w: Vec<&str> = "python -m pytest /workspace/tests/test_fix.py -v --tb=short"
-            .split_whitespace()
-            .collect();
+        let w: Vec<&str> = "python -m pytest /workspace/tests/test_fix.py -v --tb=short".split_whitespace().collect();
         assert_eq!(pytest_args(&w), ["--tb=short"]);
     }
 }
