@@ -1,6 +1,6 @@
 // The run queue's live "queue-event" stream.
 import { listen } from "@tauri-apps/api/event";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { hasBackend } from "./commands";
 import { toAppError } from "./errors";
 import type { AppError, QueueEvent } from "./types";
@@ -14,7 +14,9 @@ export const QUEUE_EVENT = "queue-event";
  */
 export function useQueueEvents(handler: (event: QueueEvent) => void): AppError | null {
   const latest = useRef(handler);
-  latest.current = handler;
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
   const [error, setError] = useState<AppError | null>(null);
   useEffect(() => {
     if (!hasBackend()) return;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { formatCount } from "../lib/format";
 import { clipText } from "../lib/trajectory";
 
@@ -7,9 +7,12 @@ type Props = { text: string; maxChars: number; maxLines: number; className: stri
 /** Preformatted text cut to its start when long, with a button to expand it; `open` expands or clips it from outside. */
 export function ClippedText({ text, maxChars, maxLines, className, testId, open }: Props) {
   const [expanded, setExpanded] = useState(open ?? false);
-  useEffect(() => {
+  // A change of `open` from outside expands or clips the text (adjusted while rendering, not in an effect).
+  const [seenOpen, setSeenOpen] = useState(open);
+  if (open !== seenOpen) {
+    setSeenOpen(open);
     if (open !== undefined) setExpanded(open);
-  }, [open]);
+  }
   const clipped = clipText(text, maxChars, maxLines);
   const cut = clipped.hidden > 0 && !expanded;
   return (

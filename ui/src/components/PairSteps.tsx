@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { trajectoryWindow } from "../api/commands";
 import type { PairAlignment, WindowStep } from "../api/types";
 import { moveHighlight } from "../lib/stepNav";
@@ -40,7 +40,9 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
   const [highlight, setHighlight] = useState<number | null>(null);
   // Keys can arrive faster than renders: each move starts from the last one, not from the last render.
   const latestHighlight = useRef(highlight);
-  latestHighlight.current = highlight;
+  useLayoutEffect(() => {
+    latestHighlight.current = highlight;
+  });
   const [divergent, setDivergent] = useState<number | null>(null);
   const divergence = alignment.first_divergence;
 

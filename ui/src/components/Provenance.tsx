@@ -7,6 +7,8 @@ type Props = { source: Source; importedAt: string; sha256: string };
 
 /** Where a version came from: source kind, location, subpath, git ref and commit, import time, hash. */
 export function Provenance({ source, importedAt, sha256 }: Props) {
+  // Each value is rendered on its own (in a keyed row below), never as a list: no keys needed.
+  /* oxlint-disable react/jsx-key */
   const fields: [string, ReactNode][] = [
     ["Source", source.kind],
     ["Location", <code>{source.location}</code>],
@@ -16,6 +18,7 @@ export function Provenance({ source, importedAt, sha256 }: Props) {
     ["Imported at", formatDateTime(importedAt)],
     ["SHA-256", <Sha sha={sha256} />],
   ];
+  /* oxlint-enable react/jsx-key */
   return (
     <dl className="props props-inline" data-testid="provenance">
       {fields

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { stepPosition, trajectoryWindow } from "../api/commands";
 import type { WindowStep } from "../api/types";
 import { shownOf } from "../lib/format";
 import { moveHighlight, stepKeyAction } from "../lib/stepNav";
 import { useDebounced } from "../lib/useDebounced";
+import { useKeyedState } from "../lib/useKeyedState";
 import { useWindowedList } from "../lib/useWindowedList";
 import { EmptyState } from "./EmptyState";
 import { ErrorPanel } from "./ErrorPanel";
@@ -37,11 +38,13 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
   const [query, setQuery] = useState("");
   const applied = useDebounced(query.trim(), FILTER_DELAY_MS);
   const [stepsTotal, setStepsTotal] = useState<number | null>(null);
-  // The highlighted step by its index in the (filtered) list.
-  const [highlight, setHighlight] = useState<number | null>(null);
+  // The highlighted step by its index in the (filtered) list; none in another trajectory or filter.
+  const [highlight, setHighlight] = useKeyedState<number | null>(null, `${trajectoryId}\n${applied}`);
   // Keys can arrive faster than renders: each move starts from the last one, not from the last render.
   const latestHighlight = useRef(highlight);
-  latestHighlight.current = highlight;
+  useLayoutEffect(() => {
+    latestHighlight.current = highlight;
+  });
   // Steps (by position) whose long texts Enter expanded (true) or clipped (false).
   const [expanded, setExpanded] = useState<ReadonlyMap<number, boolean>>(() => new Map());
   // A linked step's position, revealed once the unfiltered list is loaded.
@@ -58,7 +61,6 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
   );
   const list = useWindowedList<WindowStep>(fetchPage, `${trajectoryId}\n${applied}`);
   const { loaded, reveal } = list;
-  useEffect(() => setHighlight(null), [trajectoryId, applied]);
 
   useEffect(() => {
     if (focusStepId === null) return;
@@ -75,10 +77,12 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
 
   useEffect(() => {
     if (focusPosition === null || applied !== "" || loaded === null || loaded.total !== stepsTotal) return;
+    // The linked step is highlighted once the list it is in has loaded: no event marks that moment.
+    // oxlint-disable-next-line react/set-state-in-effect
     setFocusPosition(null);
     setHighlight(focusPosition);
     void reveal(focusPosition);
-  }, [focusPosition, applied, loaded, stepsTotal, reveal]);
+  }, [focusPosition, applied, loaded, stepsTotal, reveal, setHighlight]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -124,7 +128,7 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [loaded, highlight, reveal]);
+  }, [loaded, highlight, reveal, setHighlight]);
 
   return (
     <div className="trajectory" data-testid="trajectory" data-steps-total={stepsTotal ?? undefined}>

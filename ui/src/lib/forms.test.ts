@@ -3,10 +3,16 @@ import type { AgentConfig } from "../api/types";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
 import { EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
-import { emptyToNull, formReader, parseWhole } from "./forms";
+import { emptyToNull, formReader, parseWhole, type Parsed } from "./forms";
 import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
 
 const preset = (label: string) => PROVIDER_PRESETS.find((p) => p.label === label)!;
+
+/** The problems a failed parse reports (and the test fails if the parse succeeded). */
+function problems<T>(result: Parsed<T>): string[] {
+  if (result.ok) throw new Error(`expected problems, parsed ${JSON.stringify(result.value)}`);
+  return result.problems;
+}
 
 describe("form fields", () => {
   it("reads blanks and whole numbers", () => {
@@ -56,11 +62,8 @@ describe("provider form", () => {
 
   it("reports a bad id, URL and limits", () => {
     const result = parseProvider({ ...PROVIDER_DEFAULTS, id: "my key", base_url: "ftp://x", max_concurrency: "0", max_retries: "-1" });
-    expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.problems).toHaveLength(4);
-      expect(result.problems[1]).toContain("http://");
-    }
+    expect(problems(result)).toHaveLength(4);
+    expect(problems(result)[1]).toContain("http://");
     expect(parseProvider({ ...PROVIDER_DEFAULTS, id: "x", base_url: "not a url" }).ok).toBe(false);
   });
 });
@@ -101,8 +104,7 @@ describe("agent form", () => {
 
   it("reports missing names, a bad temperature and bad limits", () => {
     const result = parseAgent({ ...agentFields(null), temperature: "3", max_turns: "0" }, null);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toHaveLength(5);
+    expect(problems(result)).toHaveLength(5);
   });
 });
 
@@ -128,8 +130,7 @@ describe("agent run form", () => {
 
   it("needs a configuration, an instruction, an image and 1 to 100 repeats", () => {
     const result = parseAgentRun({ ...AGENT_RUN_DEFAULTS, image: " ", repeats: "101" });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toHaveLength(4);
+    expect(problems(result)).toHaveLength(4);
   });
 });
 
@@ -167,17 +168,13 @@ describe("experiment form", () => {
 
   it("reports every missing part, bad task lines and a decoy that is also evaluated", () => {
     const empty = parseExperiment({ ...EXPERIMENT_DEFAULTS, conditions: ["group"], repeats: "0" });
-    expect(empty.ok).toBe(false);
-    if (!empty.ok) expect(empty.problems).toHaveLength(6);
+    expect(problems(empty)).toHaveLength(6);
     const bad = parseExperiment({ ...filled, conditions: ["group"], decoy_version_ids: [3], tasks: "a | x | true\na | y | true\nc | z" });
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) {
-      expect(bad.problems).toEqual([
-        "A skill cannot be both evaluated and a decoy.",
-        'Task line 2 repeats the id "a".',
-        'Task line 3 needs an id, an instruction and a verifier command, separated by "|".',
-      ]);
-    }
+    expect(problems(bad)).toEqual([
+      "A skill cannot be both evaluated and a decoy.",
+      'Task line 2 repeats the id "a".',
+      'Task line 3 needs an id, an instruction and a verifier command, separated by "|".',
+    ]);
   });
 });
 

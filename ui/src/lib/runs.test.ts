@@ -145,7 +145,7 @@ describe("throttle", () => {
 
   it("runs once per interval however often it is scheduled, and can be cancelled", () => {
     vi.useFakeTimers();
-    const fn = vi.fn();
+    const fn = vi.fn<() => void>();
     const t = throttle(fn, 1000);
     t.schedule();
     t.schedule();

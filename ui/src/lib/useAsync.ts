@@ -31,6 +31,8 @@ export function useAsync<T>(load: () => Promise<T>, deps: DependencyList): [Asyn
     return () => {
       current = false;
     };
+    // The caller's `deps` say when to load again, as with useEffect; `load` is the caller's closure.
+    // oxlint-disable-next-line react/exhaustive-deps
   }, [...deps, generation]);
 
   return [state, reload];

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { toAppError } from "../api/errors";
 import type { AppError } from "../api/types";
+import { useKeyedState } from "./useKeyedState";
 import { extendFetch, isLoaded, merge, PAGE, windowAround, type Direction, type Loaded } from "./stepWindow";
 
 /** A page of a long list and the list's length. */
@@ -30,8 +31,9 @@ const itemElement = (container: HTMLElement | null, index: number) =>
  */
 export function useWindowedList<T>(fetchPage: (offset: number, limit: number) => Promise<Page<T>>, key: string): WindowedList<T> {
   const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
   const [generation, setGeneration] = useState(0);
+  // A new list, or a retry, starts without an error.
+  const [error, setError] = useKeyedState<AppError | null>(null, `${generation}\n${key}`);
   const container = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -43,15 +45,17 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
   // An item to scroll into view once rendered.
   const target = useRef<number | null>(null);
   const fetcher = useRef(fetchPage);
-  fetcher.current = fetchPage;
   const current = useRef(loaded);
-  current.current = loaded;
+  // Callbacks and effects see the latest fetcher and list (set before any of them can run).
+  useLayoutEffect(() => {
+    fetcher.current = fetchPage;
+    current.current = loaded;
+  });
 
   useEffect(() => {
     let live = true;
     epoch.current += 1;
     busy.current = true;
-    setError(null);
     fetcher.current(0, PAGE).then(
       (page) => live && setLoaded({ start: 0, items: page.items, total: page.total }),
       (raw: unknown) => live && setError(toAppError(raw)),
@@ -62,7 +66,7 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     return () => {
       live = false;
     };
-  }, [key, generation]);
+  }, [key, generation, setError]);
 
   const extend = useCallback(async (direction: Direction) => {
     const now = current.current;
@@ -84,7 +88,7 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     } finally {
       if (started === epoch.current) busy.current = false;
     }
-  }, []);
+  }, [setError]);
 
   useLayoutEffect(() => {
     const box = container.current;
@@ -136,7 +140,7 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     } finally {
       if (started === epoch.current) busy.current = false;
     }
-  }, []);
+  }, [setError]);
 
   const retry = useCallback(() => setGeneration((g) => g + 1), []);
   return { loaded, error, retry, reveal, container, top, bottom };

@@ -19,6 +19,7 @@ import { INITIAL_RUNS_STATE, needsRefresh, runsReducer, type RunsAction } from "
 import { throttle } from "../lib/throttle";
 import { useAction } from "../lib/useAction";
 import { useAsync } from "../lib/useAsync";
+import { useKeyedState } from "../lib/useKeyedState";
 
 /** At most one refetch of the runs list per this many ms while events arrive for runs not loaded. */
 const REFRESH_MS = 1000;
@@ -49,6 +50,8 @@ export function RunsPage({ runId, trialId, stepId = null }: Props) {
   }, []);
   const throttled = useMemo(() => throttle(refresh, REFRESH_MS), [refresh]);
   useEffect(() => {
+    // Loading on mount: `refresh` sets state only once the queue has answered.
+    // oxlint-disable-next-line react/set-state-in-effect
     refresh();
     return throttled.cancel;
   }, [refresh, throttled]);
@@ -143,9 +146,8 @@ function Header() {
 
 /** Loads the selected run's trials into the page state; returns why it failed, if it did. */
 function useTrials(runId: number | null, generation: number, dispatch: Dispatch<RunsAction>): AppError | null {
-  const [error, setError] = useState<AppError | null>(null);
+  const [error, setError] = useKeyedState<AppError | null>(null, `${runId}/${generation}`);
   useEffect(() => {
-    setError(null);
     if (runId === null) return;
     let current = true;
     listTrials(runId).then(
@@ -155,16 +157,15 @@ function useTrials(runId: number | null, generation: number, dispatch: Dispatch<
     return () => {
       current = false;
     };
-  }, [runId, generation, dispatch]);
+  }, [runId, generation, dispatch, setError]);
   return error;
 }
 
 /** Follows the output of the trial while it runs: seeds it from `trial_log`; events extend it. */
 function useLiveLog(trial: TrialView | null, dispatch: Dispatch<RunsAction>): AppError | null {
-  const [error, setError] = useState<AppError | null>(null);
   const watched = trial?.state === "running" ? trial.id : null;
+  const [error, setError] = useKeyedState<AppError | null>(null, watched);
   useEffect(() => {
-    setError(null);
     if (watched === null) return;
     let current = true;
     dispatch({ type: "watch-log", trialId: watched });
@@ -175,6 +176,6 @@ function useLiveLog(trial: TrialView | null, dispatch: Dispatch<RunsAction>): Ap
     return () => {
       current = false;
     };
-  }, [watched, dispatch]);
+  }, [watched, dispatch, setError]);
   return error;
 }
