@@ -66,8 +66,7 @@ export const getSkill = (id: number) => call<SkillDetail>("get_skill", { id });
 
 export const getVersion = (versionId: number) => call<VersionDetail>("get_version", { versionId });
 
-export const readFile = (versionId: number, path: string) =>
-  call<FileContent>("read_file", { versionId, path });
+export const readFile = (versionId: number, path: string) => call<FileContent>("read_file", { versionId, path });
 
 export const diffVersions = (fromVersionId: number, toVersionId: number) =>
   call<VersionDiff>("diff_versions", { fromVersionId, toVersionId });
@@ -154,7 +153,8 @@ export const importTrajectory = (path: string) => call<ImportedTrajectory>("impo
 export const trialTrajectories = (trialId: number) => call<TrajectorySummary[]>("trial_trajectories", { trialId });
 
 /** One window of a trajectory's steps, optionally filtered: a viewer never asks for a whole trajectory. */
-export const trajectoryWindow = (id: number, request: WindowRequest) => call<StepWindow>("trajectory_window", { id, request });
+export const trajectoryWindow = (id: number, request: WindowRequest) =>
+  call<StepWindow>("trajectory_window", { id, request });
 
 /** The position of the first step with this id (what a step link names), or null. */
 export const stepPosition = (id: number, stepId: number) => call<number | null>("step_position", { id, stepId });
@@ -185,4 +185,5 @@ export const recordDecision = (decision: NewDecision) => call<Decision>("record_
 export const listDecisions = (skillId: number) => call<Decision[]>("list_decisions", { skillId });
 
 /** Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path. */
-export const exportReport = (skillId: number, format: ReportFormat) => call<string>("export_report", { skillId, format });
+export const exportReport = (skillId: number, format: ReportFormat) =>
+  call<string>("export_report", { skillId, format });

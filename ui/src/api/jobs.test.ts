@@ -61,7 +61,13 @@ describe("runJob", () => {
       unsubscribed = true;
     };
     const failure = { code: "invalid_input", message: "source is empty" };
-    await expect(runJob(() => Promise.reject(failure), () => {}, subscribe)).rejects.toBe(failure);
+    await expect(
+      runJob(
+        () => Promise.reject(failure),
+        () => {},
+        subscribe,
+      ),
+    ).rejects.toBe(failure);
     expect(unsubscribed).toBe(true);
   });
 });

@@ -1,7 +1,14 @@
 import { useState, type FormEvent } from "react";
 import { saveAgent } from "../api/commands";
 import type { AgentConfig, Harness } from "../api/types";
-import { agentFields, chosenProvider, HARNESS_LABELS, LIMIT_FIELDS, parseAgent, type AgentFields } from "../lib/agentForm";
+import {
+  agentFields,
+  chosenProvider,
+  HARNESS_LABELS,
+  LIMIT_FIELDS,
+  parseAgent,
+  type AgentFields,
+} from "../lib/agentForm";
 import { useSubmit } from "../lib/useSubmit";
 import { Field } from "./Field";
 import { SubmissionStatus } from "./SubmissionStatus";
@@ -35,10 +42,22 @@ export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
       <h3>{editing ? `Edit ${editing.name}` : "Add an agent configuration"}</h3>
       {providerIds.length === 0 && <p className="muted">Add a model provider above first.</p>}
       <div className="field-row">
-        <Field label="Name" testId="agent-name" value={fields.name} onChange={(name) => set({ name })} required disabled={busy} />
+        <Field
+          label="Name"
+          testId="agent-name"
+          value={fields.name}
+          onChange={(name) => set({ name })}
+          required
+          disabled={busy}
+        />
         <label className="field">
           <span>Harness</span>
-          <select data-testid="agent-harness" value={fields.harness} onChange={(e) => set({ harness: e.target.value as Harness })} disabled={busy}>
+          <select
+            data-testid="agent-harness"
+            value={fields.harness}
+            onChange={(e) => set({ harness: e.target.value as Harness })}
+            disabled={busy}
+          >
             {Object.entries(HARNESS_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -106,7 +125,12 @@ export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
             Cancel
           </button>
         )}
-        <button type="submit" className="button-primary" data-testid="agent-save" disabled={busy || providerIds.length === 0}>
+        <button
+          type="submit"
+          className="button-primary"
+          data-testid="agent-save"
+          disabled={busy || providerIds.length === 0}
+        >
           {busy ? "Saving…" : editing ? "Save configuration" : "Add configuration"}
         </button>
       </div>

@@ -45,7 +45,12 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
           <button type="button" className="button-small" data-testid="agent-edit" onClick={() => open(a)}>
             Edit
           </button>
-          <ConfirmButton label="Delete" testId="agent-delete" disabled={deleting.status === "running"} onConfirm={() => remove(a.id)} />
+          <ConfirmButton
+            label="Delete"
+            testId="agent-delete"
+            disabled={deleting.status === "running"}
+            onConfirm={() => remove(a.id)}
+          />
         </span>
       ),
     },
@@ -54,7 +59,10 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
   return (
     <section className="panel" data-testid="agents">
       <h2>Agent configurations</h2>
-      <p className="muted">A harness (the built-in agent, or the Claude Code CLI run inside the trial's container) with a provider's model and its limits; agent runs and experiments use one of these.</p>
+      <p className="muted">
+        A harness (the built-in agent, or the Claude Code CLI run inside the trial's container) with a provider's model
+        and its limits; agent runs and experiments use one of these.
+      </p>
       <AsyncView state={state} what="the agent configurations" onRetry={reload}>
         {(agents) => (
           <Table
@@ -62,7 +70,11 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
             columns={columns}
             rows={agents}
             rowKey={(a) => a.id}
-            rowAttributes={(a) => ({ "data-testid": "agent-row", "data-agent-name": a.name, "data-agent-id": String(a.id) })}
+            rowAttributes={(a) => ({
+              "data-testid": "agent-row",
+              "data-agent-name": a.name,
+              "data-agent-id": String(a.id),
+            })}
             empty={<EmptyState title="No agent configurations yet." />}
           />
         )}

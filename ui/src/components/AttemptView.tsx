@@ -5,7 +5,11 @@ import { formatDuration } from "../lib/phases";
 import { Badge, TrialStateBadge, type Tone } from "./Badge";
 import { DiffLines } from "./DiffView";
 
-const CHANGE_TONE: Record<WorkspaceChange["kind"], Tone> = { created: "success", modified: "warning", deleted: "danger" };
+const CHANGE_TONE: Record<WorkspaceChange["kind"], Tone> = {
+  created: "success",
+  modified: "warning",
+  deleted: "danger",
+};
 
 /** One attempt of a trial: outcome, exit, limits hit, error, output and the files it changed. */
 export function AttemptView({ result }: { result: AttemptResult }) {
@@ -16,7 +20,8 @@ export function AttemptView({ result }: { result: AttemptResult }) {
         <h3>Attempt {result.attempt}</h3>
         <TrialStateBadge state={result.outcome} />
         <span className="muted">
-          {result.exit_code === null ? "no exit code" : `exit code ${result.exit_code}`} · {formatDuration(result.duration_ms)}
+          {result.exit_code === null ? "no exit code" : `exit code ${result.exit_code}`} ·{" "}
+          {formatDuration(result.duration_ms)}
         </span>
       </header>
       {result.timed_out && (
@@ -45,7 +50,13 @@ function Output({ title, text }: { title: string; text: string }) {
   return (
     <div className="attempt-output">
       <h4>{title}</h4>
-      {text === "" ? <p className="muted">(empty)</p> : <pre className="output" data-testid={`attempt-${title}`}>{text}</pre>}
+      {text === "" ? (
+        <p className="muted">(empty)</p>
+      ) : (
+        <pre className="output" data-testid={`attempt-${title}`}>
+          {text}
+        </pre>
+      )}
     </div>
   );
 }
@@ -60,7 +71,11 @@ function WorkspaceChanges({ changes }: { changes: WorkspaceChange[] }) {
             <Badge tone={CHANGE_TONE[c.kind]}>{c.kind}</Badge>
             <code>{c.path}</code>
           </header>
-          {c.diff ? <DiffLines diff={c.diff} /> : <p className="muted diff-note">No text diff: the file is binary or too large.</p>}
+          {c.diff ? (
+            <DiffLines diff={c.diff} />
+          ) : (
+            <p className="muted diff-note">No text diff: the file is binary or too large.</p>
+          )}
         </section>
       ))}
     </div>

@@ -1,5 +1,13 @@
 import type { ReactNode } from "react";
-import type { ChangeKind, ScanSeverity, Severity, StatsClass, TrialState, ValidationStatus, Verdict } from "../api/types";
+import type {
+  ChangeKind,
+  ScanSeverity,
+  Severity,
+  StatsClass,
+  TrialState,
+  ValidationStatus,
+  Verdict,
+} from "../api/types";
 import { verdictLabel } from "../lib/decisions";
 import { classDescription, classLabel } from "../lib/experiments";
 import { plural } from "../lib/format";
@@ -67,7 +75,11 @@ export function ChangeBadge({ change }: { change: ChangeKind }) {
 
 export function TrialStateBadge({ state }: { state: TrialState }) {
   return (
-    <span className={`badge state-badge state-${stateColour(state)}`} title={stateDescription(state)} data-testid="trial-state">
+    <span
+      className={`badge state-badge state-${stateColour(state)}`}
+      title={stateDescription(state)}
+      data-testid="trial-state"
+    >
       {stateLabel(state)}
     </span>
   );

@@ -21,7 +21,12 @@ export function ClippedText({ text, maxChars, maxLines, className, testId, open 
         {cut ? `${clipped.text}…` : text}
       </pre>
       {clipped.hidden > 0 && (
-        <button type="button" className="link clip-toggle" data-testid="traj-expand" onClick={() => setExpanded(!expanded)}>
+        <button
+          type="button"
+          className="link clip-toggle"
+          data-testid="traj-expand"
+          onClick={() => setExpanded(!expanded)}
+        >
           {expanded ? "Show less" : `Show all (${formatCount(clipped.hidden)} more characters)`}
         </button>
       )}

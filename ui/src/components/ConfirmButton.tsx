@@ -7,7 +7,13 @@ export function ConfirmButton({ label, testId, disabled, onConfirm }: Props) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" className="button-small" data-testid={testId} disabled={disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="button-small"
+        data-testid={testId}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
         {label}
       </button>
     );

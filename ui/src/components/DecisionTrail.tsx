@@ -26,14 +26,23 @@ export function DecisionTrail({ decisions }: { decisions: Decision[] }) {
 
 function DecisionRow({ decision: d }: { decision: Decision }) {
   return (
-    <li className="decision-row" data-testid="decision-row" data-verdict={d.verdict} data-covers-latest={String(d.covers_latest)}>
+    <li
+      className="decision-row"
+      data-testid="decision-row"
+      data-verdict={d.verdict}
+      data-covers-latest={String(d.covers_latest)}
+    >
       <header className="decision-head">
         <VerdictBadge verdict={d.verdict} />
         <span>
           version {d.version} <Sha sha={d.sha256} />
         </span>
         {!d.covers_latest && (
-          <Badge tone="warning" testId="decision-stale" title="A newer version (with other content) exists; this decision was not made on it.">
+          <Badge
+            tone="warning"
+            testId="decision-stale"
+            title="A newer version (with other content) exists; this decision was not made on it."
+          >
             Does not cover the current version
           </Badge>
         )}

@@ -42,7 +42,9 @@ function Form({ agents, skills, onCreated }: FormProps) {
   const busy = submission.state.status === "running";
   const set = (patch: Partial<ExperimentFields>) => setFields({ ...fields, ...patch });
   const toggle = (condition: Condition, on: boolean) =>
-    set({ conditions: CONDITIONS.map(([c]) => c).filter((c) => (c === condition ? on : fields.conditions.includes(c))) });
+    set({
+      conditions: CONDITIONS.map(([c]) => c).filter((c) => (c === condition ? on : fields.conditions.includes(c))),
+    });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     submit(parseExperiment(fields));
@@ -50,7 +52,14 @@ function Form({ agents, skills, onCreated }: FormProps) {
 
   return (
     <form className="form" data-testid="experiment-form" onSubmit={onSubmit}>
-      <Field label="Name" testId="experiment-name" value={fields.name} onChange={(name) => set({ name })} required disabled={busy} />
+      <Field
+        label="Name"
+        testId="experiment-name"
+        value={fields.name}
+        onChange={(name) => set({ name })}
+        required
+        disabled={busy}
+      />
       <div className="field-row">
         <MultiSelect
           label="Skills to evaluate"

@@ -23,7 +23,10 @@ const columns: Column<ExperimentView>[] = [
     header: "Finished pairs",
     className: "col-progress",
     render: (e) => (
-      <div className="run-progress scored-progress" title="Pairs whose two trials have both ended, of all pairs in the design">
+      <div
+        className="run-progress scored-progress"
+        title="Pairs whose two trials have both ended, of all pairs in the design"
+      >
         <ProgressBar done={e.pairs_finished} total={e.pairs} label="Finished pairs" />
         <span className="run-count" data-testid="experiment-progress">
           {e.pairs_finished}/{e.pairs}
@@ -34,7 +37,13 @@ const columns: Column<ExperimentView>[] = [
 ];
 
 /** Every experiment, newest first; click one to see its results. */
-export function ExperimentsTable({ experiments, selectedId }: { experiments: ExperimentView[]; selectedId: number | null }) {
+export function ExperimentsTable({
+  experiments,
+  selectedId,
+}: {
+  experiments: ExperimentView[];
+  selectedId: number | null;
+}) {
   return (
     <Table
       testId="experiments-table"
@@ -49,7 +58,11 @@ export function ExperimentsTable({ experiments, selectedId }: { experiments: Exp
         className: experiment.id === selectedId ? "clickable selected" : "clickable",
         "aria-current": experiment.id === selectedId ? "true" : undefined,
       })}
-      empty={<EmptyState title="No experiments yet.">Create one with the form below; its trials run in the queue on the Runs page.</EmptyState>}
+      empty={
+        <EmptyState title="No experiments yet.">
+          Create one with the form below; its trials run in the queue on the Runs page.
+        </EmptyState>
+      }
     />
   );
 }

@@ -37,7 +37,10 @@ function TreeItem({ node, selected, onSelect }: { node: TreeNode } & Omit<Props,
         data-path={node.path}
       >
         <span className="tree-name">{node.name}</span>
-        <span className="tree-size">{node.file.binary ? "binary · " : ""}{formatBytes(node.file.size)}</span>
+        <span className="tree-size">
+          {node.file.binary ? "binary · " : ""}
+          {formatBytes(node.file.size)}
+        </span>
       </button>
     </li>
   );

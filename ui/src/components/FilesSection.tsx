@@ -18,7 +18,11 @@ export function FilesSection({ versionId, files }: { versionId: number; files: F
         <FileTree nodes={tree} selected={selected} onSelect={setSelected} />
       </div>
       <div className="files-viewer">
-        {selected ? <FileViewer versionId={versionId} path={selected} /> : <EmptyState title="Select a file to view it." />}
+        {selected ? (
+          <FileViewer versionId={versionId} path={selected} />
+        ) : (
+          <EmptyState title="Select a file to view it." />
+        )}
       </div>
     </div>
   );

@@ -28,7 +28,12 @@ export function HarnessesSection() {
         h.installed ? (
           <Badge tone="success">Ready</Badge>
         ) : (
-          <button type="button" data-testid="harness-install" disabled={install.status === "running"} onClick={() => void start(h.harness)}>
+          <button
+            type="button"
+            data-testid="harness-install"
+            disabled={install.status === "running"}
+            onClick={() => void start(h.harness)}
+          >
             {install.status === "running" ? "Installing…" : "Install"}
           </button>
         ),
@@ -44,7 +49,11 @@ export function HarnessesSection() {
             columns={columns}
             rows={list}
             rowKey={(h) => h.harness}
-            rowAttributes={(h) => ({ "data-testid": "harness-row", "data-harness": h.harness, "data-installed": String(h.installed) })}
+            rowAttributes={(h) => ({
+              "data-testid": "harness-row",
+              "data-harness": h.harness,
+              "data-installed": String(h.installed),
+            })}
           />
         )}
       </AsyncView>

@@ -7,7 +7,14 @@ import { EmptyState } from "./EmptyState";
 import { ArmScore } from "./PairsTable";
 import { Table, type Column } from "./Table";
 
-type Props = { experimentId: number; skill: string; config: string; pairs: PairView[]; chart: Chart | undefined; onClose: () => void };
+type Props = {
+  experimentId: number;
+  skill: string;
+  config: string;
+  pairs: PairView[];
+  chart: Chart | undefined;
+  onClose: () => void;
+};
 
 function columns(experimentId: number): Column<PairView>[] {
   return [

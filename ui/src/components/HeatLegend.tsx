@@ -12,9 +12,7 @@ export function HeatLegend() {
             <span key={t}>{formatDelta(t)}</span>
           ))}
         </span>
-        <small className="muted">
-          Mean delta (with − without), points; colours clamp at ±{HEAT_LIMIT}.
-        </small>
+        <small className="muted">Mean delta (with − without), points; colours clamp at ±{HEAT_LIMIT}.</small>
       </div>
       <ul className="heat-keys">
         <li>

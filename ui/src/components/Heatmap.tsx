@@ -37,7 +37,11 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
         <div className="toolbar">
           <label className="checkbox">
             Sort by
-            <select data-testid="heat-sort" value={view.sort} onChange={(e) => change({ sort: e.target.value as HeatSort })}>
+            <select
+              data-testid="heat-sort"
+              value={view.sort}
+              onChange={(e) => change({ sort: e.target.value as HeatSort })}
+            >
               {HEAT_SORTS.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -78,7 +82,9 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
         </div>
       </div>
       {configs.length === 0 || rows.length === 0 ? (
-        <EmptyState title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."} />
+        <EmptyState
+          title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."}
+        />
       ) : (
         <div className="table-scroll">
           <table className="heatmap-table">
@@ -106,7 +112,11 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
                           onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
                         />
                       ) : (
-                        <MissingCell skill={skill.skill} config={configs[i]} run={cellPairs(pairs, skill.skill, configs[i]).length > 0} />
+                        <MissingCell
+                          skill={skill.skill}
+                          config={configs[i]}
+                          run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
+                        />
                       )}
                     </td>
                   ))}
@@ -158,7 +168,14 @@ function HeatCell({ cell, selected, onSelect }: { cell: StatsSummary; selected: 
 function MissingCell({ skill, config, run }: { skill: string; config: string; run: boolean }) {
   const text = run ? "no scored pair" : "not run";
   return (
-    <span className="heat-cell heat-missing" data-testid="heat-cell" data-skill={skill} data-config={config} data-missing={text} title={`${skill} × ${config}: ${text}`}>
+    <span
+      className="heat-cell heat-missing"
+      data-testid="heat-cell"
+      data-skill={skill}
+      data-config={config}
+      data-missing={text}
+      title={`${skill} × ${config}: ${text}`}
+    >
       {text}
     </span>
   );

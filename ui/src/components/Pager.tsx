@@ -5,13 +5,23 @@ export function Pager({ offset, shown, total, pageSize, onOffset }: Props) {
   if (total <= shown && offset === 0) return null;
   return (
     <div className="toolbar pager" data-testid="pager">
-      <button type="button" data-testid="pager-previous" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))}>
+      <button
+        type="button"
+        data-testid="pager-previous"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - pageSize))}
+      >
         ← Previous
       </button>
       <span className="muted" data-testid="pager-range">
         {shown === 0 ? 0 : offset + 1}–{offset + shown} of {total.toLocaleString("en")}
       </span>
-      <button type="button" data-testid="pager-next" disabled={offset + shown >= total} onClick={() => onOffset(offset + pageSize)}>
+      <button
+        type="button"
+        data-testid="pager-next"
+        disabled={offset + shown >= total}
+        onClick={() => onOffset(offset + pageSize)}
+      >
         Next →
       </button>
     </div>

@@ -42,7 +42,11 @@ function Excerpt({ title, text }: { title: string; text: string }) {
   return (
     <div className="attempt-output">
       <h4>{title}</h4>
-      {text === "" ? <p className="muted">(empty)</p> : <ClippedText text={text} {...EXCERPT} className="output" testId={`arm-${title}`} />}
+      {text === "" ? (
+        <p className="muted">(empty)</p>
+      ) : (
+        <ClippedText text={text} {...EXCERPT} className="output" testId={`arm-${title}`} />
+      )}
     </div>
   );
 }

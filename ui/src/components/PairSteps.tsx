@@ -58,7 +58,8 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === "Escape") onClose();
-      else if (e.key === "j" || e.key === "k") show(moveHighlight(latestHighlight.current, e.key === "j" ? 1 : -1, total));
+      else if (e.key === "j" || e.key === "k")
+        show(moveHighlight(latestHighlight.current, e.key === "j" ? 1 : -1, total));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -76,7 +77,9 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
             type="button"
             data-testid="jump-divergence"
             disabled={divergence === null}
-            title={divergence === null ? "The runs make the same calls and see the same output at every step." : undefined}
+            title={
+              divergence === null ? "The runs make the same calls and see the same output at every step." : undefined
+            }
             onClick={() => {
               setDivergent(divergence);
               show(divergence);
@@ -93,8 +96,22 @@ export function PairSteps({ without, with: withId, alignment, onClose }: Props) 
         <div ref={list.top} />
         {loaded && <WindowEdge count={loaded.start} what="earlier" />}
         <div className="pair-grid" style={{ gridTemplateRows: `repeat(${rows.length + 1}, auto)` }}>
-          <Column name="without" label="Without the skill" trajectoryId={without} rows={rows} pick={(r) => r.without} marks={{ ...marks, skillRead: null }} />
-          <Column name="with" label="With the skill" trajectoryId={withId} rows={rows} pick={(r) => r.with} marks={marks} />
+          <Column
+            name="without"
+            label="Without the skill"
+            trajectoryId={without}
+            rows={rows}
+            pick={(r) => r.without}
+            marks={{ ...marks, skillRead: null }}
+          />
+          <Column
+            name="with"
+            label="With the skill"
+            trajectoryId={withId}
+            rows={rows}
+            pick={(r) => r.with}
+            marks={marks}
+          />
         </div>
         {loaded && <WindowEdge count={loaded.total - loaded.start - rows.length} what="later" />}
         <div ref={list.bottom} />
@@ -112,7 +129,14 @@ type ColumnProps = {
   marks: Marks;
 };
 
-function Column({ name, label, trajectoryId, rows, pick, marks: { start, highlight, divergent, skillRead } }: ColumnProps) {
+function Column({
+  name,
+  label,
+  trajectoryId,
+  rows,
+  pick,
+  marks: { start, highlight, divergent, skillRead },
+}: ColumnProps) {
   return (
     <div className="pair-column" data-testid={`pair-${name}`} style={{ gridRow: `1 / span ${rows.length + 1}` }}>
       <h3 className="pair-column-head">{label}</h3>

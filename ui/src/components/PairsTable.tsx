@@ -16,7 +16,11 @@ export function ArmScore({ arm }: { arm: ArmView }) {
 /** An arm's score, linking to its trial on the Runs page. */
 function Arm({ arm, runId, name }: { arm: ArmView; runId: number; name: string }) {
   return (
-    <a href={runsHref(runId, arm.trial_id)} data-testid={`pair-${name}`} title={`Open the ${name} trial on the Runs page`}>
+    <a
+      href={runsHref(runId, arm.trial_id)}
+      data-testid={`pair-${name}`}
+      title={`Open the ${name} trial on the Runs page`}
+    >
       <ArmScore arm={arm} />
     </a>
   );
@@ -29,7 +33,11 @@ function columns(runId: number): Column<PairView>[] {
     { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
     { header: "Condition", className: "col-nowrap", render: (p) => p.condition },
     { header: "Repeat", className: "col-num", render: (p) => p.repeat },
-    { header: "Without", className: "col-nowrap col-num", render: (p) => <Arm arm={p.without} runId={runId} name="without" /> },
+    {
+      header: "Without",
+      className: "col-nowrap col-num",
+      render: (p) => <Arm arm={p.without} runId={runId} name="without" />,
+    },
     { header: "With", className: "col-nowrap col-num", render: (p) => <Arm arm={p.with} runId={runId} name="with" /> },
     { header: "Delta", className: "col-nowrap col-num", render: (p) => formatDelta(pairDelta(p)) },
     {
@@ -40,7 +48,14 @@ function columns(runId: number): Column<PairView>[] {
     {
       header: "Excluded because",
       className: "col-value",
-      render: (p) => p.excluded.length > 0 && <ul className="reasons">{p.excluded.map((r) => <li key={r}>{r}</li>)}</ul>,
+      render: (p) =>
+        p.excluded.length > 0 && (
+          <ul className="reasons">
+            {p.excluded.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        ),
     },
   ];
 }

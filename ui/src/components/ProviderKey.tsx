@@ -90,7 +90,13 @@ export function KeyTest({ providerId }: { providerId: string }) {
 
 function Failure({ error, testId }: { error: AppError; testId: string }) {
   return (
-    <span className="inline-result inline-fail" role="alert" data-testid={testId} data-ok="false" data-error-code={error.code}>
+    <span
+      className="inline-result inline-fail"
+      role="alert"
+      data-testid={testId}
+      data-ok="false"
+      data-error-code={error.code}
+    >
       {error.message}
     </span>
   );

@@ -70,7 +70,10 @@ function DimensionBars({ dimensions }: { dimensions: Dimensions }) {
               aria-valuemax={100}
               aria-valuenow={value}
             >
-              <div className={`bar-fill bar-${scoreBand(value)}`} style={{ width: `${Math.min(100, Math.max(0, value))}%` }} />
+              <div
+                className={`bar-fill bar-${scoreBand(value)}`}
+                style={{ width: `${Math.min(100, Math.max(0, value))}%` }}
+              />
             </div>
             <span className="dimension-value">{formatQuality(value)}</span>
           </div>

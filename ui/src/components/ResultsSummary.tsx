@@ -44,7 +44,9 @@ export function ResultsSummary({ results, pairs, runId }: Props) {
           <dd data-testid="summary-reruns">{results.reruns}</dd>
         </div>
       </dl>
-      {progress.pending > 0 && <p className="muted">{plural(progress.pending, "pair")} still waiting for an arm to finish.</p>}
+      {progress.pending > 0 && (
+        <p className="muted">{plural(progress.pending, "pair")} still waiting for an arm to finish.</p>
+      )}
       {reasons.length > 0 && (
         <div data-testid="summary-excluded">
           <h3>{plural(progress.excluded, "finished pair")} excluded</h3>
@@ -59,7 +61,8 @@ export function ResultsSummary({ results, pairs, runId }: Props) {
       )}
       {!scored && (
         <p className="muted" data-testid="summary-no-scores">
-          No pair is scored yet: statistics appear once both arms of a pair finish. Follow its trials on <a href={runsHref(runId)}>the Runs page</a>.
+          No pair is scored yet: statistics appear once both arms of a pair finish. Follow its trials on{" "}
+          <a href={runsHref(runId)}>the Runs page</a>.
         </p>
       )}
     </section>

@@ -17,7 +17,11 @@ export function RunProgress({ counts }: { counts: StateCounts }) {
         title={countsText(counts)}
       >
         {progressSegments(counts).map((s) => (
-          <div key={s.state} className={`run-bar-segment state-${stateColour(s.state)}`} style={{ width: `${s.percent}%` }} />
+          <div
+            key={s.state}
+            className={`run-bar-segment state-${stateColour(s.state)}`}
+            style={{ width: `${s.percent}%` }}
+          />
         ))}
       </div>
       <span className="run-count" data-testid="run-count">

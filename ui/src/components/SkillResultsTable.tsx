@@ -2,7 +2,15 @@ import { useState } from "react";
 import type { StatsReport, StatsSummary } from "../api/types";
 import { skillRows } from "../lib/experiments";
 import { skillHref } from "../lib/route";
-import { formatCi, formatGain, formatP, formatPoints, formatRate, signFlipBound, signFlipText } from "../lib/statsFormat";
+import {
+  formatCi,
+  formatGain,
+  formatP,
+  formatPoints,
+  formatRate,
+  signFlipBound,
+  signFlipText,
+} from "../lib/statsFormat";
 import { ClassBadge } from "./Badge";
 import { DeltaBar } from "./DeltaBar";
 import { EmptyState } from "./EmptyState";
@@ -22,13 +30,26 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
   {
     header: "Configuration",
     className: "col-nowrap",
-    render: (s) => (s.config === "all" ? <span className="muted">all (pooled)</span> : <span className="nested">{s.config}</span>),
+    render: (s) =>
+      s.config === "all" ? <span className="muted">all (pooled)</span> : <span className="nested">{s.config}</span>,
   },
-  { header: "n", className: "col-num", render: (s) => <span title={`${s.n} tasks, ${s.n_pairs} pairs with repeats`}>{s.n}</span> },
-  { header: "Without → with", className: "col-nowrap col-num", render: (s) => `${formatPoints(s.mean_without)} → ${formatPoints(s.mean_with)}` },
+  {
+    header: "n",
+    className: "col-num",
+    render: (s) => <span title={`${s.n} tasks, ${s.n_pairs} pairs with repeats`}>{s.n}</span>,
+  },
+  {
+    header: "Without → with",
+    className: "col-nowrap col-num",
+    render: (s) => `${formatPoints(s.mean_without)} → ${formatPoints(s.mean_with)}`,
+  },
   { header: "Delta", className: "col-nowrap", render: (s) => <DeltaBar delta={s.delta} /> },
   { header: "95% CI", className: "col-nowrap col-num", render: (s) => formatCi(s.ci_low, s.ci_high) },
-  { header: "p (sign-flip)", className: "col-nowrap col-num", render: (s) => <span title={signFlipBound(s)}>{signFlipText(s)}</span> },
+  {
+    header: "p (sign-flip)",
+    className: "col-nowrap col-num",
+    render: (s) => <span title={signFlipBound(s)}>{signFlipText(s)}</span>,
+  },
   { header: "p (Wilcoxon)", className: "col-nowrap col-num", render: (s) => formatP(s.p_wilcoxon) },
   { header: "p (t-test)", className: "col-nowrap col-num", render: (s) => formatP(s.p_ttest) },
   { header: "q (BH)", className: "col-nowrap col-num", render: (s) => formatP(s.q_bh) },
@@ -36,14 +57,20 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
   {
     header: "MDE",
     className: "col-nowrap col-num",
-    render: (s) => <span title="Smallest delta (points) detectable with 80% power at α = 0.05">{formatPoints(s.mde)}</span>,
+    render: (s) => (
+      <span title="Smallest delta (points) detectable with 80% power at α = 0.05">{formatPoints(s.mde)}</span>
+    ),
   },
   { header: "PRG", className: "col-num", render: (s) => formatGain(s.prg) },
   { header: "EG", className: "col-num", render: (s) => <span title={`${s.n_eg} pairs`}>{formatGain(s.eg)}</span> },
   { header: "CG", className: "col-num", render: (s) => <span title={`${s.n_cg} pairs`}>{formatGain(s.cg)}</span> },
   { header: "ECG", className: "col-num", render: (s) => formatGain(s.ecg) },
   { header: "Ceiling", className: "col-num", render: (s) => formatRate(s.ceiling_rate) },
-  { header: "Decision", className: "col-nowrap", render: (s) => s.config === "all" && <DecideLink id={skillIds.get(s.skill)} /> },
+  {
+    header: "Decision",
+    className: "col-nowrap",
+    render: (s) => s.config === "all" && <DecideLink id={skillIds.get(s.skill)} />,
+  },
 ];
 
 type Props = { report: StatsReport; skillIds: Map<string, number> };
@@ -59,7 +86,12 @@ export function SkillResultsTable({ report, skillIds }: Props) {
       <div className="panel-header">
         <h2>Skills</h2>
         <label className="checkbox">
-          <input type="checkbox" data-testid="show-configs" checked={perConfig} onChange={(e) => setPerConfig(e.target.checked)} />
+          <input
+            type="checkbox"
+            data-testid="show-configs"
+            checked={perConfig}
+            onChange={(e) => setPerConfig(e.target.checked)}
+          />
           Show each configuration
         </label>
       </div>
@@ -76,7 +108,11 @@ export function SkillResultsTable({ report, skillIds }: Props) {
             "data-class": s.class,
             className: s.config === "all" ? "pooled" : undefined,
           })}
-          empty={<EmptyState title="No skill has a scored pair yet.">Statistics appear once both arms of a pair finish.</EmptyState>}
+          empty={
+            <EmptyState title="No skill has a scored pair yet.">
+              Statistics appear once both arms of a pair finish.
+            </EmptyState>
+          }
         />
       </div>
       <HowComputed />
@@ -92,15 +128,19 @@ function HowComputed() {
         <li>Scores are pass ratios in points (0–100); a unit is a task, its repeats averaged; n counts units.</li>
         <li>Delta = mean(with − without) over units; 95% CI by percentile bootstrap.</li>
         <li>
-          p (sign-flip) is the paired two-sided sign-flip test (exact, or a conservative grid bound, or a normal approximation
-          for many units); q (BH) is its Benjamini–Hochberg adjustment, within the pooled rows and within the per-configuration rows.
+          p (sign-flip) is the paired two-sided sign-flip test (exact, or a conservative grid bound, or a normal
+          approximation for many units); q (BH) is its Benjamini–Hochberg adjustment, within the pooled rows and within
+          the per-configuration rows.
         </li>
-        <li>Golden / Harmful: delta above / below 0 with sign-flip p &lt; 0.05. Ineffective = no directional effect detected, not &lsquo;no effect&rsquo;.</li>
+        <li>
+          Golden / Harmful: delta above / below 0 with sign-flip p &lt; 0.05. Ineffective = no directional effect
+          detected, not &lsquo;no effect&rsquo;.
+        </li>
         <li>MDE: the smallest delta detectable with 80% power at α = 0.05 two-sided.</li>
         <li>PRG = mean(with − without) over pairs, as a fraction (−1 to 1).</li>
         <li>
-          EG / CG = mean symmetric relative saving (wo − wi) / max(wo, wi) of agent time / effective input tokens (input minus
-          cached), on pairs where both runs scored above 0.
+          EG / CG = mean symmetric relative saving (wo − wi) / max(wo, wi) of agent time / effective input tokens (input
+          minus cached), on pairs where both runs scored above 0.
         </li>
         <li>ECG = ½·EG + ½·CG.</li>
         <li>Ceiling rate = share of pairs whose without run already scored 1.0 (no room to improve).</li>

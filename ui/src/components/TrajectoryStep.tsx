@@ -27,7 +27,14 @@ export type TrajectoryStepProps = {
 };
 
 /** One step of a trajectory: who, when, its message, its tool calls each with its results, its tokens. */
-export const TrajectoryStep = memo(function TrajectoryStep({ step, position, highlighted, expanded, sinceMs, href }: TrajectoryStepProps) {
+export const TrajectoryStep = memo(function TrajectoryStep({
+  step,
+  position,
+  highlighted,
+  expanded,
+  sinceMs,
+  href,
+}: TrajectoryStepProps) {
   const { pairs, unmatched } = pairToolCalls(step);
   const message = contentText(step.message);
   const metrics = step.metrics;
@@ -44,7 +51,13 @@ export const TrajectoryStep = memo(function TrajectoryStep({ step, position, hig
       <header className="traj-step-header">
         <span className="traj-step-id">#{step.step_id}</span>
         {href && (
-          <a className="traj-step-link" data-testid="traj-step-link" href={href} title="Link to this step" aria-label={`Link to step ${step.step_id}`}>
+          <a
+            className="traj-step-link"
+            data-testid="traj-step-link"
+            href={href}
+            title="Link to this step"
+            aria-label={`Link to step ${step.step_id}`}
+          >
             ¶
           </a>
         )}
@@ -62,13 +75,19 @@ export const TrajectoryStep = memo(function TrajectoryStep({ step, position, hig
           )}
           {metrics && (
             <span className="muted traj-tokens" data-testid="traj-step-tokens">
-              {formatTokens({ input: metrics.prompt_tokens, cached: metrics.cached_tokens, output: metrics.completion_tokens })}
+              {formatTokens({
+                input: metrics.prompt_tokens,
+                cached: metrics.cached_tokens,
+                output: metrics.completion_tokens,
+              })}
               {metrics.cost_usd !== undefined && ` · ${formatCost(metrics.cost_usd)}`}
             </span>
           )}
         </span>
       </header>
-      {message !== "" && <ClippedText text={message} {...MESSAGE} className="traj-message" testId="traj-message" open={expanded} />}
+      {message !== "" && (
+        <ClippedText text={message} {...MESSAGE} className="traj-message" testId="traj-message" open={expanded} />
+      )}
       {step.reasoning_content && (
         <details className="traj-reasoning">
           <summary>Reasoning</summary>
@@ -103,7 +122,11 @@ function Observation({ result, expanded }: { result: AtifObservationResult; expa
   const text = contentText(result.content);
   return (
     <div className="traj-observation" data-testid="traj-observation" data-call-id={result.source_call_id}>
-      {text === "" ? <p className="muted">(no output)</p> : <ClippedText text={text} {...OUTPUT} className="traj-output" open={expanded} />}
+      {text === "" ? (
+        <p className="muted">(no output)</p>
+      ) : (
+        <ClippedText text={text} {...OUTPUT} className="traj-output" open={expanded} />
+      )}
     </div>
   );
 }

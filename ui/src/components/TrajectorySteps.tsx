@@ -26,7 +26,12 @@ const FILTER_DELAY_MS = 200;
 /** Whether an element takes typed text. */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable;
+  return (
+    target.tagName === "INPUT" ||
+    target.tagName === "TEXTAREA" ||
+    target.tagName === "SELECT" ||
+    target.isContentEditable
+  );
 }
 
 /**
@@ -151,7 +156,9 @@ export function TrajectorySteps({ trajectoryId, linkTo, focusStepId = null }: Pr
       </div>
       {list.error && <ErrorPanel error={list.error} onRetry={list.retry} />}
       {loaded === null && !list.error && <Loading what="the steps" />}
-      {loaded?.total === 0 && <EmptyState title={stepsTotal === 0 ? "This trajectory has no steps." : "No step contains this text."} />}
+      {loaded?.total === 0 && (
+        <EmptyState title={stepsTotal === 0 ? "This trajectory has no steps." : "No step contains this text."} />
+      )}
       <div className="traj-scroll" ref={list.container} data-testid="traj-scroll">
         <div ref={list.top} />
         {loaded && (

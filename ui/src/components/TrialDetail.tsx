@@ -41,11 +41,9 @@ function Attempts({ trial }: { trial: TrialView }) {
   return (
     <AsyncView state={state} what="the attempts" onRetry={reload}>
       {(results) =>
-        results.length === 0 ? (
-          isFinal(trial.state) && <p className="muted">No attempt results were recorded.</p>
-        ) : (
-          results.map((r) => <AttemptView key={r.attempt} result={r} />)
-        )
+        results.length === 0
+          ? isFinal(trial.state) && <p className="muted">No attempt results were recorded.</p>
+          : results.map((r) => <AttemptView key={r.attempt} result={r} />)
       }
     </AsyncView>
   );

@@ -27,7 +27,11 @@ const PAGE_SIZE = 100;
 
 /** The trials of one run, a page at a time (opening on the selected one's); click one for its log or results. */
 export function TrialsTable({ trials, selectedId, onSelect, onCancel }: Props) {
-  const { offset, page, setOffset } = usePage(trials, PAGE_SIZE, trials.findIndex((t) => t.id === selectedId));
+  const { offset, page, setOffset } = usePage(
+    trials,
+    PAGE_SIZE,
+    trials.findIndex((t) => t.id === selectedId),
+  );
   const columns: Column<TrialView>[] = [
     { header: "Trial", className: "col-nowrap", render: (t) => <strong>{t.label}</strong> },
     { header: "State", className: "col-nowrap", render: (t) => <TrialStateBadge state={t.state} /> },

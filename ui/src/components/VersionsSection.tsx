@@ -49,7 +49,11 @@ export function VersionsSection({ versions, viewedVersionId, onView }: Props) {
       ),
     },
     { header: "Imported at", render: (v) => formatDateTime(v.imported_at) },
-    { header: "Source", className: "col-source", render: (v) => <span title={formatSource(v.source)}>{formatSource(v.source)}</span> },
+    {
+      header: "Source",
+      className: "col-source",
+      render: (v) => <span title={formatSource(v.source)}>{formatSource(v.source)}</span>,
+    },
     { header: "Findings", className: "col-num", render: (v) => v.finding_count },
     { header: "SHA-256", render: (v) => <Sha sha={v.sha256} /> },
     {

@@ -21,7 +21,9 @@ export const HARNESS_LABELS: Record<Harness, string> = {
 };
 
 /** The agent form's fields, as typed; a blank temperature leaves it to the provider. */
-export type AgentFields = Record<"name" | "provider_id" | "model" | "temperature" | LimitField, string> & { harness: Harness };
+export type AgentFields = Record<"name" | "provider_id" | "model" | "temperature" | LimitField, string> & {
+  harness: Harness;
+};
 
 /** The form's whole-number limits: field, label, minimum. */
 export const LIMIT_FIELDS: readonly [LimitField, string, number][] = [
@@ -71,7 +73,10 @@ export function parseAgent(fields: AgentFields, base: AgentConfig | null): Parse
   r.check(name !== "", "Give the configuration a name.");
   r.check(fields.provider_id !== "", "Choose a provider.");
   r.check(model !== "", "Name the model, e.g. the one the provider lists.");
-  r.check(temperature !== undefined, "The temperature must be a number from 0 to 2, or blank for the provider's default.");
+  r.check(
+    temperature !== undefined,
+    "The temperature must be a number from 0 to 2, or blank for the provider's default.",
+  );
   const [turns, budget, wall, command] = LIMIT_FIELDS.map(([key, label, min]) => r.whole(fields[key], label, min));
   return r.done({
     id: base?.id ?? 0,

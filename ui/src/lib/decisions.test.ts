@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentView, VersionInfo } from "../api/types";
-import { evidenceKey, evidenceOptions, parseDecision, rememberedReviewer, rememberReviewer, verdictLabel } from "./decisions";
+import {
+  evidenceKey,
+  evidenceOptions,
+  parseDecision,
+  rememberedReviewer,
+  rememberReviewer,
+  verdictLabel,
+} from "./decisions";
 
 const version = (id: number, n: number) => ({ id, version: n }) as VersionInfo;
 const experiment = (id: number, name: string, skill_version_ids: number[]) =>
@@ -9,7 +16,11 @@ const experiment = (id: number, name: string, skill_version_ids: number[]) =>
 describe("evidenceOptions", () => {
   it("offers the experiments that tested a version of the skill, then the decided version's scan", () => {
     const versions = [version(10, 1), version(11, 2)];
-    const experiments = [experiment(1, "baseline", [10, 11, 99]), experiment(2, "other", [99]), experiment(3, "v2 only", [11])];
+    const experiments = [
+      experiment(1, "baseline", [10, 11, 99]),
+      experiment(2, "other", [99]),
+      experiment(3, "v2 only", [11]),
+    ];
     expect(evidenceOptions(experiments, versions, versions[1])).toEqual([
       { kind: "experiment", id: 1, label: "baseline (v1, v2)" },
       { kind: "experiment", id: 3, label: "v2 only (v2)" },
@@ -26,13 +37,24 @@ describe("parseDecision", () => {
 
   it("trims the text and keeps the ticked evidence", () => {
     const parsed = parseDecision(
-      { verdict: "approve", rationale: "  helps on every task ", reviewer: " Ada ", evidence: [evidenceKey(options[1])] },
+      {
+        verdict: "approve",
+        rationale: "  helps on every task ",
+        reviewer: " Ada ",
+        evidence: [evidenceKey(options[1])],
+      },
       10,
       options,
     );
     expect(parsed).toEqual({
       ok: true,
-      value: { version_id: 10, verdict: "approve", rationale: "helps on every task", reviewer: "Ada", evidence: [options[1]] },
+      value: {
+        version_id: 10,
+        verdict: "approve",
+        rationale: "helps on every task",
+        reviewer: "Ada",
+        evidence: [options[1]],
+      },
     });
   });
 
@@ -48,7 +70,10 @@ describe("parseDecision", () => {
 describe("reviewer", () => {
   it("remembers the last name", () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
     expect(rememberedReviewer(storage)).toBe("");
     rememberReviewer("Ada", storage);
     expect(rememberedReviewer(storage)).toBe("Ada");

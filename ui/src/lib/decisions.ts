@@ -19,7 +19,11 @@ export const evidenceKey = (e: EvidenceLink): string => `${e.kind}:${e.id}`;
  * What a decision on `decided` can rest on: every experiment that tested a version of the skill
  * (labelled with those versions), then the static scan of the decided version.
  */
-export function evidenceOptions(experiments: ExperimentView[], versions: VersionInfo[], decided: VersionInfo): EvidenceLink[] {
+export function evidenceOptions(
+  experiments: ExperimentView[],
+  versions: VersionInfo[],
+  decided: VersionInfo,
+): EvidenceLink[] {
   const tested = experiments.flatMap((e) => {
     const numbers = versions.filter((v) => e.design.skill_version_ids.includes(v.id)).map((v) => `v${v.version}`);
     return numbers.length === 0 ? [] : [{ kind: "experiment", id: e.id, label: `${e.name} (${numbers.join(", ")})` }];

@@ -47,10 +47,19 @@ export function parseTasks(text: string, image: string, workspace: string | null
     } else if (tasks.some((t) => t.id === id)) {
       problems.push(`Task line ${i + 1} repeats the id "${id}".`);
     } else {
-      tasks.push({ id, instruction, image, workspace, verifier: ["sh", "-c", command], scoring: null, dockerfile_context: null });
+      tasks.push({
+        id,
+        instruction,
+        image,
+        workspace,
+        verifier: ["sh", "-c", command],
+        scoring: null,
+        dockerfile_context: null,
+      });
     }
   });
-  if (tasks.length === 0 && problems.length === 0) problems.push("Write at least one task: id | instruction | verifier command.");
+  if (tasks.length === 0 && problems.length === 0)
+    problems.push("Write at least one task: id | instruction | verifier command.");
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: tasks };
 }
 
@@ -65,7 +74,10 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
   r.check(fields.skill_version_ids.length > 0, "Choose at least one skill to evaluate.");
   r.check(fields.agent_config_ids.length > 0, "Choose at least one agent configuration.");
   r.check(fields.conditions.length > 0, "Choose at least one condition.");
-  r.check(!fields.conditions.includes("group") || decoys.length > 0, "The group condition needs at least one decoy skill.");
+  r.check(
+    !fields.conditions.includes("group") || decoys.length > 0,
+    "The group condition needs at least one decoy skill.",
+  );
   r.check(!decoys.some((id) => fields.skill_version_ids.includes(id)), "A skill cannot be both evaluated and a decoy.");
   r.check(image !== "", "Name the image the tasks run in.");
   if (!tasks.ok) tasks.problems.forEach((p) => r.check(false, p));

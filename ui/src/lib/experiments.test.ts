@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { ArmView, ExperimentDesign, ExperimentView, PairView, Provenance, StatsReport, StatsSummary, TrialState } from "../api/types";
+import type {
+  ArmView,
+  ExperimentDesign,
+  ExperimentView,
+  PairView,
+  Provenance,
+  StatsReport,
+  StatsSummary,
+  TrialState,
+} from "../api/types";
 import {
   classCounts,
   deltaBar,
@@ -39,13 +48,31 @@ const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[]
 });
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
-  ({ skill: "pdf", config: "all", class: "ineffective", p_signflip: 0.5, p_signflip_method: "exact", p_signflip_error: 0, ...patch }) as StatsSummary;
+  ({
+    skill: "pdf",
+    config: "all",
+    class: "ineffective",
+    p_signflip: 0.5,
+    p_signflip_method: "exact",
+    p_signflip_error: 0,
+    ...patch,
+  }) as StatsSummary;
 
 const design: ExperimentDesign = {
   name: "e",
   skill_version_ids: [1, 2],
   decoy_version_ids: [],
-  tasks: [{ id: "t1", instruction: "x", image: "i", workspace: null, verifier: ["true"], scoring: null, dockerfile_context: null }],
+  tasks: [
+    {
+      id: "t1",
+      instruction: "x",
+      image: "i",
+      workspace: null,
+      verifier: ["true"],
+      scoring: null,
+      dockerfile_context: null,
+    },
+  ],
   agent_config_ids: [7],
   conditions: ["isolated", "group"],
   repeats: 3,
@@ -90,7 +117,11 @@ describe("skill summaries", () => {
   const report = {
     overall: { n_pairs: 0, mean_without: 0, mean_with: 0, delta: 0 },
     skills: [summary({ skill: "a", class: "golden" }), summary({ skill: "b", class: "ineffective" })],
-    groups: [summary({ skill: "b", config: "x" }), summary({ skill: "a", config: "x" }), summary({ skill: "a", config: "y" })],
+    groups: [
+      summary({ skill: "b", config: "x" }),
+      summary({ skill: "a", config: "x" }),
+      summary({ skill: "a", config: "y" }),
+    ],
   } as StatsReport;
 
   it("counts the classes of the pooled rows", () => {
@@ -159,13 +190,34 @@ describe("experiment origins", () => {
     produced_by: "skillscope demo generate",
     imported_at: null,
   });
-  const design: ExperimentDesign = { name: "d", skill_version_ids: [1], decoy_version_ids: [], tasks: [], agent_config_ids: [1], conditions: ["isolated"], repeats: 1 };
-  const experiment = (id: number, run_id: number, p: Provenance | null): ExperimentView => ({ id, name: `e${id}`, run_id, created_at: "", design, provenance: p, pairs: 0, pairs_finished: 0 });
+  const design: ExperimentDesign = {
+    name: "d",
+    skill_version_ids: [1],
+    decoy_version_ids: [],
+    tasks: [],
+    agent_config_ids: [1],
+    conditions: ["isolated"],
+    repeats: 1,
+  };
+  const experiment = (id: number, run_id: number, p: Provenance | null): ExperimentView => ({
+    id,
+    name: `e${id}`,
+    run_id,
+    created_at: "",
+    design,
+    provenance: p,
+    pairs: 0,
+    pairs_finished: 0,
+  });
 
   it("labels demo and imported experiments and maps only their runs", () => {
     expect(originLabel(provenance("demo"))).toBe("Demo");
     expect(originLabel(provenance("import"))).toBe("Imported");
-    const origins = runOrigins([experiment(1, 10, provenance("demo")), experiment(2, 20, null), experiment(3, 30, provenance("import"))]);
+    const origins = runOrigins([
+      experiment(1, 10, provenance("demo")),
+      experiment(2, 20, null),
+      experiment(3, 30, provenance("import")),
+    ]);
     expect([...origins.keys()].sort()).toEqual([10, 30]);
     expect(origins.get(10)?.kind).toBe("demo");
     expect(origins.has(20)).toBe(false);

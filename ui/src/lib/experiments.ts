@@ -1,4 +1,12 @@
-import type { ExperimentDesign, ExperimentView, PairView, Provenance, StatsClass, StatsReport, StatsSummary } from "../api/types";
+import type {
+  ExperimentDesign,
+  ExperimentView,
+  PairView,
+  Provenance,
+  StatsClass,
+  StatsReport,
+  StatsSummary,
+} from "../api/types";
 import { plural } from "./format";
 import { isFinal } from "./trialStates";
 
@@ -55,11 +63,18 @@ export function groupReasons(pairs: PairView[]): ReasonCount[] {
 export const CLASSES: readonly StatsClass[] = ["golden", "ineffective", "harmful"];
 
 const CLASS_TEXT: Record<StatsClass, { label: string; description: string }> = {
-  golden: { label: "Golden", description: "Golden = the skill raised the score: mean delta > 0 with sign-flip p < 0.05." },
-  harmful: { label: "Harmful", description: "Harmful = the skill lowered the score: mean delta < 0 with sign-flip p < 0.05." },
+  golden: {
+    label: "Golden",
+    description: "Golden = the skill raised the score: mean delta > 0 with sign-flip p < 0.05.",
+  },
+  harmful: {
+    label: "Harmful",
+    description: "Harmful = the skill lowered the score: mean delta < 0 with sign-flip p < 0.05.",
+  },
   ineffective: {
     label: "Ineffective",
-    description: "Ineffective = no directional effect detected, not 'no effect' (see the MDE for what could have been detected).",
+    description:
+      "Ineffective = no directional effect detected, not 'no effect' (see the MDE for what could have been detected).",
   },
 };
 

@@ -37,7 +37,13 @@ describe("format", () => {
   });
 
   it("describes a source with its subpath", () => {
-    const source = { kind: "git", location: "/srv/repos/s.git", subpath: "skills/pdf", git_ref: null, git_commit: null } as const;
+    const source = {
+      kind: "git",
+      location: "/srv/repos/s.git",
+      subpath: "skills/pdf",
+      git_ref: null,
+      git_commit: null,
+    } as const;
     expect(formatSource(source)).toBe("git: /srv/repos/s.git (subpath skills/pdf)");
     expect(formatSource({ ...source, subpath: null })).toBe("git: /srv/repos/s.git");
   });

@@ -54,14 +54,27 @@ describe("provider form", () => {
   });
 
   it("parses valid fields and round-trips a configuration", () => {
-    const config = { id: "local-vllm", api: "openai_chat", base_url: "http://127.0.0.1:8000/v1", max_concurrency: 2, timeout_secs: 60, max_retries: 0 } as const;
+    const config = {
+      id: "local-vllm",
+      api: "openai_chat",
+      base_url: "http://127.0.0.1:8000/v1",
+      max_concurrency: 2,
+      timeout_secs: 60,
+      max_retries: 0,
+    } as const;
     expect(parseProvider(providerFields(config))).toEqual({ ok: true, value: config });
     const padded = { ...providerFields(config), id: " local-vllm ", base_url: " http://127.0.0.1:8000/v1 " };
     expect(parseProvider(padded)).toEqual({ ok: true, value: config });
   });
 
   it("reports a bad id, URL and limits", () => {
-    const result = parseProvider({ ...PROVIDER_DEFAULTS, id: "my key", base_url: "ftp://x", max_concurrency: "0", max_retries: "-1" });
+    const result = parseProvider({
+      ...PROVIDER_DEFAULTS,
+      id: "my key",
+      base_url: "ftp://x",
+      max_concurrency: "0",
+      max_retries: "-1",
+    });
     expect(problems(result)).toHaveLength(4);
     expect(problems(result)[1]).toContain("http://");
     expect(parseProvider({ ...PROVIDER_DEFAULTS, id: "x", base_url: "not a url" }).ok).toBe(false);
@@ -80,7 +93,13 @@ const agent: AgentConfig = {
 describe("agent form", () => {
   it("starts a new configuration with the default limits and the first provider until one is chosen", () => {
     const fields = agentFields(null);
-    expect(fields).toMatchObject({ name: "", provider_id: "", max_turns: "30", token_budget: "400000", temperature: "0" });
+    expect(fields).toMatchObject({
+      name: "",
+      provider_id: "",
+      max_turns: "30",
+      token_budget: "400000",
+      temperature: "0",
+    });
     expect(chosenProvider(fields, ["anthropic", "openai"])).toBe("anthropic");
     expect(chosenProvider({ ...fields, provider_id: "openai" }, ["anthropic", "openai"])).toBe("openai");
     expect(chosenProvider(fields, [])).toBe("");
@@ -93,12 +112,23 @@ describe("agent form", () => {
   });
 
   it("creates with id 0 and reads the temperature", () => {
-    const result = parseAgent({ ...agentFields(null), provider_id: "openai", name: " a ", model: "m", temperature: "0.7" }, null);
-    expect(result.ok && result.value).toMatchObject({ id: 0, name: "a", harness: "builtin", limits: { temperature: 0.7, output_limit_bytes: 16384 } });
+    const result = parseAgent(
+      { ...agentFields(null), provider_id: "openai", name: " a ", model: "m", temperature: "0.7" },
+      null,
+    );
+    expect(result.ok && result.value).toMatchObject({
+      id: 0,
+      name: "a",
+      harness: "builtin",
+      limits: { temperature: 0.7, output_limit_bytes: 16384 },
+    });
   });
 
   it("keeps the harness chosen", () => {
-    const result = parseAgent({ ...agentFields(null), provider_id: "anthropic", name: "cc", model: "m", harness: "claude-code" }, null);
+    const result = parseAgent(
+      { ...agentFields(null), provider_id: "anthropic", name: "cc", model: "m", harness: "claude-code" },
+      null,
+    );
     expect(result.ok && result.value.harness).toBe("claude-code");
   });
 
@@ -110,7 +140,13 @@ describe("agent form", () => {
 
 describe("agent run form", () => {
   it("builds the request, blank options as null", () => {
-    const result = parseAgentRun({ ...AGENT_RUN_DEFAULTS, agent_config_id: "7", instruction: " fix it ", skill_version_ids: [3, 4], repeats: "5" });
+    const result = parseAgentRun({
+      ...AGENT_RUN_DEFAULTS,
+      agent_config_id: "7",
+      instruction: " fix it ",
+      skill_version_ids: [3, 4],
+      repeats: "5",
+    });
     expect(result).toEqual({
       ok: true,
       value: {
@@ -124,8 +160,18 @@ describe("agent run form", () => {
         repeats: 5,
       },
     });
-    const withOptions = parseAgentRun({ ...AGENT_RUN_DEFAULTS, agent_config_id: "1", instruction: "x", workspace: " /w ", verifier: "test -f out" });
-    expect(withOptions.ok && withOptions.value).toMatchObject({ workspace: "/w", verifier: "test -f out", skill_version_ids: [] });
+    const withOptions = parseAgentRun({
+      ...AGENT_RUN_DEFAULTS,
+      agent_config_id: "1",
+      instruction: "x",
+      workspace: " /w ",
+      verifier: "test -f out",
+    });
+    expect(withOptions.ok && withOptions.value).toMatchObject({
+      workspace: "/w",
+      verifier: "test -f out",
+      skill_version_ids: [],
+    });
   });
 
   it("needs a configuration, an instruction, an image and 1 to 100 repeats", () => {
@@ -141,7 +187,7 @@ describe("experiment form", () => {
     skill_version_ids: [3],
     decoy_version_ids: [5],
     agent_config_ids: [7],
-    tasks: "hello | Write hello | test -f out.txt\n\n  b | Sum | [ \"$(cat s)\" = 3 ] || exit 1 ",
+    tasks: 'hello | Write hello | test -f out.txt\n\n  b | Sum | [ "$(cat s)" = 3 ] || exit 1 ',
     workspace: " /w ",
   };
 
@@ -157,8 +203,24 @@ describe("experiment form", () => {
         conditions: ["isolated"],
         repeats: 3,
         tasks: [
-          { id: "hello", instruction: "Write hello", image: "skillscope/busybox:1", workspace: "/w", verifier: ["sh", "-c", "test -f out.txt"], scoring: null, dockerfile_context: null },
-          { id: "b", instruction: "Sum", image: "skillscope/busybox:1", workspace: "/w", verifier: ["sh", "-c", '[ "$(cat s)" = 3 ] || exit 1'], scoring: null, dockerfile_context: null },
+          {
+            id: "hello",
+            instruction: "Write hello",
+            image: "skillscope/busybox:1",
+            workspace: "/w",
+            verifier: ["sh", "-c", "test -f out.txt"],
+            scoring: null,
+            dockerfile_context: null,
+          },
+          {
+            id: "b",
+            instruction: "Sum",
+            image: "skillscope/busybox:1",
+            workspace: "/w",
+            verifier: ["sh", "-c", '[ "$(cat s)" = 3 ] || exit 1'],
+            scoring: null,
+            dockerfile_context: null,
+          },
         ],
       },
     });
@@ -169,7 +231,12 @@ describe("experiment form", () => {
   it("reports every missing part, bad task lines and a decoy that is also evaluated", () => {
     const empty = parseExperiment({ ...EXPERIMENT_DEFAULTS, conditions: ["group"], repeats: "0" });
     expect(problems(empty)).toHaveLength(6);
-    const bad = parseExperiment({ ...filled, conditions: ["group"], decoy_version_ids: [3], tasks: "a | x | true\na | y | true\nc | z" });
+    const bad = parseExperiment({
+      ...filled,
+      conditions: ["group"],
+      decoy_version_ids: [3],
+      tasks: "a | x | true\na | y | true\nc | z",
+    });
     expect(problems(bad)).toEqual([
       "A skill cannot be both evaluated and a decoy.",
       'Task line 2 repeats the id "a".',
@@ -182,8 +249,14 @@ describe("agent run form", () => {
   const config = (id: number, harness: AgentConfig["harness"]) => ({ ...agent, id, harness });
 
   it("moves the default busybox image to a glibc one for Claude Code, and leaves a chosen image alone", () => {
-    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(1, "builtin"))).toMatchObject({ agent_config_id: "1", image: AGENT_RUN_DEFAULTS.image });
-    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(2, "claude-code"))).toMatchObject({ agent_config_id: "2", image: GLIBC_IMAGE });
+    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(1, "builtin"))).toMatchObject({
+      agent_config_id: "1",
+      image: AGENT_RUN_DEFAULTS.image,
+    });
+    expect(chooseConfig(AGENT_RUN_DEFAULTS, config(2, "claude-code"))).toMatchObject({
+      agent_config_id: "2",
+      image: GLIBC_IMAGE,
+    });
     const custom = { ...AGENT_RUN_DEFAULTS, image: "my/image:1" };
     expect(chooseConfig(custom, config(2, "claude-code")).image).toBe("my/image:1");
   });

@@ -26,7 +26,11 @@ export function frontmatterRows(fm: Frontmatter): FrontmatterRow[] {
   const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
   return [
     ...standard.map(([k, v]) => row(k, v, "standard")),
-    ...Object.entries(fm.metadata).sort(byKey).map(([k, v]) => row(`metadata.${k}`, v, "metadata")),
-    ...Object.entries(fm.extra).sort(byKey).map(([k, v]) => row(k, v, "unknown")),
+    ...Object.entries(fm.metadata)
+      .sort(byKey)
+      .map(([k, v]) => row(`metadata.${k}`, v, "metadata")),
+    ...Object.entries(fm.extra)
+      .sort(byKey)
+      .map(([k, v]) => row(k, v, "unknown")),
   ];
 }

@@ -1,15 +1,44 @@
 import { describe, expect, it } from "vitest";
 import type { PairView, StatsReport, StatsSummary } from "../api/types";
-import { cellPairs, heatCategories, heatColour, heatGrid, legendGradient, pairGroupConfig, requirementChartTitle, significanceMarks, type HeatView } from "./heatmap";
+import {
+  cellPairs,
+  heatCategories,
+  heatColour,
+  heatGrid,
+  legendGradient,
+  pairGroupConfig,
+  requirementChartTitle,
+  significanceMarks,
+  type HeatView,
+} from "./heatmap";
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
-  ({ skill: "pdf", config: "all", class: "ineffective", delta: 0, p_signflip: 0.5, q_bh: 0.5, n: 3, ...patch }) as StatsSummary;
+  ({
+    skill: "pdf",
+    config: "all",
+    class: "ineffective",
+    delta: 0,
+    p_signflip: 0.5,
+    q_bh: 0.5,
+    n: 3,
+    ...patch,
+  }) as StatsSummary;
 
-const report = (skills: StatsSummary[], groups: StatsSummary[]): StatsReport => ({ overall: {} as StatsReport["overall"], skills, groups });
+const report = (skills: StatsSummary[], groups: StatsSummary[]): StatsReport => ({
+  overall: {} as StatsReport["overall"],
+  skills,
+  groups,
+});
 
-const pair = (patch: Partial<PairView>): PairView => ({ id: 1, skill: "pdf", config: "small", condition: "isolated", ...patch }) as PairView;
+const pair = (patch: Partial<PairView>): PairView =>
+  ({ id: 1, skill: "pdf", config: "small", condition: "isolated", ...patch }) as PairView;
 
-const view = (patch: Partial<HeatView> = {}): HeatView => ({ sort: "name", classFilter: null, category: null, ...patch });
+const view = (patch: Partial<HeatView> = {}): HeatView => ({
+  sort: "name",
+  classFilter: null,
+  category: null,
+  ...patch,
+});
 
 describe("heatGrid", () => {
   const skills = [
@@ -33,7 +62,8 @@ describe("heatGrid", () => {
   });
 
   it("sorts by pooled delta (largest first) or by class, and filters by class", () => {
-    const order = (v: HeatView, categories = {}) => heatGrid(report(skills, groups), categories, v).rows.map((r) => r.skill.skill);
+    const order = (v: HeatView, categories = {}) =>
+      heatGrid(report(skills, groups), categories, v).rows.map((r) => r.skill.skill);
     expect(order(view({ sort: "delta" }))).toEqual(["c", "b", "a"]);
     expect(order(view({ sort: "class" }))).toEqual(["c", "b", "a"]);
     expect(order(view({ classFilter: "harmful" }))).toEqual(["a"]);

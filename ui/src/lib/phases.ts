@@ -2,10 +2,7 @@ import type { Phases } from "../api/types";
 
 export type PhaseName = "environment" | "agent" | "verifier";
 
-export type PhaseTiming =
-  | { status: "not_started" }
-  | { status: "open" }
-  | { status: "done"; ms: number };
+export type PhaseTiming = { status: "not_started" } | { status: "open" } | { status: "done"; ms: number };
 
 const KEYS: Record<PhaseName, [keyof Phases, keyof Phases]> = {
   environment: ["env_started_at", "env_finished_at"],

@@ -67,7 +67,10 @@ export function parseProvider(fields: ProviderFields): Parsed<ProviderConfig> {
   const r = formReader();
   const id = fields.id.trim();
   const base_url = fields.base_url.trim();
-  r.check(ID_PATTERN.test(id), "The id must start with a letter or digit and hold only letters, digits, '.', '_' or '-'.");
+  r.check(
+    ID_PATTERN.test(id),
+    "The id must start with a letter or digit and hold only letters, digits, '.', '_' or '-'.",
+  );
   r.check(isHttpUrl(base_url), "The base URL must be an http:// or https:// URL.");
   return r.done({
     id,

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { activeSection, pairHref, parseRoute, resultsHref, runsHref, scansHref, skillHref, stepHref, trajectoryHref } from "./route";
+import {
+  activeSection,
+  pairHref,
+  parseRoute,
+  resultsHref,
+  runsHref,
+  scansHref,
+  skillHref,
+  stepHref,
+  trajectoryHref,
+} from "./route";
 
 describe("parseRoute", () => {
   it("defaults to the library", () => {

@@ -136,7 +136,10 @@ describe("sandboxRequest", () => {
       memory_mb: 256,
       timeout_secs: 60,
     });
-    expect(sandboxRequest({ ...SANDBOX_DEFAULTS, name: "  smoke ", count: "5" })).toMatchObject({ name: "smoke", count: 5 });
+    expect(sandboxRequest({ ...SANDBOX_DEFAULTS, name: "  smoke ", count: "5" })).toMatchObject({
+      name: "smoke",
+      count: 5,
+    });
   });
 });
 
@@ -174,7 +177,12 @@ const trial = (id: number, state: TrialView["state"], updated_at = "2025-05-01T1
   updated_at,
 });
 
-const run = (id: number, c = counts()): RunView => ({ id, name: `run ${id}`, created_at: "2025-05-01T09:00:00Z", counts: c });
+const run = (id: number, c = counts()): RunView => ({
+  id,
+  name: `run ${id}`,
+  created_at: "2025-05-01T09:00:00Z",
+  counts: c,
+});
 const status = (c = counts()): QueueStatus => ({ paused: false, engine_problem: null, concurrency: 2, counts: c });
 
 const loaded: RunsState = {
@@ -185,7 +193,13 @@ const loaded: RunsState = {
 };
 
 const trialEvent = (t: TrialView): QueueEvent => ({ type: "trial", trial: t });
-const logEvent = (trial_id: number, text: string): QueueEvent => ({ type: "log", trial_id, attempt: 1, stream: "stdout", text });
+const logEvent = (trial_id: number, text: string): QueueEvent => ({
+  type: "log",
+  trial_id,
+  attempt: 1,
+  stream: "stdout",
+  text,
+});
 
 describe("applyQueueEvent", () => {
   it("updates a loaded trial in place and moves its run's and the queue's counts", () => {

@@ -32,7 +32,12 @@ const security = (
   ...extra,
 });
 
-const quality = (rule: string, dimension: QualityFinding["dimension"], deduction: number, line: number | null = null): QualityFinding => ({
+const quality = (
+  rule: string,
+  dimension: QualityFinding["dimension"],
+  deduction: number,
+  line: number | null = null,
+): QualityFinding => ({
   rule,
   dimension,
   severity: "low",
@@ -55,13 +60,9 @@ describe("scan severities", () => {
     expect(SCAN_SEVERITY_ORDER[0]).toBe("critical");
     expect(severityRank("critical")).toBeLessThan(severityRank("high"));
     expect(severityRank("low")).toBeLessThan(severityRank("info"));
-    expect(["critical", "high", "medium", "low", "info"].map((s) => isMediumOrWorse(s as SecurityFinding["severity"]))).toEqual([
-      true,
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect(
+      ["critical", "high", "medium", "low", "info"].map((s) => isMediumOrWorse(s as SecurityFinding["severity"])),
+    ).toEqual([true, true, true, false, false]);
   });
 });
 
@@ -105,8 +106,12 @@ describe("security findings", () => {
     expect(semanticPassText({ ran: false, added_findings: 0, error: null })).toBe(
       "LLM semantic review: not run (no model configured)",
     );
-    expect(semanticPassText({ ran: true, added_findings: 1, error: null })).toBe("LLM semantic review: ran, added 1 finding");
-    expect(semanticPassText({ ran: false, added_findings: 0, error: "timeout" })).toBe("LLM semantic review: failed (timeout)");
+    expect(semanticPassText({ ran: true, added_findings: 1, error: null })).toBe(
+      "LLM semantic review: ran, added 1 finding",
+    );
+    expect(semanticPassText({ ran: false, added_findings: 0, error: "timeout" })).toBe(
+      "LLM semantic review: failed (timeout)",
+    );
   });
 });
 

@@ -28,7 +28,13 @@ const skills = [
   }),
   skill(3, "brand-voice", "Writes in the house style", {
     status: "errors",
-    source: { kind: "git", location: "/repos/marketing.git", subpath: "skills/voice", git_ref: "main", git_commit: null },
+    source: {
+      kind: "git",
+      location: "/repos/marketing.git",
+      subpath: "skills/voice",
+      git_ref: "main",
+      git_commit: null,
+    },
   }),
 ];
 

@@ -16,9 +16,7 @@ export function isFiltering(filter: SkillFilter): boolean {
 
 function searchableText(skill: SkillSummary): string {
   const { source } = skill;
-  return [skill.name, skill.description, source.kind, source.location, source.subpath ?? ""]
-    .join("\n")
-    .toLowerCase();
+  return [skill.name, skill.description, source.kind, source.location, source.subpath ?? ""].join("\n").toLowerCase();
 }
 
 /** Skills matching every word of the query (name, description, source) and every filter. */

@@ -31,7 +31,12 @@ describe("step windows", () => {
     expect(loaded.start).toBe(11 * PAGE - MAX_LOADED);
     expect(loaded.items[0]).toBe(loaded.start);
     const before = extendFetch(loaded, "before")!;
-    const back = merge(loaded, "before", Array.from({ length: before.limit }, (_, k) => before.offset + k), 5000);
+    const back = merge(
+      loaded,
+      "before",
+      Array.from({ length: before.limit }, (_, k) => before.offset + k),
+      5000,
+    );
     expect(back.start).toBe(loaded.start - PAGE);
     expect(back.items.length).toBe(MAX_LOADED);
     expect(back.items.every((item, i) => item === back.start + i)).toBe(true);

@@ -13,7 +13,13 @@ const agentStep: AtifStep = {
   observation: {
     results: [
       { source_call_id: "b", content: "# Hello" },
-      { source_call_id: "a", content: [{ type: "text", text: "README.md" }, { type: "text", text: "SRC" }] },
+      {
+        source_call_id: "a",
+        content: [
+          { type: "text", text: "README.md" },
+          { type: "text", text: "SRC" },
+        ],
+      },
       { source_call_id: "zzz", content: "orphan" },
       { content: "no call id" },
     ],
@@ -25,9 +31,12 @@ describe("trajectory", () => {
   it("reads plain and multimodal content", () => {
     expect(contentText(undefined)).toBe("");
     expect(contentText("hi")).toBe("hi");
-    expect(contentText([{ type: "text", text: "a" }, { type: "image", source: { media_type: "image/png", path: "shot.png" } }])).toBe(
-      "a\n[image: shot.png]",
-    );
+    expect(
+      contentText([
+        { type: "text", text: "a" },
+        { type: "image", source: { media_type: "image/png", path: "shot.png" } },
+      ]),
+    ).toBe("a\n[image: shot.png]");
   });
 
   it("pairs each tool call with its results by source_call_id, in call order", () => {

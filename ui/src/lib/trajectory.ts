@@ -59,5 +59,8 @@ export function stopReasonLabel(reason: string | null): string {
 
 /** The trajectory of the trial's last attempt (the one that was scored), or null when it has none. */
 export function lastAttemptTrajectory(list: TrajectorySummary[]): TrajectorySummary | null {
-  return list.reduce<TrajectorySummary | null>((best, t) => (best === null || (t.attempt ?? 0) >= (best.attempt ?? 0) ? t : best), null);
+  return list.reduce<TrajectorySummary | null>(
+    (best, t) => (best === null || (t.attempt ?? 0) >= (best.attempt ?? 0) ? t : best),
+    null,
+  );
 }

@@ -3,7 +3,9 @@ import { parseUnifiedDiff } from "./unifiedDiff";
 
 describe("parseUnifiedDiff", () => {
   it("classifies lines and numbers them from the hunk header", () => {
-    const diff = ["--- a/SKILL.md", "+++ b/SKILL.md", "@@ -3,3 +3,3 @@", " same", "-old", "+new", " tail", ""].join("\n");
+    const diff = ["--- a/SKILL.md", "+++ b/SKILL.md", "@@ -3,3 +3,3 @@", " same", "-old", "+new", " tail", ""].join(
+      "\n",
+    );
     expect(parseUnifiedDiff(diff).map((l) => [l.kind, l.oldLine, l.newLine, l.text])).toEqual([
       ["header", null, null, "--- a/SKILL.md"],
       ["header", null, null, "+++ b/SKILL.md"],

@@ -3,10 +3,7 @@ import { toAppError } from "../api/errors";
 import type { AppError } from "../api/types";
 
 export type ActionState<T> =
-  | { status: "idle" }
-  | { status: "running" }
-  | { status: "done"; data: T }
-  | { status: "failed"; error: AppError };
+  { status: "idle" } | { status: "running" } | { status: "done"; data: T } | { status: "failed"; error: AppError };
 
 /** State of a user-triggered command (a button press): idle, running, done with its result, or failed. */
 export function useAction<T>(): [ActionState<T>, (action: () => Promise<T>) => Promise<void>] {

@@ -2,10 +2,7 @@ import { useCallback, useEffect, useRef, useState, type DependencyList } from "r
 import { toAppError } from "../api/errors";
 import type { AppError } from "../api/types";
 
-export type AsyncState<T> =
-  | { status: "loading" }
-  | { status: "error"; error: AppError }
-  | { status: "ready"; data: T };
+export type AsyncState<T> = { status: "loading" } | { status: "error"; error: AppError } | { status: "ready"; data: T };
 
 /**
  * Runs `load` whenever `deps` change; returns its state and a reload function.

@@ -29,7 +29,10 @@ const itemElement = (container: HTMLElement | null, index: number) =>
  * its sentinel scrolls into view (the far end is dropped), a window around any item on request. The
  * item on screen stays put while items are added or dropped above it.
  */
-export function useWindowedList<T>(fetchPage: (offset: number, limit: number) => Promise<Page<T>>, key: string): WindowedList<T> {
+export function useWindowedList<T>(
+  fetchPage: (offset: number, limit: number) => Promise<Page<T>>,
+  key: string,
+): WindowedList<T> {
   const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
   const [generation, setGeneration] = useState(0);
   // A new list, or a retry, starts without an error.
@@ -56,39 +59,53 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     let live = true;
     epoch.current += 1;
     busy.current = true;
-    fetcher.current(0, PAGE).then(
-      (page) => live && setLoaded({ start: 0, items: page.items, total: page.total }),
-      (raw: unknown) => live && setError(toAppError(raw)),
-    ).finally(() => {
-      if (live) busy.current = false;
-    });
+    fetcher
+      .current(0, PAGE)
+      .then(
+        (page) => live && setLoaded({ start: 0, items: page.items, total: page.total }),
+        (raw: unknown) => live && setError(toAppError(raw)),
+      )
+      .finally(() => {
+        if (live) busy.current = false;
+      });
     if (container.current) container.current.scrollTop = 0;
     return () => {
       live = false;
     };
   }, [key, generation, setError]);
 
-  const extend = useCallback(async (direction: Direction) => {
-    const now = current.current;
-    if (busy.current || now === null) return;
-    const next = extendFetch(now, direction);
-    if (next === null) return;
-    busy.current = true;
-    const started = epoch.current;
-    try {
-      const page = await fetcher.current(next.offset, next.limit);
-      if (started !== epoch.current) return;
-      const box = container.current;
-      // Keep the first item on screen where it is.
-      const first = box ? Array.from(box.querySelectorAll<HTMLElement>("[data-index]")).find((el) => el.getBoundingClientRect().bottom > box.getBoundingClientRect().top) : undefined;
-      if (box && first) anchor.current = { index: Number(first.dataset.index), offset: first.getBoundingClientRect().top - box.getBoundingClientRect().top };
-      setLoaded((l) => (l === null ? l : merge(l, direction, page.items, page.total)));
-    } catch (raw) {
-      if (started === epoch.current) setError(toAppError(raw));
-    } finally {
-      if (started === epoch.current) busy.current = false;
-    }
-  }, [setError]);
+  const extend = useCallback(
+    async (direction: Direction) => {
+      const now = current.current;
+      if (busy.current || now === null) return;
+      const next = extendFetch(now, direction);
+      if (next === null) return;
+      busy.current = true;
+      const started = epoch.current;
+      try {
+        const page = await fetcher.current(next.offset, next.limit);
+        if (started !== epoch.current) return;
+        const box = container.current;
+        // Keep the first item on screen where it is.
+        const first = box
+          ? Array.from(box.querySelectorAll<HTMLElement>("[data-index]")).find(
+              (el) => el.getBoundingClientRect().bottom > box.getBoundingClientRect().top,
+            )
+          : undefined;
+        if (box && first)
+          anchor.current = {
+            index: Number(first.dataset.index),
+            offset: first.getBoundingClientRect().top - box.getBoundingClientRect().top,
+          };
+        setLoaded((l) => (l === null ? l : merge(l, direction, page.items, page.total)));
+      } catch (raw) {
+        if (started === epoch.current) setError(toAppError(raw));
+      } finally {
+        if (started === epoch.current) busy.current = false;
+      }
+    },
+    [setError],
+  );
 
   useLayoutEffect(() => {
     const box = container.current;
@@ -109,7 +126,8 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     if (!box || loaded === null || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        for (const entry of entries) if (entry.isIntersecting) void extend(entry.target === top.current ? "before" : "after");
+        for (const entry of entries)
+          if (entry.isIntersecting) void extend(entry.target === top.current ? "before" : "after");
       },
       { root: box, rootMargin: "600px 0px" },
     );
@@ -118,29 +136,32 @@ export function useWindowedList<T>(fetchPage: (offset: number, limit: number) =>
     return () => observer.disconnect();
   }, [loaded, extend]);
 
-  const reveal = useCallback(async (index: number) => {
-    const now = current.current;
-    if (now === null) return;
-    if (isLoaded(now, index)) {
-      itemElement(container.current, index)?.scrollIntoView?.({ block: "center" });
-      return;
-    }
-    const { offset, limit } = windowAround(index, now.total);
-    // A new window: whatever an edge was loading belongs to the old one.
-    epoch.current += 1;
-    busy.current = true;
-    const started = epoch.current;
-    try {
-      const page = await fetcher.current(offset, limit);
-      if (started !== epoch.current) return;
-      target.current = index;
-      setLoaded({ start: offset, items: page.items, total: page.total });
-    } catch (raw) {
-      if (started === epoch.current) setError(toAppError(raw));
-    } finally {
-      if (started === epoch.current) busy.current = false;
-    }
-  }, [setError]);
+  const reveal = useCallback(
+    async (index: number) => {
+      const now = current.current;
+      if (now === null) return;
+      if (isLoaded(now, index)) {
+        itemElement(container.current, index)?.scrollIntoView?.({ block: "center" });
+        return;
+      }
+      const { offset, limit } = windowAround(index, now.total);
+      // A new window: whatever an edge was loading belongs to the old one.
+      epoch.current += 1;
+      busy.current = true;
+      const started = epoch.current;
+      try {
+        const page = await fetcher.current(offset, limit);
+        if (started !== epoch.current) return;
+        target.current = index;
+        setLoaded({ start: offset, items: page.items, total: page.total });
+      } catch (raw) {
+        if (started === epoch.current) setError(toAppError(raw));
+      } finally {
+        if (started === epoch.current) busy.current = false;
+      }
+    },
+    [setError],
+  );
 
   const retry = useCallback(() => setGeneration((g) => g + 1), []);
   return { loaded, error, retry, reveal, container, top, bottom };

@@ -19,7 +19,11 @@ const columns: Column<SkillSummary>[] = [
     className: "col-description",
     render: (s) => <span title={s.description}>{s.description}</span>,
   },
-  { header: "Versions", className: "col-num", render: (s) => <span title={`Latest: version ${s.version}`}>{s.version_count}</span> },
+  {
+    header: "Versions",
+    className: "col-num",
+    render: (s) => <span title={`Latest: version ${s.version}`}>{s.version_count}</span>,
+  },
   {
     header: "Source",
     className: "col-source",
@@ -31,7 +35,11 @@ const columns: Column<SkillSummary>[] = [
     ),
   },
   { header: "License", className: "col-nowrap", render: (s) => s.license ?? <span className="muted">none</span> },
-  { header: "Status", className: "col-nowrap", render: (s) => <StatusBadge status={s.status} findingCount={s.finding_count} /> },
+  {
+    header: "Status",
+    className: "col-nowrap",
+    render: (s) => <StatusBadge status={s.status} findingCount={s.finding_count} />,
+  },
   { header: "Quality", className: "col-nowrap", render: (s) => <QualityScore scan={s.scan} /> },
   { header: "Security", className: "col-nowrap", render: (s) => <SecurityScore scan={s.scan} /> },
   { header: "Imported at", className: "col-nowrap", render: (s) => formatDateTime(s.imported_at) },
@@ -76,14 +84,22 @@ export function LibraryPage({ filter, onFilterChange }: Props) {
           value={filter.query}
           onChange={(e) => set({ query: e.target.value })}
         />
-        <select aria-label="Validation status" value={filter.status} onChange={(e) => set({ status: e.target.value as SkillFilter["status"] })}>
+        <select
+          aria-label="Validation status"
+          value={filter.status}
+          onChange={(e) => set({ status: e.target.value as SkillFilter["status"] })}
+        >
           {STATUS_OPTIONS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </select>
-        <select aria-label="Source kind" value={filter.kind} onChange={(e) => set({ kind: e.target.value as SkillFilter["kind"] })}>
+        <select
+          aria-label="Source kind"
+          value={filter.kind}
+          onChange={(e) => set({ kind: e.target.value as SkillFilter["kind"] })}
+        >
           {KIND_OPTIONS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -107,7 +123,12 @@ export function LibraryPage({ filter, onFilterChange }: Props) {
       </div>
       <AsyncView state={state} what="the library" onRetry={reload}>
         {(skills) => (
-          <SkillTable skills={skills} filter={filter} onClear={() => onFilterChange(NO_FILTER)} onImport={() => setImporting(true)} />
+          <SkillTable
+            skills={skills}
+            filter={filter}
+            onClear={() => onFilterChange(NO_FILTER)}
+            onImport={() => setImporting(true)}
+          />
         )}
       </AsyncView>
       {importing && <ImportDialog onClose={() => setImporting(false)} onImported={reload} />}
@@ -136,9 +157,7 @@ function SkillTable({ skills, filter, onClear, onImport }: TableProps) {
     );
   return (
     <>
-      <p className="muted count">
-        {shownOf(shown.length, skills.length, "skill")}
-      </p>
+      <p className="muted count">{shownOf(shown.length, skills.length, "skill")}</p>
       <Table
         testId="library-table"
         columns={columns}

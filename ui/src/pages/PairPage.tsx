@@ -48,14 +48,32 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
                 {pair.skill} on {pair.task}
               </h1>
               <span className="muted">
-                {experiment.name} · {pair.config} · {pair.condition} · repeat {pair.repeat} · delta {formatDelta(pairDelta(pair))}
+                {experiment.name} · {pair.config} · {pair.condition} · repeat {pair.repeat} · delta{" "}
+                {formatDelta(pairDelta(pair))}
               </span>
             </header>
             <div className="pair-arms">
-              <PairArmResult name="without" label="Without the skill" arm={pair.without} result={without.result} runId={experiment.run_id} />
-              <PairArmResult name="with" label="With the skill" arm={pair.with} result={withArm.result} runId={experiment.run_id} />
+              <PairArmResult
+                name="without"
+                label="Without the skill"
+                arm={pair.without}
+                result={without.result}
+                runId={experiment.run_id}
+              />
+              <PairArmResult
+                name="with"
+                label="With the skill"
+                arm={pair.with}
+                result={withArm.result}
+                runId={experiment.run_id}
+              />
             </div>
-            <PairSteps without={without.trajectoryId} with={withArm.trajectoryId} alignment={alignment} onClose={close} />
+            <PairSteps
+              without={without.trajectoryId}
+              with={withArm.trajectoryId}
+              alignment={alignment}
+              onClose={close}
+            />
           </>
         )}
       </AsyncView>

@@ -80,7 +80,9 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
                   {(data) => data && <Selected experiment={selected} evidence={data} />}
                 </AsyncView>
               ) : experimentId !== null ? (
-                <EmptyState title={`There is no experiment with id ${experimentId}.`}>Pick an experiment from the list.</EmptyState>
+                <EmptyState title={`There is no experiment with id ${experimentId}.`}>
+                  Pick an experiment from the list.
+                </EmptyState>
               ) : (
                 list.length > 0 && <EmptyState title="Select an experiment to see its results." />
               )}

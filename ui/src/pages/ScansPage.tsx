@@ -44,7 +44,12 @@ export function ScansPage({ selectedId }: { selectedId: number | null }) {
     <div className="scans-page" data-testid="scans-page">
       <header className="page-header">
         <h1>Scans</h1>
-        <button type="button" data-testid="scan-pending" disabled={pending.status === "running"} onClick={scanAndReload}>
+        <button
+          type="button"
+          data-testid="scan-pending"
+          disabled={pending.status === "running"}
+          onClick={scanAndReload}
+        >
           {pending.status === "running" ? "Scanning…" : "Scan pending"}
         </button>
       </header>
@@ -120,7 +125,12 @@ function ExportAll({ versionIds }: { versionIds: number[] }) {
   const [state, run] = useAction<string>();
   return (
     <div className="toolbar export-all">
-      <select aria-label="Export format" data-testid="export-all-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+      <select
+        aria-label="Export format"
+        data-testid="export-all-format"
+        value={format}
+        onChange={(e) => setFormat(e.target.value as ExportFormat)}
+      >
         {EXPORT_FORMATS.map(([value, label]) => (
           <option key={value} value={value}>
             {label}

@@ -21,9 +21,13 @@ export function SettingsPage() {
           {(info) => (
             <dl className="props" data-testid="workspace-info">
               <dt>Home folder</dt>
-              <dd><code>{info.home}</code></dd>
+              <dd>
+                <code>{info.home}</code>
+              </dd>
               <dt>Database</dt>
-              <dd><code>{info.database}</code></dd>
+              <dd>
+                <code>{info.database}</code>
+              </dd>
               <dt>Schema version</dt>
               <dd>{info.schema_version}</dd>
               <dt>Skills in library</dt>

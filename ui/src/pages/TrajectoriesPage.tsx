@@ -33,7 +33,10 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
   // A new search starts at its first page.
   const [paging, setPaging] = useState({ search: "", offset: 0 });
   const offset = paging.search === applied ? paging.offset : 0;
-  const [state, reload] = useAsync(() => listTrajectories({ offset, limit: PAGE_SIZE, search: applied }), [offset, applied]);
+  const [state, reload] = useAsync(
+    () => listTrajectories({ offset, limit: PAGE_SIZE, search: applied }),
+    [offset, applied],
+  );
   const open = (trajectoryId: number) => (window.location.hash = trajectoryHref(trajectoryId));
   const panel = useRef<HTMLElement>(null);
   // The open trajectory comes into view when it changes.
@@ -42,7 +45,9 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
     <>
       <header className="page-header">
         <h1>Trajectories</h1>
-        <span className="muted">What agents did, step by step: from trials, and ATIF files from Harbor, SkillEvaluator or other tools.</span>
+        <span className="muted">
+          What agents did, step by step: from trials, and ATIF files from Harbor, SkillEvaluator or other tools.
+        </span>
       </header>
       <ImportForm
         onImported={(imported) => {
@@ -79,7 +84,11 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
                 rows={page.items}
                 rowKey={(t) => t.id}
                 onRowClick={(t) => open(t.id)}
-                empty={applied === "" ? "No trajectories yet: run an agent from the Runs page, or import an ATIF file above." : "No trajectory has this in its name."}
+                empty={
+                  applied === ""
+                    ? "No trajectories yet: run an agent from the Runs page, or import an ATIF file above."
+                    : "No trajectory has this in its name."
+                }
                 rowAttributes={(t) => ({
                   "data-testid": "trajectory-list-row",
                   "data-trajectory-id": String(t.id),
@@ -93,7 +102,12 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
       {id !== null && (
         <section className="panel" data-testid="trajectory-panel" ref={panel}>
           <OpenTrajectoryHeader id={id} />
-          <TrajectorySteps key={id} trajectoryId={id} focusStepId={stepId} linkTo={(step) => trajectoryHref(id, step)} />
+          <TrajectorySteps
+            key={id}
+            trajectoryId={id}
+            focusStepId={stepId}
+            linkTo={(step) => trajectoryHref(id, step)}
+          />
         </section>
       )}
     </>
@@ -130,8 +144,18 @@ function ImportForm({ onImported }: { onImported: (imported: ImportedTrajectory)
           void submit();
         }}
       >
-        <Field label="Import an ATIF file (path)" testId="trajectory-import-path" value={path} onChange={setPath} placeholder="/path/to/trajectory.json" />
-        <button type="submit" data-testid="trajectory-import" disabled={path.trim() === "" || state.status === "running"}>
+        <Field
+          label="Import an ATIF file (path)"
+          testId="trajectory-import-path"
+          value={path}
+          onChange={setPath}
+          placeholder="/path/to/trajectory.json"
+        />
+        <button
+          type="submit"
+          data-testid="trajectory-import"
+          disabled={path.trim() === "" || state.status === "running"}
+        >
           {state.status === "running" ? "Importing…" : "Import"}
         </button>
       </form>
