@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { EmptyState } from "./components/EmptyState";
+import { EmptyState } from "./components/shared/EmptyState";
 import { activeSection, sectionHref, type Route, type Section } from "./lib/route";
 import { NO_FILTER, type SkillFilter } from "./lib/skillFilter";
 import { useHashRoute } from "./lib/useHashRoute";

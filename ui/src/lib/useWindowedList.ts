@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { toAppError } from "../api/errors";
 import type { AppError } from "../api/types";
-import { useKeyedState } from "./useKeyedState";
 import { extendFetch, isLoaded, merge, PAGE, windowAround, type Direction, type Loaded } from "./stepWindow";
+import { useKeyedState } from "./useKeyedState";
 
 /** A page of a long list and the list's length. */
 export type Page<T> = { items: T[]; total: number };

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { listSkills } from "../api/commands";
 import type { SkillSummary, SourceKind, ValidationStatus } from "../api/types";
-import { AsyncView } from "../components/AsyncView";
-import { Badge, StatusBadge } from "../components/Badge";
-import { EmptyState } from "../components/EmptyState";
-import { ImportDialog } from "../components/ImportDialog";
-import { QualityScore, SecurityScore } from "../components/ScanScores";
-import { Table, type Column } from "../components/Table";
+import { ImportDialog } from "../components/library/ImportDialog";
+import { QualityScore, SecurityScore } from "../components/scan/ScanScores";
+import { AsyncView } from "../components/shared/AsyncView";
+import { Badge, StatusBadge } from "../components/shared/Badge";
+import { EmptyState } from "../components/shared/EmptyState";
+import { Table, type Column } from "../components/shared/Table";
 import { formatDateTime, formatSource, shownOf } from "../lib/format";
 import { skillHref } from "../lib/route";
 import { filterSkills, isFiltering, NO_FILTER, type SkillFilter } from "../lib/skillFilter";

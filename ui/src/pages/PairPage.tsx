@@ -1,13 +1,13 @@
 import { useCallback } from "react";
 import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../api/commands";
 import type { AppError, AttemptResult, ExperimentView, PairAlignment, PairView } from "../api/types";
-import { AsyncView } from "../components/AsyncView";
-import { PairArmResult } from "../components/PairArmResult";
-import { PairSteps } from "../components/PairSteps";
+import { PairArmResult } from "../components/experiments/PairArmResult";
+import { PairSteps } from "../components/experiments/PairSteps";
+import { AsyncView } from "../components/shared/AsyncView";
 import { pairDelta } from "../lib/experiments";
-import { lastAttemptTrajectory } from "../lib/trajectory";
 import { resultsHref } from "../lib/route";
 import { formatDelta } from "../lib/statsFormat";
+import { lastAttemptTrajectory } from "../lib/trajectory";
 import { useAsync } from "../lib/useAsync";
 
 /** A trial's last attempt: its verifier result and its agent's trajectory (null when it recorded none). */

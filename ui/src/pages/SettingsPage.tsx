@@ -1,8 +1,8 @@
 import { listAgents, listProviders, workspaceInfo } from "../api/commands";
-import { AgentsSection } from "../components/AgentsSection";
-import { AsyncView } from "../components/AsyncView";
-import { HarnessesSection } from "../components/HarnessesSection";
-import { ProvidersSection } from "../components/ProvidersSection";
+import { AgentsSection } from "../components/settings/AgentsSection";
+import { HarnessesSection } from "../components/settings/HarnessesSection";
+import { ProvidersSection } from "../components/settings/ProvidersSection";
+import { AsyncView } from "../components/shared/AsyncView";
 import { useAsync } from "../lib/useAsync";
 
 export function SettingsPage() {

@@ -1,17 +1,17 @@
 import { useState } from "react";
 import { getSkill, getVersion } from "../api/commands";
 import type { SkillDetail, VersionDetail } from "../api/types";
-import { AsyncView } from "../components/AsyncView";
-import { Badge, StatusBadge } from "../components/Badge";
-import { DecisionPanel } from "../components/DecisionPanel";
-import { FilesSection } from "../components/FilesSection";
-import { FindingsList } from "../components/FindingsList";
-import { FrontmatterTable } from "../components/FrontmatterTable";
-import { Provenance } from "../components/Provenance";
-import { ReadmeSection } from "../components/ReadmeSection";
-import { ScanCards } from "../components/ScanCards";
-import { Tabs, type TabItem } from "../components/Tabs";
-import { VersionsSection } from "../components/VersionsSection";
+import { FilesSection } from "../components/library/FilesSection";
+import { FindingsList } from "../components/library/FindingsList";
+import { FrontmatterTable } from "../components/library/FrontmatterTable";
+import { Provenance } from "../components/library/Provenance";
+import { ReadmeSection } from "../components/library/ReadmeSection";
+import { VersionsSection } from "../components/library/VersionsSection";
+import { DecisionPanel } from "../components/review/DecisionPanel";
+import { ScanCards } from "../components/scan/ScanCards";
+import { AsyncView } from "../components/shared/AsyncView";
+import { Badge, StatusBadge } from "../components/shared/Badge";
+import { Tabs, type TabItem } from "../components/shared/Tabs";
 import { sectionHref, skillHref, type SkillTab } from "../lib/route";
 import { useAsync } from "../lib/useAsync";
 

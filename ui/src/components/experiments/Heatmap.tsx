@@ -1,0 +1,182 @@
+import { useState } from "react";
+import type { Chart, PairView, StatsClass, StatsReport, StatsSummary } from "../../api/types";
+import { CLASSES, classLabel } from "../../lib/experiments";
+import {
+  cellPairs,
+  HEAT_SORTS,
+  heatCategories,
+  heatColour,
+  heatGrid,
+  requirementChartTitle,
+  significanceMarks,
+  type Categories,
+  type HeatSort,
+  type HeatView,
+} from "../../lib/heatmap";
+import { formatCi, formatDelta, formatP } from "../../lib/statsFormat";
+import { ClassBadge } from "../shared/Badge";
+import { EmptyState } from "../shared/EmptyState";
+import { HeatCellDetail } from "./HeatCellDetail";
+import { HeatLegend } from "./HeatLegend";
+
+type Props = { report: StatsReport; categories: Categories; pairs: PairView[]; charts: Chart[]; experimentId: number };
+type Cell = { skill: string; config: string };
+
+/** Skills × agent configurations coloured by mean delta; a cell opens its pairs and requirement-level chart. */
+export function Heatmap({ report, categories, pairs, charts, experimentId }: Props) {
+  const [view, setView] = useState<HeatView>({ sort: "delta", classFilter: null, category: null });
+  const [selected, setSelected] = useState<Cell | null>(null);
+  const { configs, rows } = heatGrid(report, categories, view);
+  const change = (patch: Partial<HeatView>) => setView((v) => ({ ...v, ...patch }));
+  const isSelected = (skill: string, config: string) => selected?.skill === skill && selected.config === config;
+
+  return (
+    <section className="panel" data-testid="heatmap">
+      <div className="panel-header">
+        <h2>Heatmap</h2>
+        <div className="toolbar">
+          <label className="checkbox">
+            Sort by
+            <select
+              data-testid="heat-sort"
+              value={view.sort}
+              onChange={(e) => change({ sort: e.target.value as HeatSort })}
+            >
+              {HEAT_SORTS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="checkbox">
+            Class
+            <select
+              data-testid="heat-filter"
+              value={view.classFilter ?? ""}
+              onChange={(e) => change({ classFilter: e.target.value === "" ? null : (e.target.value as StatsClass) })}
+            >
+              <option value="">All</option>
+              {CLASSES.map((c) => (
+                <option key={c} value={c}>
+                  {classLabel(c)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="checkbox">
+            Category
+            <select
+              data-testid="heat-category"
+              value={view.category ?? ""}
+              onChange={(e) => change({ category: e.target.value === "" ? null : e.target.value })}
+            >
+              <option value="">All</option>
+              {heatCategories(report, categories).map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {configs.length === 0 || rows.length === 0 ? (
+        <EmptyState
+          title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."}
+        />
+      ) : (
+        <div className="table-scroll">
+          <table className="heatmap-table">
+            <thead>
+              <tr>
+                <th>Skill</th>
+                {configs.map((config) => (
+                  <th key={config}>{config}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ skill, category, cells }) => (
+                <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
+                  <th scope="row">
+                    {skill.skill} <ClassBadge value={skill.class} />
+                    <small className="muted heat-category">{category}</small>
+                  </th>
+                  {cells.map((cell, i) => (
+                    <td key={configs[i]}>
+                      {cell ? (
+                        <HeatCell
+                          cell={cell}
+                          selected={isSelected(cell.skill, cell.config)}
+                          onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
+                        />
+                      ) : (
+                        <MissingCell
+                          skill={skill.skill}
+                          config={configs[i]}
+                          run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
+                        />
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <HeatLegend />
+      {selected && (
+        <HeatCellDetail
+          {...selected}
+          experimentId={experimentId}
+          pairs={cellPairs(pairs, selected.skill, selected.config)}
+          chart={charts.find(([title]) => title === requirementChartTitle(selected.skill, selected.config))}
+          onClose={() => setSelected(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function HeatCell({ cell, selected, onSelect }: { cell: StatsSummary; selected: boolean; onSelect: () => void }) {
+  const { background, text } = heatColour(cell.delta);
+  const marks = significanceMarks(cell);
+  return (
+    <button
+      type="button"
+      className={selected ? "heat-cell selected" : "heat-cell"}
+      style={{ background, color: text }}
+      data-testid="heat-cell"
+      data-skill={cell.skill}
+      data-config={cell.config}
+      data-delta={cell.delta}
+      aria-pressed={selected}
+      title={`${cell.skill} × ${cell.config}: delta ${formatDelta(cell.delta)} points, 95% CI ${formatCi(cell.ci_low, cell.ci_high)}, p ${formatP(cell.p_signflip)}, q ${formatP(cell.q_bh)}, ${classLabel(cell.class)}. Click for its pairs.`}
+      onClick={onSelect}
+    >
+      <span className="heat-delta">
+        {formatDelta(cell.delta)}
+        {marks && <sup data-testid="heat-marks">{marks}</sup>}
+      </span>
+      <span className="heat-n">n={cell.n}</span>
+    </button>
+  );
+}
+
+function MissingCell({ skill, config, run }: { skill: string; config: string; run: boolean }) {
+  const text = run ? "no scored pair" : "not run";
+  return (
+    <span
+      className="heat-cell heat-missing"
+      data-testid="heat-cell"
+      data-skill={skill}
+      data-config={config}
+      data-missing={text}
+      title={`${skill} × ${config}: ${text}`}
+    >
+      {text}
+    </span>
+  );
+}

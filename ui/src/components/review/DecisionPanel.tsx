@@ -1,0 +1,38 @@
+import { listDecisions, listExperiments } from "../../api/commands";
+import type { SkillDetail } from "../../api/types";
+import { evidenceOptions } from "../../lib/decisions";
+import { useAsync } from "../../lib/useAsync";
+import { AsyncView } from "../shared/AsyncView";
+import { DecisionForm } from "./DecisionForm";
+import { DecisionTrail } from "./DecisionTrail";
+import { ReportButtons } from "./ReportButtons";
+
+/** The skill's deployment decision: a form for a new one on the viewed version, the trail, and the report. */
+export function DecisionPanel({ detail, versionId }: { detail: SkillDetail; versionId: number }) {
+  const { summary, versions } = detail;
+  const [experiments, reloadExperiments] = useAsync(listExperiments, []);
+  const [decisions, reloadDecisions] = useAsync(() => listDecisions(summary.id), [summary.id]);
+  const version = versions.find((v) => v.id === versionId);
+
+  return (
+    <div className="decision-panel" data-testid="decision-panel">
+      <AsyncView state={experiments} what="the experiments" onRetry={reloadExperiments}>
+        {(list) =>
+          version && (
+            <DecisionForm
+              key={version.id}
+              version={version}
+              latest={version.id === summary.version_id}
+              evidence={evidenceOptions(list, versions, version)}
+              onRecorded={reloadDecisions}
+            />
+          )
+        }
+      </AsyncView>
+      <AsyncView state={decisions} what="the decisions" onRetry={reloadDecisions}>
+        {(list) => <DecisionTrail decisions={list} />}
+      </AsyncView>
+      <ReportButtons skillId={summary.id} />
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { Field } from "../shared/Field";
+
+type Props = {
+  /** Prefix of the data-testids: `<prefix>-image` and `<prefix>-workspace`. */
+  testIdPrefix: string;
+  image: string;
+  workspace: string;
+  onChange: (patch: { image?: string; workspace?: string }) => void;
+  disabled: boolean;
+  workspaceHint: string;
+};
+
+/** The container image and optional workspace folder of an agent run or experiment. */
+export function ImageWorkspaceFields({ testIdPrefix, image, workspace, onChange, disabled, workspaceHint }: Props) {
+  return (
+    <>
+      <Field
+        label="Image"
+        testId={`${testIdPrefix}-image`}
+        value={image}
+        onChange={(image) => onChange({ image })}
+        required
+        disabled={disabled}
+        spellCheck={false}
+      />
+      <Field
+        label="Workspace folder (optional)"
+        testId={`${testIdPrefix}-workspace`}
+        className="mono"
+        value={workspace}
+        onChange={(workspace) => onChange({ workspace })}
+        placeholder="/path/on/this/computer"
+        disabled={disabled}
+        spellCheck={false}
+        hint={workspaceHint}
+      />
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+import type { ReactNode } from "react";
+import type {
+  ChangeKind,
+  ScanSeverity,
+  Severity,
+  StatsClass,
+  TrialState,
+  ValidationStatus,
+  Verdict,
+} from "../../api/types";
+import { verdictLabel } from "../../lib/decisions";
+import { classDescription, classLabel } from "../../lib/experiments";
+import { plural } from "../../lib/format";
+import type { ScoreBand } from "../../lib/scores";
+import { stateColour, stateDescription, stateLabel } from "../../lib/trialStates";
+
+export type Tone = "neutral" | "accent" | "success" | "warning" | "danger";
+
+type BadgeProps = { tone?: Tone; title?: string; testId?: string; children: ReactNode };
+
+export function Badge({ tone = "neutral", title, testId, children }: BadgeProps) {
+  return (
+    <span className={`badge badge-${tone}`} title={title} data-testid={testId}>
+      {children}
+    </span>
+  );
+}
+
+const STATUS: Record<ValidationStatus, { tone: Tone; label: string }> = {
+  valid: { tone: "success", label: "Valid" },
+  warnings: { tone: "warning", label: "Warnings" },
+  errors: { tone: "danger", label: "Errors" },
+};
+
+export function StatusBadge({ status, findingCount }: { status: ValidationStatus; findingCount: number }) {
+  const { tone, label } = STATUS[status];
+  return (
+    <Badge tone={tone} title={plural(findingCount, "finding")}>
+      {label}
+    </Badge>
+  );
+}
+
+const SEVERITY: Record<Severity, Tone> = { error: "danger", warning: "warning", info: "accent" };
+
+export function SeverityBadge({ severity }: { severity: Severity }) {
+  return <Badge tone={SEVERITY[severity]}>{severity}</Badge>;
+}
+
+const SCAN_SEVERITY: Record<ScanSeverity, Tone> = {
+  critical: "danger",
+  high: "danger",
+  medium: "warning",
+  low: "accent",
+  info: "neutral",
+};
+
+export function ScanSeverityBadge({ severity }: { severity: ScanSeverity }) {
+  return <Badge tone={SCAN_SEVERITY[severity]}>{severity}</Badge>;
+}
+
+/** The tone of a score's colour band. */
+export const BAND_TONE: Record<ScoreBand, Tone> = { good: "success", fair: "warning", poor: "danger" };
+
+const CHANGE: Record<ChangeKind, Tone> = {
+  added: "success",
+  removed: "danger",
+  modified: "warning",
+  unchanged: "neutral",
+};
+
+export function ChangeBadge({ change }: { change: ChangeKind }) {
+  return <Badge tone={CHANGE[change]}>{change}</Badge>;
+}
+
+export function TrialStateBadge({ state }: { state: TrialState }) {
+  return (
+    <span
+      className={`badge state-badge state-${stateColour(state)}`}
+      title={stateDescription(state)}
+      data-testid="trial-state"
+    >
+      {stateLabel(state)}
+    </span>
+  );
+}
+
+const CLASS: Record<StatsClass, Tone> = { golden: "success", harmful: "danger", ineffective: "neutral" };
+
+/** A skill's direction class, explained on hover. */
+export function ClassBadge({ value }: { value: StatsClass }) {
+  return (
+    <Badge tone={CLASS[value]} title={classDescription(value)} testId="skill-class">
+      {classLabel(value)}
+    </Badge>
+  );
+}
+
+const VERDICT: Record<Verdict, Tone> = { approve: "success", reject: "danger", needs_work: "warning" };
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  return <Badge tone={VERDICT[verdict]}>{verdictLabel(verdict)}</Badge>;
+}
