@@ -1,29 +1,29 @@
-//! IPC commands: argument plumbing only; every decision lives in skillscope-core.
+//! IPC commands: argument plumbing only; every decision lives in skillscope-api.
 //! `async` makes Tauri run them off the UI thread. Errors reach the UI as `{code, message}`.
 
 use crate::queue::LiveLogs;
 use crate::AppState;
-use skillscope_core::agents::{self, AgentConfig, ProviderView};
-use skillscope_core::credentials;
-use skillscope_core::decisions::{self, Decision, NewDecision};
-use skillscope_core::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
-use skillscope_core::harnesses::{self, Harness, HarnessStatus};
-use skillscope_core::jobs::{self, JobEvent};
-use skillscope_core::model::*;
-use skillscope_core::queue::agent_run::AgentRunRequest;
-use skillscope_core::queue::model::{AttemptResult, QueueStatus, RunView, TrialView};
-use skillscope_core::queue::sandbox_run::SandboxRunRequest;
-use skillscope_core::queue::store;
-use skillscope_core::report::{self, ReportFormat};
-use skillscope_core::review::{self, ExportFormat};
-use skillscope_core::trajectories::{
+use skillscope_api::agents::{self, AgentConfig, ProviderView};
+use skillscope_api::credentials;
+use skillscope_api::decisions::{self, Decision, NewDecision};
+use skillscope_api::experiments::{self, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
+use skillscope_api::harnesses::{self, Harness, HarnessStatus};
+use skillscope_api::jobs::{self, JobEvent};
+use skillscope_api::model::*;
+use skillscope_api::models::ProviderConfig;
+use skillscope_api::queue::agent_run::AgentRunRequest;
+use skillscope_api::queue::model::{AttemptResult, QueueStatus, RunView, TrialView};
+use skillscope_api::queue::sandbox_run::SandboxRunRequest;
+use skillscope_api::queue::store;
+use skillscope_api::report::{self, ReportFormat};
+use skillscope_api::scan::ScanReport;
+use skillscope_api::scans::{self, ExportFormat};
+use skillscope_api::trajectories::{
     self, ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary,
     WindowRequest,
 };
-use skillscope_core::workspace::WorkspaceInfo;
-use skillscope_core::{library, AppError, Workspace};
-use skillscope_models::ProviderConfig;
-use skillscope_scan::ScanReport;
+use skillscope_api::workspace::WorkspaceInfo;
+use skillscope_api::{library, AppError, Workspace};
 use tauri::{AppHandle, Emitter, State};
 
 type Res<T> = Result<T, AppError>;
@@ -84,19 +84,19 @@ pub fn start_import(app: AppHandle, state: State<AppState>, request: ImportReque
 /// The static review of a version (scanned now if it has no current result).
 #[tauri::command(async)]
 pub fn get_scan(state: State<AppState>, version_id: i64) -> Res<ScanReport> {
-    review::report(ws(&state)?, version_id)
+    scans::report(ws(&state)?, version_id)
 }
 
 /// Rescans every version without a current result; returns how many were scanned.
 #[tauri::command(async)]
 pub fn scan_pending(state: State<AppState>) -> Res<u32> {
-    review::scan_pending(ws(&state)?, &mut |_, _| {})
+    scans::scan_pending(ws(&state)?, &mut |_, _| {})
 }
 
 /// Writes the reports of the given versions to the workspace's exports folder; returns the path.
 #[tauri::command(async)]
 pub fn export_scans(state: State<AppState>, version_ids: Vec<i64>, format: ExportFormat) -> Res<String> {
-    review::export_versions(ws(&state)?, &version_ids, format)
+    scans::export_versions(ws(&state)?, &version_ids, format)
 }
 
 #[tauri::command(async)]
@@ -145,12 +145,12 @@ pub fn cancel_run(state: State<AppState>, run_id: i64) -> Res<u32> {
 /// Queues `count` trials of one shell command in an image (a sandbox run).
 #[tauri::command(async)]
 pub fn start_sandbox_run(state: State<AppState>, request: SandboxRunRequest) -> Res<i64> {
-    skillscope_core::queue::sandbox_run::create(ws(&state)?, &request)
+    skillscope_api::queue::sandbox_run::create(ws(&state)?, &request)
 }
 
 #[tauri::command(async)]
 pub fn start_agent_run(state: State<AppState>, request: AgentRunRequest) -> Res<i64> {
-    skillscope_core::queue::agent_run::create(ws(&state)?, &request)
+    skillscope_api::queue::agent_run::create(ws(&state)?, &request)
 }
 
 #[tauri::command(async)]

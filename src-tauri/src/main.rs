@@ -5,13 +5,13 @@
 mod commands;
 mod queue;
 
-use skillscope_core::{import, jobs, workspace, AppError, Workspace};
+use skillscope_api::{import, jobs, workspace, AppError, Workspace};
 
 /// The workspace, or why it could not be opened (shown by the UI instead of crashing).
 pub struct AppState(pub Result<Workspace, AppError>);
 
 fn open_workspace() -> Result<Workspace, AppError> {
-    let ws = Workspace::open(workspace::default_home()?)?;
+    let ws = skillscope_api::open(workspace::default_home()?)?;
     let interrupted = jobs::fail_interrupted(&ws)?;
     if interrupted > 0 {
         tracing::warn!("{interrupted} job(s) were interrupted by the last exit");
@@ -20,7 +20,7 @@ fn open_workspace() -> Result<Workspace, AppError> {
         tracing::info!("imported {} sample skill(s) into a new workspace", o.skills.len());
     }
     // The demo is a convenience: a workspace that cannot take it still opens.
-    match skillscope_core::demo::seed_once(&ws) {
+    match skillscope_api::demo::seed_once(&ws) {
         Ok(Some(id)) => tracing::info!("imported the demo experiment as #{id}"),
         Ok(None) => {}
         Err(e) => tracing::warn!("{e}"),

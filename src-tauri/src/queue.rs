@@ -1,9 +1,9 @@
 //! Hosts the queue worker inside the app and forwards its events to the UI as `queue-event`.
 //! Live output of running trials is kept here (bounded) so a page opened late still sees it.
 
-use skillscope_core::queue::model::QueueEvent;
-use skillscope_core::queue::worker::{self, WorkerOptions};
-use skillscope_core::{ErrorCode, Workspace};
+use skillscope_api::queue::model::QueueEvent;
+use skillscope_api::queue::worker::{self, WorkerOptions};
+use skillscope_api::{ErrorCode, Workspace};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

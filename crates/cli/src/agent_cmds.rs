@@ -1,9 +1,9 @@
 //! `skillscope trajectory|credential|provider|agent ...`.
 
 use clap::Subcommand;
-use skillscope_core::agents::{self, AgentConfig};
-use skillscope_core::{credentials, trajectories, AppError, ErrorCode, Workspace};
-use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::models::{ApiKind, ProviderConfig};
+use skillscope_api::{credentials, trajectories, AppError, ErrorCode, Workspace};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -28,7 +28,7 @@ pub enum TrialCmd {
 
 pub fn trial(ws: &Workspace, cmd: TrialCmd) -> Result<bool, AppError> {
     let TrialCmd::Evidence { trial, out } = cmd;
-    for f in skillscope_core::evidence::export(ws, trial, &out)? {
+    for f in skillscope_api::evidence::export(ws, trial, &out)? {
         println!("{}", out.join(f).display());
     }
     Ok(true)
@@ -100,7 +100,7 @@ pub fn trajectory(ws: &Workspace, cmd: TrajectoryCmd) -> Result<bool, AppError> 
             let text = std::fs::read_to_string(&file).map_err(|e| AppError::io(file.display(), e))?;
             let value: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| AppError::invalid_input(format!("{}: not JSON: {e}", file.display())))?;
-            let violations = skillscope_atif::validate(&value);
+            let violations = skillscope_api::atif::validate(&value);
             for v in &violations {
                 println!("{v}");
             }
@@ -180,8 +180,8 @@ pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
 pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
     match cmd {
         AgentCmd::Add { name, provider, model, max_turns, token_budget, harness } => {
-            let limits = skillscope_agent::AgentLimits { max_turns, token_budget, ..Default::default() };
-            let harness = skillscope_core::harnesses::Harness::parse(&harness)?;
+            let limits = skillscope_api::agent::AgentLimits { max_turns, token_budget, ..Default::default() };
+            let harness = skillscope_api::harnesses::Harness::parse(&harness)?;
             let id = agents::save_agent(
                 ws,
                 &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits },
@@ -221,8 +221,8 @@ pub enum HarnessCmd {
 pub fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError> {
     match cmd {
         HarnessCmd::Install { .. } => {
-            let binary = skillscope_core::harnesses::install_claude_code(ws)?;
-            println!("Claude Code {} is at {}", skillscope_agent::claude_code::VERSION, binary.display());
+            let binary = skillscope_api::harnesses::install_claude_code(ws)?;
+            println!("Claude Code {} is at {}", skillscope_api::agent::claude_code::VERSION, binary.display());
         }
     }
     Ok(true)

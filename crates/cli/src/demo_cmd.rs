@@ -3,10 +3,10 @@
 //! process, and writes its bundle. The inputs are `fixtures/demo/`: `tasks/` and `script.json`.
 
 use clap::Subcommand;
-use skillscope_core::agents::{self, AgentConfig};
-use skillscope_core::experiments::{self, Condition, ExperimentDesign};
-use skillscope_core::{bundle, credentials, demo, import, library, AppError, ErrorCode, Workspace};
-use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign};
+use skillscope_api::models::{ApiKind, ProviderConfig};
+use skillscope_api::{bundle, credentials, demo, import, library, AppError, ErrorCode, Workspace};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -38,12 +38,12 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
     let script = serde_json::from_str(&script_text)
         .map_err(|e| AppError::invalid_input(format!("{}: {e}", script_path.display())))?;
     let tmp = tempfile::tempdir().map_err(|e| AppError::io("temporary workspace", e))?;
-    let mut ws = Workspace::open(tmp.path().join("home"))?;
+    let mut ws = skillscope_api::open(tmp.path().join("home"))?;
     ws.config_mut().queue.concurrency = Some(4);
     let rt = crate::runtime()?;
     rt.block_on(async {
-        let engine = skillscope_sandbox::Engine::connect().await?;
-        skillscope_sandbox::bootstrap::busybox(&engine).await
+        let engine = skillscope_api::sandbox::Engine::connect().await?;
+        skillscope_api::sandbox::bootstrap::busybox(&engine).await
     })
     .map_err(crate::sandbox_cmd::sandbox_error)?;
     let server = rt
@@ -52,7 +52,7 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
     import::seed_samples_once(&ws)?;
     agents::save_provider(&ws, &ProviderConfig::new(PROVIDER, ApiKind::OpenAiChat, server.base_url.clone()))?;
     // The server accepts any key but wants one; this one lives in the keyring only for the run.
-    credentials::set(PROVIDER, &format!("sk-demo-{}", skillscope_core::queue::store::now_ms()))?;
+    credentials::set(PROVIDER, &format!("sk-demo-{}", skillscope_api::queue::store::now_ms()))?;
     let result = run_and_export(&ws, &rt, inputs);
     credentials::delete(PROVIDER)?;
     result

@@ -2,10 +2,10 @@
 //! through the queue, then the paired statistics.
 
 use clap::ValueEnum;
-use skillscope_core::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
-use skillscope_core::queue::worker;
-use skillscope_core::{agents, library, AppError, ErrorCode, Workspace};
-use skillscope_tasks::{evals, harbor, TaskSpec};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::queue::worker;
+use skillscope_api::tasks::{evals, harbor, TaskSpec};
+use skillscope_api::{agents, library, AppError, ErrorCode, Workspace};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ const DEFAULT_IMAGE: &str = "skillscope/busybox:1";
 
 /// Harbor task folders (one or many), else a skill's evals.json (or the file itself).
 pub(crate) fn load_tasks(dir: &Path) -> Result<Vec<TaskSpec>, AppError> {
-    let bad = |e: skillscope_tasks::ImportError| AppError::invalid_input(e.to_string());
+    let bad = |e: skillscope_api::tasks::ImportError| AppError::invalid_input(e.to_string());
     let harbor = harbor::import_dir(dir).map_err(bad)?;
     for e in &harbor.errors {
         eprintln!("skipped: {e}");
@@ -73,7 +73,7 @@ fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
     let run =
         experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
     loop {
-        let trials = skillscope_core::queue::store::trials(ws, run)?;
+        let trials = skillscope_api::queue::store::trials(ws, run)?;
         if trials.iter().all(|t| t.state.is_final()) {
             return Ok(());
         }
@@ -83,8 +83,8 @@ fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
 
 /// Drains the queue, printing each trial as it ends, until experiment `id` has finished.
 pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i64) -> Result<(), AppError> {
-    let progress = Arc::new(|ev: skillscope_core::queue::model::QueueEvent| {
-        if let skillscope_core::queue::model::QueueEvent::Trial { trial } = ev {
+    let progress = Arc::new(|ev: skillscope_api::queue::model::QueueEvent| {
+        if let skillscope_api::queue::model::QueueEvent::Trial { trial } = ev {
             if trial.state.is_final() {
                 eprintln!("  {}: {:?}", trial.label, trial.state);
             }

@@ -1,7 +1,7 @@
-//! `skillscope experiment export|import`: experiments as bundles (see `skillscope_core::bundle`).
+//! `skillscope experiment export|import`: experiments as bundles (see `skillscope_api::bundle`).
 
 use clap::Subcommand;
-use skillscope_core::{bundle, AppError, Workspace};
+use skillscope_api::{bundle, AppError, Workspace};
 use std::path::PathBuf;
 
 #[derive(Subcommand)]

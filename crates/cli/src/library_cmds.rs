@@ -1,10 +1,10 @@
 //! Library subcommands: import, list, show, diff, samples.
 
 use serde::Serialize;
-use skillscope_core::import::{import as run_import, import_samples, Progress};
-use skillscope_core::model::*;
-use skillscope_core::{library, review};
-use skillscope_core::{AppError, Workspace};
+use skillscope_api::import::{import as run_import, import_samples, Progress};
+use skillscope_api::model::*;
+use skillscope_api::{library, scans};
+use skillscope_api::{AppError, Workspace};
 use std::io::IsTerminal;
 
 /// The JSON shape of one skill in every library subcommand.
@@ -23,7 +23,7 @@ struct SkillJson {
     imported_at: String,
     source: Source,
     findings: Vec<Finding>,
-    scan: Option<review::ScanSummary>,
+    scan: Option<skillscope_api::model::ScanSummary>,
 }
 
 fn skill_json(ws: &Workspace, s: SkillSummary, status: Option<ImportStatus>) -> Result<SkillJson, AppError> {
@@ -93,13 +93,13 @@ pub fn import(ws: &Workspace, req: ImportRequest, json: bool) -> Result<(), AppE
     if interactive {
         eprintln!();
     }
-    review::scan_pending(ws, &mut |_, _| {})?;
+    scans::scan_pending(ws, &mut |_, _| {})?;
     report_outcome(ws, outcome, json)
 }
 
 pub fn samples(ws: &Workspace, json: bool) -> Result<(), AppError> {
     let outcome = import_samples(ws)?;
-    review::scan_pending(ws, &mut |_, _| {})?;
+    scans::scan_pending(ws, &mut |_, _| {})?;
     report_outcome(ws, outcome, json)
 }
 

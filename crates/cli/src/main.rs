@@ -14,7 +14,7 @@ mod scan_cmd;
 mod stats_cmd;
 
 use clap::{Parser, Subcommand};
-use skillscope_core::{workspace, AppError, Workspace};
+use skillscope_api::{workspace, AppError, Workspace};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -195,7 +195,7 @@ enum Command {
 /// The async runtime for commands that talk to Docker or a model server.
 fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
     tokio::runtime::Runtime::new()
-        .map_err(|e| AppError::new(skillscope_core::ErrorCode::Internal, format!("tokio runtime: {e}")))
+        .map_err(|e| AppError::new(skillscope_api::ErrorCode::Internal, format!("tokio runtime: {e}")))
 }
 
 fn run(cli: Cli) -> Result<bool, AppError> {
@@ -207,7 +207,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Some(h) => h,
         None => workspace::default_home()?,
     };
-    let mut ws = Workspace::open(home)?;
+    let mut ws = skillscope_api::open(home)?;
     let done = |r: Result<(), AppError>| r.map(|()| true);
     match cli.command {
         Command::Scan { target, format, fail_under } => scan_cmd::run(&ws, &target, format, fail_under),
@@ -230,7 +230,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
         Command::Image { cmd } => sandbox_cmd::image(cmd),
         Command::Import { source, git_ref, subpath, json } => {
-            done(library_cmds::import(&ws, skillscope_core::model::ImportRequest { source, git_ref, subpath }, json))
+            done(library_cmds::import(&ws, skillscope_api::model::ImportRequest { source, git_ref, subpath }, json))
         }
         Command::List { json } => done(library_cmds::list(&ws, json)),
         Command::Show { skill, version, json } => done(library_cmds::show(&ws, &skill, version, json)),

@@ -1,9 +1,9 @@
 //! `skillscope queue ...`: inspect and steer the run queue, run its worker, and benchmark it.
 
 use clap::Subcommand;
-use skillscope_core::queue::model::{QueueEvent, TrialSpec, TrialState};
-use skillscope_core::queue::{store, worker};
-use skillscope_core::{AppError, ErrorCode, Workspace};
+use skillscope_api::queue::model::{QueueEvent, TrialSpec, TrialState};
+use skillscope_api::queue::{store, worker};
+use skillscope_api::{AppError, ErrorCode, Workspace};
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -1,9 +1,9 @@
 //! `skillscope report` and `skillscope decide`: the reviewer's side of a skill.
 
 use clap::ValueEnum;
-use skillscope_core::decisions::{self, NewDecision, Verdict};
-use skillscope_core::report::{self, ReportFormat};
-use skillscope_core::{library, AppError, Workspace};
+use skillscope_api::decisions::{self, NewDecision, Verdict};
+use skillscope_api::report::{self, ReportFormat};
+use skillscope_api::{library, AppError, Workspace};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -29,12 +29,14 @@ pub enum ChartFormat {
 /// Writes every chart of an experiment into `out` as SVG or PNG; prints the files.
 pub fn charts(ws: &Workspace, experiment: i64, out: &std::path::Path, format: ChartFormat) -> Result<bool, AppError> {
     std::fs::create_dir_all(out).map_err(|e| AppError::io(out.display(), e))?;
-    for (i, (title, svg)) in skillscope_core::experiments::charts(ws, experiment)?.into_iter().enumerate() {
+    for (i, (title, svg)) in skillscope_api::experiments::charts(ws, experiment)?.into_iter().enumerate() {
         let slug: String =
             title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
         let (ext, bytes) = match format {
             ChartFormat::Svg => ("svg", svg.into_bytes()),
-            ChartFormat::Png => ("png", skillscope_charts::png::to_png(&svg, 2.0).map_err(AppError::invalid_input)?),
+            ChartFormat::Png => {
+                ("png", skillscope_api::charts::png::to_png(&svg, 2.0).map_err(AppError::invalid_input)?)
+            }
         };
         let path = out.join(format!("{:02}-{}.{ext}", i + 1, slug.trim_matches('-')));
         std::fs::write(&path, bytes).map_err(|e| AppError::io(path.display(), e))?;

@@ -1,8 +1,8 @@
 //! `skillscope sandbox run` and `skillscope image bootstrap`.
 
 use clap::Subcommand;
-use skillscope_core::{AppError, ErrorCode};
-use skillscope_sandbox::{bootstrap, Engine, NetworkMode, SandboxError};
+use skillscope_api::sandbox::{bootstrap, Engine, NetworkMode, SandboxError};
+use skillscope_api::{AppError, ErrorCode};
 use std::time::Duration;
 
 #[derive(Subcommand)]
@@ -67,7 +67,8 @@ pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
     let memory = parse_memory(&memory)?;
     let r = crate::runtime()?.block_on(async {
         let engine = Engine::connect().await?;
-        skillscope_sandbox::run_once(&engine, &image, network, memory, cpus, Duration::from_secs(timeout), &cmd).await
+        skillscope_api::sandbox::run_once(&engine, &image, network, memory, cpus, Duration::from_secs(timeout), &cmd)
+            .await
     });
     let r = r.map_err(sandbox_error)?;
     let why = if r.timed_out {

@@ -1,11 +1,11 @@
 //! `skillscope scan`: static review of a path (not imported) or of a library skill.
 
 use clap::ValueEnum;
-use skillscope_core::import::stage_request;
-use skillscope_core::model::ImportRequest;
-use skillscope_core::review::{self, ExportFormat};
-use skillscope_core::{library, AppError, Workspace};
-use skillscope_scan::ScanReport;
+use skillscope_api::import::stage_request;
+use skillscope_api::model::ImportRequest;
+use skillscope_api::scan::ScanReport;
+use skillscope_api::scans::{self, ExportFormat};
+use skillscope_api::{library, AppError, Workspace};
 use std::path::Path;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -29,16 +29,16 @@ impl From<Format> for ExportFormat {
 fn reports(ws: &Workspace, target: &str) -> Result<Vec<(String, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
         let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
-        return Ok(staged.iter().map(|s| (review::source_label(&s.source), review::scan_staged(ws, s))).collect());
+        return Ok(staged.iter().map(|s| (scans::source_label(&s.source), scans::scan_staged(ws, s))).collect());
     }
     let s = library::resolve(ws, target)?;
-    Ok(vec![(review::source_label(&s.source), review::report(ws, s.version_id)?)])
+    Ok(vec![(scans::source_label(&s.source), scans::report(ws, s.version_id)?)])
 }
 
 /// Prints the reports; returns false when a skill scores below `fail_under` (quality or security).
 pub fn run(ws: &Workspace, target: &str, format: Format, fail_under: Option<f64>) -> Result<bool, AppError> {
     let all = reports(ws, target)?;
-    println!("{}", review::render(&all, format.into())?);
+    println!("{}", scans::render(&all, format.into())?);
     let Some(min) = fail_under else { return Ok(true) };
     let below: Vec<String> = all
         .iter()

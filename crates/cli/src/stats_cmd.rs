@@ -1,7 +1,7 @@
 //! `skillscope stats`: the statistics of paired results from any source, as CSV.
 
-use skillscope_core::{AppError, ErrorCode};
-use skillscope_stats::{analyze, read_pairs_csv, Report};
+use skillscope_api::stats::{analyze, read_pairs_csv, Report};
+use skillscope_api::{AppError, ErrorCode};
 use std::path::Path;
 
 fn fmt_p(p: f64) -> String {

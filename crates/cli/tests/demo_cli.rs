@@ -5,8 +5,8 @@
 mod common;
 
 use common::{join_session_keyring, ok, run, text};
-use skillscope_core::bundle::{self, Bundle};
-use skillscope_core::{experiments, import, Workspace};
+use skillscope_api::bundle::{self, Bundle};
+use skillscope_api::{experiments, import, Workspace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,9 @@
 //! Reliability: SIGKILL the queue's process mid-run, restart it, and every trial still finishes
 //! exactly once with no container left behind.
 
-use skillscope_core::queue::model::{TrialSpec, TrialState};
-use skillscope_core::queue::{store, worker};
-use skillscope_core::Workspace;
+use skillscope_api::queue::model::{TrialSpec, TrialState};
+use skillscope_api::queue::{store, worker};
+use skillscope_api::Workspace;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

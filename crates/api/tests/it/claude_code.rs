@@ -1,0 +1,149 @@
+//! The real Claude Code CLI as an experiment's agent: it runs inside each trial's container (no
+//! network, Debian python image), reaches the scripted model server only through the host's
+//! key-adding proxy, finds the skill where Claude Code looks in the with-skill arm, and its run
+//! becomes a valid ATIF trajectory. The key never enters the container or any record.
+
+use crate::common::*;
+use serde_json::json;
+use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::experiments::ExperimentTask;
+use skillscope_api::{harnesses, trajectories, Workspace};
+use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
+use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
+
+const KEY: &str = "sk-ant-claude-code-canary-5d1f0b7e";
+
+#[test]
+fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(debian_engine());
+    // Claude Code lists the arm's skills in its requests, so the with-skill arm takes the branch:
+    // it invokes the skill (Claude Code's Skill tool), then follows it.
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "Bash", "args": {"command": "echo guess > answer.txt"}}, {"text": "guessed"}],
+        "branches": [{"if_prompt_contains": "answer-keeper", "steps": [
+            {"tool": "Skill", "args": {"skill": "answer-keeper"}},
+            {"tool": "Bash", "args": {"command": "cat task.txt > answer.txt"}},
+            {"text": "copied, as the skill says"}
+        ]}]
+    }))
+    .unwrap();
+    let server = rt
+        .block_on(skillscope_modelserver::start(ServerOptions {
+            script,
+            require_key: Some(KEY.into()),
+            ..Default::default()
+        }))
+        .unwrap();
+
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    harnesses::install_claude_code(&ws).expect("Claude Code installs with npm (scripts/test.sh installs it once)");
+    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
+        .unwrap();
+    skillscope_api::credentials::set("anthropic-scripted", KEY).unwrap();
+    let config = AgentConfig {
+        id: 0,
+        name: "claude".into(),
+        harness: harnesses::Harness::ClaudeCode,
+        provider_id: "anthropic-scripted".into(),
+        model: "claude-test".into(),
+        limits: Default::default(),
+    };
+    let config = agents::save_agent(&ws, &config).unwrap();
+
+    let skill = "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n";
+    let version = import_skill(&ws, tmp.path(), "answer-keeper", skill);
+    let workspace = tmp.path().join("task");
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::write(workspace.join("task.txt"), "42\n").unwrap();
+    let task = ExperimentTask {
+        id: "copy".into(),
+        instruction: "Write the content of task.txt into answer.txt.".into(),
+        image: DEBIAN_PYTHON_TAG.into(),
+        workspace: Some(workspace.display().to_string()),
+        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+        scoring: None,
+        dockerfile_context: None,
+    };
+    let (p, events) = run_one_pair(&ws, &rt, version, task, config);
+    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
+    assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
+    assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
+
+    let trajectory = |trial: i64| {
+        let summary = trajectories::for_trial(&ws, trial).unwrap().pop().expect("a stored trajectory");
+        serde_json::to_value(trajectories::get(&ws, summary.id).unwrap()).unwrap()
+    };
+    let with = trajectory(p.with.trial_id);
+    assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
+    assert_eq!(with["agent"]["name"], "claude-code");
+    let calls: Vec<&str> = with["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tool_calls"].as_array().into_iter().flatten())
+        .map(|c| c["function_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(calls, ["Skill", "Bash"]);
+    assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
+    let without = trajectory(p.without.trial_id);
+    assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
+
+    // The key went only from the keyring to the proxy: not into records, logs or the trajectories.
+    let logs = events.lock().unwrap().iter().map(|e| format!("{e:?}")).collect::<String>();
+    for text in [with.to_string(), without.to_string(), logs] {
+        assert!(!text.contains(KEY));
+    }
+    let db = std::fs::read(ws.db_path()).unwrap();
+    assert!(!db.windows(KEY.len()).any(|w| w == KEY.as_bytes()), "the key is not in the database");
+}
+
+#[test]
+fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({"default": [{"text": "never asked"}]})).unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.config_mut().queue.max_attempts = Some(1);
+    harnesses::install_claude_code(&ws).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
+        .unwrap();
+    let config = AgentConfig {
+        id: 0,
+        name: "claude".into(),
+        harness: harnesses::Harness::ClaudeCode,
+        provider_id: "anthropic-scripted".into(),
+        model: "m".into(),
+        limits: Default::default(),
+    };
+    let config = agents::save_agent(&ws, &config).unwrap();
+    let version = import_skill(
+        &ws,
+        tmp.path(),
+        "any-skill",
+        "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n",
+    );
+    let task = ExperimentTask {
+        id: "busybox".into(),
+        instruction: "Say hi.".into(),
+        image: IMAGE.into(),
+        workspace: None,
+        verifier: vec!["true".into()],
+        scoring: None,
+        dockerfile_context: None,
+    };
+    let (p, _) = run_one_pair(&ws, &rt, version, task, config);
+    let run = skillscope_api::experiments::list(&ws).unwrap()[0].run_id;
+    let trial = skillscope_api::queue::store::trials(&ws, run)
+        .unwrap()
+        .into_iter()
+        .find(|t| t.id == p.without.trial_id)
+        .unwrap();
+    assert!(trial.message.contains("needs a glibc Linux image"), "{}", trial.message);
+}

@@ -1,0 +1,169 @@
+//! A paired experiment end to end: the built-in agent, the scripted model server and the real
+//! engine. A skill whose procedure the tasks need is classified golden, one whose template
+//! misplaces the output harmful, an irrelevant one ineffective; the group condition keeps its
+//! decoy in both arms; the fairness check passes for every pair.
+
+use crate::common::*;
+use serde_json::json;
+use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::import::import;
+use skillscope_api::model::ImportRequest;
+use skillscope_api::Workspace;
+use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
+use std::path::Path;
+
+fn write_skill(root: &Path, name: &str, description: &str, script: Option<&str>) -> String {
+    let dir = root.join(name);
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nRun scripts/solve.sh.\n"),
+    )
+    .unwrap();
+    if let Some(s) = script {
+        std::fs::write(dir.join("scripts/solve.sh"), s).unwrap();
+    }
+    dir.display().to_string()
+}
+
+fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
+    (1..=n)
+        .map(|i| {
+            let dir = root.join(format!("{}-{i}", if hard { "hard" } else { "easy" }));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("task.txt"), format!("{i}\n")).unwrap();
+            ExperimentTask {
+                id: format!("{}-{i}", if hard { "hard" } else { "easy" }),
+                instruction: format!(
+                    "{}Copy the content of task.txt into answer.txt.",
+                    if hard { "HARD TASK. " } else { "" }
+                ),
+                image: IMAGE.into(),
+                workspace: Some(dir.display().to_string()),
+                verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+                scoring: None,
+                dockerfile_context: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn golden_harmful_and_ineffective_skills_are_told_apart() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}],
+        "branches": [
+            {"if_prompt_contains": "golden-helper", "steps": [{"tool": "bash", "args": {"command": "sh /skills/golden-helper/scripts/solve.sh"}}, {"text": "done with the skill"}]},
+            {"if_prompt_contains": "misplacer", "steps": [{"tool": "bash", "args": {"command": "sh /skills/misplacer/scripts/solve.sh"}}, {"text": "done with the skill"}]},
+            {"if_prompt_contains": "HARD TASK", "steps": [{"tool": "bash", "args": {"command": "echo guess > answer.txt"}}, {"text": "done"}]}
+        ]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.config_mut().queue.concurrency = Some(2);
+    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
+    skillscope_api::credentials::set("scripted", "sk-experiment-000000").unwrap();
+    let config = agents::save_agent(
+        &ws,
+        &AgentConfig {
+            id: 0,
+            name: "builtin".into(),
+            harness: Default::default(),
+            provider_id: "scripted".into(),
+            model: "m".into(),
+            limits: Default::default(),
+        },
+    )
+    .unwrap();
+    let skills = tmp.path().join("skills");
+    let version = |name: &str, description: &str, script: Option<&str>| {
+        let src = write_skill(&skills, name, description, script);
+        import(&ws, &ImportRequest { source: src, ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id
+    };
+    let golden =
+        version("golden-helper", "Solves copy tasks correctly. Use for HARD TASKs.", Some("cp task.txt answer.txt\n"));
+    let harmful = version(
+        "misplacer",
+        "Writes answers into out/. Use for copy tasks.",
+        Some("mkdir -p out && cp task.txt out/answer.txt\n"),
+    );
+    let irrelevant = version("irrelevant-notes", "Notes about gardening. Use when asked about plants.", None);
+
+    let design =
+        |name: &str, skills: Vec<i64>, decoys: Vec<i64>, tasks: Vec<ExperimentTask>, conditions: Vec<Condition>| {
+            ExperimentDesign {
+                name: name.into(),
+                skill_version_ids: skills,
+                decoy_version_ids: decoys,
+                tasks,
+                agent_config_ids: vec![config],
+                conditions,
+                repeats: 1,
+            }
+        };
+    let e1 = experiments::create(
+        &ws,
+        &design("golden", vec![golden], vec![], tasks(tmp.path(), 10, true), vec![Condition::Isolated]),
+    )
+    .unwrap();
+    let e2 = experiments::create(
+        &ws,
+        &design(
+            "harmful-and-irrelevant",
+            vec![harmful, irrelevant],
+            vec![],
+            tasks(tmp.path(), 10, false),
+            vec![Condition::Isolated],
+        ),
+    )
+    .unwrap();
+    let e3 = experiments::create(
+        &ws,
+        &design("group", vec![golden], vec![irrelevant], tasks(tmp.path(), 2, true), vec![Condition::Group]),
+    )
+    .unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+
+    for e in [e1, e2, e3] {
+        for p in experiments::pairs(&ws, e).unwrap() {
+            assert!(p.excluded.is_empty(), "pair {} {} excluded: {:?}", p.skill, p.task, p.excluded);
+        }
+    }
+    let class = |e: i64, skill: &str| {
+        let r = experiments::results(&ws, e).unwrap();
+        let s = r.report.skills.iter().find(|s| s.skill == skill).unwrap().clone();
+        (serde_json::to_value(&s.class).unwrap().as_str().unwrap().to_string(), s.delta, s.p_signflip)
+    };
+    let (c, d, p) = class(e1, "golden-helper");
+    assert_eq!((c.as_str(), d), ("golden", 100.0), "p = {p}");
+    assert!((p - 2.0 / 1024.0).abs() < 1e-12);
+    let (c, d, _) = class(e2, "misplacer");
+    assert_eq!((c.as_str(), d), ("harmful", -100.0));
+    let (c, d, p) = class(e2, "irrelevant-notes");
+    assert_eq!((c.as_str(), d, p), ("ineffective", 0.0, 1.0));
+
+    let group = experiments::pairs(&ws, e3).unwrap();
+    assert_eq!(group[0].without.skills_listed.as_deref(), Some(&["irrelevant-notes".to_string()][..]));
+    let mut with = group[0].with.skills_listed.clone().unwrap();
+    with.sort();
+    assert_eq!(with, ["golden-helper", "irrelevant-notes"]);
+    let charts = experiments::charts(&ws, e1).unwrap();
+    let titles: Vec<&str> = charts.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(
+        titles.iter().any(|t| t.starts_with("Skill-level delta"))
+            && titles.iter().any(|t| t.starts_with("Time and token deltas")),
+        "{titles:?}"
+    );
+    assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") || svg.contains("<svg")));
+    let isolated = experiments::pairs(&ws, e1).unwrap();
+    assert_eq!(isolated[0].without.skills_listed.as_deref(), Some(&[][..]), "no skill at all in the without arm");
+}

@@ -1,0 +1,16 @@
+//! Pipeline tests of the stage crates through the facade: a real workspace on disk, the real
+//! Docker engine and the scripted model server. One binary, one module per subject.
+
+mod agent_trial;
+mod bundle;
+mod claude_code;
+mod common;
+mod decisions;
+mod experiment;
+mod import;
+mod pytest_task;
+mod queue_engine_down;
+mod queue_store;
+mod queue_worker;
+mod scans;
+mod trajectory_window;

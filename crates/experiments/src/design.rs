@@ -1,0 +1,528 @@
+//! Paired experiments: skills × tasks × agent configurations × conditions × repeats. Each pair
+//! is one task run twice through the queue, identical but for the skill under test. A pair is
+//! scored only when both runs finished cleanly and the fairness check holds.
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use skillscope_library as library;
+use skillscope_runs::agents;
+use skillscope_runs::queue::model::{AgentTask, TrialSpec, TrialState};
+use skillscope_runs::queue::store;
+use skillscope_store::error::{AppError, Result};
+use skillscope_store::now;
+use skillscope_store::workspace::Workspace;
+use std::collections::{BTreeMap, HashMap};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum Condition {
+    /// Without: no skill at all. With: only the skill under test.
+    Isolated,
+    /// The fixed decoy skills are present in both arms; the with arm adds the skill under test.
+    Group,
+}
+
+/// One task of an experiment, as the queue runs it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentTask {
+    pub id: String,
+    pub instruction: String,
+    pub image: String,
+    /// Host folder copied into the working directory before the agent starts.
+    pub workspace: Option<String>,
+    /// Command whose exit code scores the run (0 = 1.0, else 0.0), unless `scoring` is set.
+    pub verifier: Vec<String>,
+    /// A task verifier that scores a pass ratio (pytest, Harbor tests, JSON score).
+    #[serde(default)]
+    pub scoring: Option<skillscope_tasks::TaskVerifier>,
+    /// Build the image from this Dockerfile context instead of using `image`.
+    #[serde(default)]
+    pub dockerfile_context: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentDesign {
+    pub name: String,
+    #[ts(type = "number[]")]
+    pub skill_version_ids: Vec<i64>,
+    /// Present in both arms under the group condition.
+    #[ts(type = "number[]")]
+    pub decoy_version_ids: Vec<i64>,
+    pub tasks: Vec<ExperimentTask>,
+    #[ts(type = "number[]")]
+    pub agent_config_ids: Vec<i64>,
+    pub conditions: Vec<Condition>,
+    pub repeats: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ArmView {
+    #[ts(type = "number")]
+    pub trial_id: i64,
+    pub state: TrialState,
+    pub score: Option<f64>,
+    /// Attempts beyond the first: infrastructure re-runs.
+    pub reruns: u32,
+    pub skills_listed: Option<Vec<String>>,
+    pub image_digest: Option<String>,
+    /// Agent phase wall time in seconds, and effective input tokens (input minus cached).
+    pub agent_secs: Option<f64>,
+    pub effective_input_tokens: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PairView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub skill: String,
+    #[ts(type = "number")]
+    pub skill_version_id: i64,
+    pub task: String,
+    pub config: String,
+    pub condition: Condition,
+    pub repeat: u32,
+    pub without: ArmView,
+    pub with: ArmView,
+    /// Why the pair is not scored (unfinished, infrastructure failure, fairness); empty when it is.
+    pub excluded: Vec<String>,
+}
+
+impl PairView {
+    /// The configuration as results report it: the group condition is its own column.
+    pub fn config_label(&self) -> String {
+        match self.condition {
+            Condition::Isolated => self.config.clone(),
+            Condition::Group => format!("{} (group)", self.config),
+        }
+    }
+
+    pub fn condition_label(&self) -> &'static str {
+        match self.condition {
+            Condition::Isolated => "isolated",
+            Condition::Group => "group",
+        }
+    }
+}
+
+fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
+    let v = library::get_version(ws, version_id)?;
+    Ok(v.frontmatter.name.unwrap_or_else(|| format!("skill-{version_id}")))
+}
+
+fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
+    let image = match &task.dockerfile_context {
+        Some(context) => {
+            skillscope_runs::queue::model::ImageSource::Build { context: context.clone(), tag: task.image.clone() }
+        }
+        None => skillscope_runs::queue::model::ImageSource::Image { name: task.image.clone() },
+    };
+    TrialSpec {
+        image,
+        workspace: task.workspace.clone(),
+        verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
+        scoring: task.scoring.clone(),
+        agent: Some(AgentTask {
+            agent_config_id: config,
+            instruction: task.instruction.clone(),
+            skill_version_ids: skills,
+        }),
+        ..TrialSpec::command(&task.image, Vec::new())
+    }
+}
+
+/// Queues every trial of the design; returns the experiment id.
+pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
+    if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty()
+    {
+        return Err(AppError::invalid_input("an experiment needs skills, tasks, agent configurations and conditions"));
+    }
+    if d.repeats == 0 {
+        return Err(AppError::invalid_input("repeats must be at least 1"));
+    }
+    for &c in &d.agent_config_ids {
+        agents::agent(ws, c)?;
+    }
+    let mut trials = Vec::new();
+    let mut keys = Vec::new();
+    for &skill in &d.skill_version_ids {
+        skill_name(ws, skill)?;
+        for task in &d.tasks {
+            for &config in &d.agent_config_ids {
+                for &cond in &d.conditions {
+                    let decoys = if cond == Condition::Group { d.decoy_version_ids.clone() } else { Vec::new() };
+                    let with: Vec<i64> = decoys.iter().copied().chain([skill]).collect();
+                    for repeat in 1..=d.repeats {
+                        let label = format!("{} · {} · {:?} · r{repeat}", task.id, skill, cond).to_lowercase();
+                        trials.push((format!("{label} · without"), arm_spec(task, config, decoys.clone())));
+                        trials.push((format!("{label} · with"), arm_spec(task, config, with.clone())));
+                        keys.push((skill, task.id.clone(), config, cond, repeat));
+                    }
+                }
+            }
+        }
+    }
+    let run_id = store::create_run(ws, &format!("experiment: {}", d.name), &trials)?;
+    let ids: Vec<i64> = store::trials(ws, run_id)?.into_iter().map(|t| t.id).collect();
+    let mut conn = ws.conn()?;
+    let tx = conn.transaction()?;
+    tx.execute(
+        "INSERT INTO experiments(name, run_id, design_json, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![d.name, run_id, serde_json::to_string(d)?, now()],
+    )?;
+    let exp = tx.last_insert_rowid();
+    for (i, (skill, task, config, cond, repeat)) in keys.into_iter().enumerate() {
+        tx.execute(
+            "INSERT INTO experiment_pairs(experiment_id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![exp, skill, task, config, serde_json::to_value(cond)?.as_str(), repeat, ids[2 * i], ids[2 * i + 1]],
+        )?;
+    }
+    tx.commit()?;
+    Ok(exp)
+}
+
+fn seconds_between(a: &Option<String>, b: &Option<String>) -> Option<f64> {
+    use time::format_description::well_known::Rfc3339;
+    let a = time::OffsetDateTime::parse(a.as_deref()?, &Rfc3339).ok()?;
+    let b = time::OffsetDateTime::parse(b.as_deref()?, &Rfc3339).ok()?;
+    Some((b - a).as_seconds_f64())
+}
+
+type Arm = (ArmView, Option<serde_json::Value>);
+
+/// Every trial of the experiment's run with what its pairs need, in one query: the Results page
+/// asks for tens of thousands of pairs at once.
+fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT t.id, t.state, t.attempt, t.image_digest, t.spec_json, t.agent_started_at, t.agent_finished_at,
+                r.score, r.skills_json,
+                (SELECT tr.input_tokens - tr.cached_tokens FROM trajectories tr WHERE tr.trial_id = t.id AND tr.attempt = t.attempt)
+         FROM experiments e JOIN trials t ON t.run_id = e.run_id
+         LEFT JOIN trial_results r ON r.trial_id = t.id AND r.attempt = t.attempt
+         WHERE e.id = ?1",
+    )?;
+    let rows = st.query_map([experiment_id], |r| {
+        let attempt: u32 = r.get(2)?;
+        let spec: String = r.get(4)?;
+        let skills: Option<String> = r.get(8)?;
+        let tokens: Option<i64> = r.get(9)?;
+        Ok((
+            r.get::<_, i64>(0)?,
+            (
+                ArmView {
+                    trial_id: r.get(0)?,
+                    state: TrialState::parse(&r.get::<_, String>(1)?),
+                    score: r.get(7)?,
+                    reruns: attempt.saturating_sub(1),
+                    skills_listed: skills.and_then(|j| serde_json::from_str(&j).ok()),
+                    agent_secs: seconds_between(&r.get(5)?, &r.get(6)?),
+                    image_digest: r.get(3)?,
+                    effective_input_tokens: tokens.map(|t| t.max(0) as f64),
+                },
+                serde_json::from_str(&spec).ok(),
+            ),
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The spec with the skill list removed: everything that must be identical across the arms.
+fn shared_part(spec: Option<serde_json::Value>) -> Option<serde_json::Value> {
+    let mut s = spec?;
+    s.get_mut("agent")?.as_object_mut()?.remove("skill_version_ids");
+    Some(s)
+}
+
+/// Why a finished pair cannot be scored; empty when it can.
+fn check(
+    without: &(ArmView, Option<serde_json::Value>),
+    with: &(ArmView, Option<serde_json::Value>),
+    expect_without: &[String],
+    expect_with: &[String],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, (a, _)) in [("without", without), ("with", with)] {
+        match a.state {
+            TrialState::Passed | TrialState::Failed | TrialState::AgentError => {}
+            TrialState::Queued | TrialState::Running => problems.push(format!("{name} arm not finished")),
+            other => problems.push(format!(
+                "{name} arm ended {} after {} attempt(s)",
+                serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""),
+                a.reruns + 1
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    if without.0.image_digest != with.0.image_digest {
+        problems.push("the arms ran different image digests".into());
+    }
+    if shared_part(without.1.clone()) != shared_part(with.1.clone()) {
+        problems.push("the arms differ in more than the skill (image, tools, limits or model)".into());
+    }
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    for (name, arm, expected) in [("without", &without.0, expect_without), ("with", &with.0, expect_with)] {
+        let seen = arm.skills_listed.clone().unwrap_or_default();
+        if sorted(&seen) != sorted(expected) {
+            problems.push(format!("{name} arm saw skills {seen:?} but its condition allows {expected:?}"));
+        }
+    }
+    problems
+}
+
+pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
+    let design: ExperimentDesign = {
+        let conn = ws.conn()?;
+        let json: String = conn
+            .query_row("SELECT design_json FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))
+            .map_err(|_| AppError::not_found(format!("no experiment with id {experiment_id}")))?;
+        serde_json::from_str(&json)?
+    };
+    let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
+    let rows: Vec<(i64, i64, String, i64, String, u32, i64, i64)> = {
+        let conn = ws.conn()?;
+        let mut st = conn.prepare(
+            "SELECT id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with
+             FROM experiment_pairs WHERE experiment_id = ?1 ORDER BY id",
+        )?;
+        let rows = st
+            .query_map([experiment_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        rows
+    };
+    let arms = load_arms(ws, experiment_id)?;
+    let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let arm = |id: i64| {
+        arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")))
+    };
+    let mut out = Vec::new();
+    for (id, skill_version_id, task, config_id, cond, repeat, tw, tv) in rows {
+        let condition: Condition = serde_json::from_value(serde_json::Value::String(cond))?;
+        let skill = match names.get(&skill_version_id) {
+            Some(n) => n.clone(),
+            None => {
+                let n = skill_name(ws, skill_version_id)?;
+                names.insert(skill_version_id, n.clone());
+                n
+            }
+        };
+        let (expect_without, expect_with) = match condition {
+            Condition::Isolated => (Vec::new(), vec![skill.clone()]),
+            Condition::Group => (decoys.clone(), decoys.iter().cloned().chain([skill.clone()]).collect()),
+        };
+        let without = arm(tw)?;
+        let with = arm(tv)?;
+        let excluded = check(&without, &with, &expect_without, &expect_with);
+        out.push(PairView {
+            id,
+            skill,
+            skill_version_id,
+            task,
+            config: configs.get(&config_id).cloned().unwrap_or_else(|| format!("config {config_id}")),
+            condition,
+            repeat,
+            without: without.0,
+            with: with.0,
+            excluded,
+        });
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentResults {
+    pub report: skillscope_stats::Report,
+    pub pairs_scored: u32,
+    pub pairs_excluded: u32,
+    pub reruns: u32,
+    /// Each tested skill's category (by skill name), for those whose SKILL.md declares one.
+    pub categories: BTreeMap<String, String>,
+}
+
+/// Statistics over the scored pairs (the group condition reports as config `<name> (group)`).
+pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> {
+    let all = pairs(ws, experiment_id)?;
+    let reruns = all.iter().map(|p| p.without.reruns + p.with.reruns).sum();
+    let scored: Vec<skillscope_stats::Pair> = all
+        .iter()
+        .filter(|p| p.excluded.is_empty())
+        .map(|p| skillscope_stats::Pair {
+            skill: p.skill.clone(),
+            config: p.config_label(),
+            task: p.task.clone(),
+            repeat: Some(p.repeat),
+            without: p.without.score.unwrap_or(0.0),
+            with: p.with.score.unwrap_or(0.0),
+            time_without: p.without.agent_secs,
+            time_with: p.with.agent_secs,
+            tokens_without: p.without.effective_input_tokens,
+            tokens_with: p.with.effective_input_tokens,
+        })
+        .collect();
+    Ok(ExperimentResults {
+        pairs_scored: scored.len() as u32,
+        pairs_excluded: (all.len() - scored.len()) as u32,
+        report: skillscope_stats::analyze(&scored),
+        reruns,
+        categories: categories(ws, experiment_id)?,
+    })
+}
+
+fn categories(ws: &Workspace, experiment_id: i64) -> Result<BTreeMap<String, String>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT DISTINCT v.name, v.frontmatter_json FROM experiment_pairs p JOIN skill_versions v ON v.id = p.skill_version_id
+         WHERE p.experiment_id = ?1",
+    )?;
+    let rows: Vec<(String, String)> =
+        st.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut out = BTreeMap::new();
+    for (name, json) in rows {
+        let fm: skillscope_library::model::Frontmatter = serde_json::from_str(&json)?;
+        if let Some(c) = fm.category() {
+            out.insert(name, c.to_owned());
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExperimentView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    #[ts(type = "number")]
+    pub run_id: i64,
+    pub created_at: String,
+    pub design: ExperimentDesign,
+    /// Set for an experiment imported from a bundle (the built-in demo is one).
+    pub provenance: Option<Provenance>,
+    /// Pairs in the design.
+    pub pairs: u32,
+    /// Pairs whose two trials have both ended (passed, failed or errored, or were cancelled).
+    pub pairs_finished: u32,
+}
+
+/// Every experiment, newest first, with its progress counted in the database (the list must not
+/// read tens of thousands of pairs per experiment).
+pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT e.id, e.name, e.run_id, e.created_at, e.design_json, e.provenance_json,
+            (SELECT COUNT(*) FROM experiment_pairs p WHERE p.experiment_id = e.id),
+            (SELECT COUNT(*) FROM experiment_pairs p JOIN trials a ON a.id = p.trial_without JOIN trials b ON b.id = p.trial_with
+             WHERE p.experiment_id = e.id AND a.state NOT IN ('queued', 'running') AND b.state NOT IN ('queued', 'running'))
+         FROM experiments e ORDER BY e.id DESC",
+    )?;
+    type Row = (i64, String, i64, String, String, Option<String>, u32, u32);
+    let rows: Vec<Row> = st
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    rows.into_iter()
+        .map(|(id, name, run_id, created_at, d, p, pairs, pairs_finished)| {
+            let provenance = p.map(|p| serde_json::from_str(&p)).transpose()?;
+            Ok(ExperimentView {
+                id,
+                name,
+                run_id,
+                created_at,
+                design: serde_json::from_str(&d)?,
+                provenance,
+                pairs,
+                pairs_finished,
+            })
+        })
+        .collect()
+}
+
+/// The experiment's charts as titled SVG documents: skill deltas with CI, pass rates, PRG by
+/// baseline stratum, and requirement-level deltas per skill and configuration.
+pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)>> {
+    let r = results(ws, experiment_id)?;
+    let mut out = vec![
+        ("Skill-level delta with 95% CI".to_string(), skillscope_charts::skill_deltas(&r.report.skills)),
+        ("Pass rate without vs with".to_string(), skillscope_charts::pass_rates(&r.report.skills)),
+        ("PRG by baseline stratum".to_string(), skillscope_charts::prg_by_stratum(&r.report.skills)),
+    ];
+    let all = pairs(ws, experiment_id)?;
+    for g in &r.report.groups {
+        let deltas: Vec<skillscope_charts::TaskDelta> = all
+            .iter()
+            .filter(|p| p.skill == g.skill && p.config_label() == g.config)
+            .map(|p| skillscope_charts::TaskDelta {
+                task: p.task.clone(),
+                delta: 100.0 * (p.with.score.unwrap_or(0.0) - p.without.score.unwrap_or(0.0)),
+                excluded: !p.excluded.is_empty(),
+            })
+            .collect();
+        out.push((
+            format!("Requirement-level deltas: {} · {}", g.skill, g.config),
+            skillscope_charts::task_deltas(&g.skill, &deltas),
+        ));
+        let costs: Vec<skillscope_charts::ArmCost> = all
+            .iter()
+            .filter(|p| p.skill == g.skill && p.config_label() == g.config && p.excluded.is_empty())
+            .map(|p| skillscope_charts::ArmCost {
+                task: p.task.clone(),
+                time_without: p.without.agent_secs,
+                time_with: p.with.agent_secs,
+                tokens_without: p.without.effective_input_tokens,
+                tokens_with: p.with.effective_input_tokens,
+            })
+            .collect();
+        out.push((
+            format!("Time and token deltas: {} · {}", g.skill, g.config),
+            skillscope_charts::efficiency(&g.skill, &costs),
+        ));
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum ProvenanceKind {
+    /// Produced by `skillscope demo generate` against the scripted model server: not a real model.
+    Demo,
+    /// Exported from another workspace.
+    Import,
+}
+
+/// Where an imported experiment came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Provenance {
+    pub kind: ProvenanceKind,
+    /// What a reader is told about the evidence.
+    pub sentence: String,
+    /// When the bundle was produced, and by what (command and Skillscope version).
+    pub produced_at: String,
+    pub produced_by: String,
+    /// When this workspace imported it.
+    pub imported_at: Option<String>,
+}
+
+impl Provenance {
+    pub fn is_demo(&self) -> bool {
+        self.kind == ProvenanceKind::Demo
+    }
+}

@@ -1,0 +1,8 @@
+//! Paired experiments: designs expanded into pairs of trials, fairness checks, results and
+//! charts, experiment bundles (export and import) and the demo seed.
+
+pub mod bundle;
+pub mod demo;
+mod design;
+
+pub use design::*;

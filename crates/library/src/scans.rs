@@ -1,0 +1,161 @@
+//! Static review of stored skill versions: runs the scanner on a version's files, keeps one
+//! result per version, and applies the workspace's thresholds when results are read.
+
+use crate::catalog;
+use crate::model::SCANNER;
+use crate::package::StagedSkill;
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use skillscope_scan::{ScanConfig, ScanReport, SkillFile};
+use skillscope_store::error::{AppError, Result};
+use skillscope_store::now;
+use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+fn config(ws: &Workspace) -> ScanConfig {
+    let t = &ws.config().scan;
+    ScanConfig { quality_gate: t.quality_gate, risky_below: t.risky_below }
+}
+
+/// Re-applies the current thresholds to a stored report.
+fn with_thresholds(ws: &Workspace, mut r: ScanReport) -> ScanReport {
+    let cfg = config(ws);
+    r.quality.gate = cfg.quality_gate;
+    r.quality.passed_gate = r.quality.overall >= cfg.quality_gate;
+    r.security.risky = r.security.score < cfg.risky_below;
+    r
+}
+
+/// Scans a staged (not stored) skill, e.g. `skillscope scan <path>`.
+pub fn scan_staged(ws: &Workspace, s: &StagedSkill) -> ScanReport {
+    let files: Vec<SkillFile> =
+        s.files.iter().map(|f| SkillFile { path: f.path.clone(), bytes: f.bytes.clone() }).collect();
+    skillscope_scan::scan(&s.dir_name, &files, &config(ws))
+}
+
+/// Scans a stored version and records the result.
+pub fn scan_version(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
+    let conn = ws.conn()?;
+    let dir_name: String = conn
+        .query_row("SELECT dir_name FROM skill_versions WHERE id = ?1", [version_id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| AppError::not_found(format!("no skill version with id {version_id}")))?;
+    let files: Vec<SkillFile> = catalog::version_files(ws, version_id)?
+        .into_iter()
+        .map(|(f, bytes)| SkillFile { path: f.path, bytes })
+        .collect();
+    let report = skillscope_scan::scan(&dir_name, &files, &config(ws));
+    conn.execute(
+        "INSERT INTO scans(version_id, quality, grade, security, report_json, scanner, scanned_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT(version_id) DO UPDATE SET quality = excluded.quality, grade = excluded.grade,
+            security = excluded.security, report_json = excluded.report_json, scanner = excluded.scanner,
+            scanned_at = excluded.scanned_at",
+        params![
+            version_id,
+            report.quality.overall,
+            report.quality.grade,
+            report.security.score,
+            serde_json::to_string(&report)?,
+            SCANNER,
+            now()
+        ],
+    )?;
+    Ok(report)
+}
+
+/// The stored result of a version, scanning it first when it has none or an outdated one.
+pub fn report(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
+    let stored: Option<(String, String)> = ws
+        .conn()?
+        .query_row("SELECT report_json, scanner FROM scans WHERE version_id = ?1", [version_id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?;
+    match stored {
+        Some((json, scanner)) if scanner == SCANNER => Ok(with_thresholds(ws, serde_json::from_str(&json)?)),
+        _ => scan_version(ws, version_id),
+    }
+}
+
+/// Scans every version that has no current result. Returns how many were scanned.
+pub fn scan_pending(ws: &Workspace, progress: &mut dyn FnMut(u32, u32)) -> Result<u32> {
+    let ids: Vec<i64> = {
+        let conn = ws.conn()?;
+        let mut st = conn.prepare(
+            "SELECT v.id FROM skill_versions v LEFT JOIN scans s ON s.version_id = v.id
+             WHERE s.version_id IS NULL OR s.scanner != ?1 ORDER BY v.id",
+        )?;
+        let ids = st.query_map([SCANNER], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        ids
+    };
+    let total = ids.len() as u32;
+    for (i, id) in ids.into_iter().enumerate() {
+        scan_version(ws, id)?;
+        progress(i as u32 + 1, total);
+    }
+    Ok(total)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum ExportFormat {
+    Json,
+    Sarif,
+    Md,
+}
+
+impl ExportFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Json => "json",
+            ExportFormat::Sarif => "sarif",
+            ExportFormat::Md => "md",
+        }
+    }
+}
+
+/// Renders reports (each with the path or source it was scanned from) in one export format.
+pub fn render(reports: &[(String, ScanReport)], format: ExportFormat) -> Result<String> {
+    use skillscope_scan::export;
+    Ok(match format {
+        ExportFormat::Json => serde_json::to_string_pretty(&export::to_json(reports))?,
+        ExportFormat::Sarif => serde_json::to_string_pretty(&export::to_sarif(reports))?,
+        ExportFormat::Md => export::to_markdown(reports),
+    })
+}
+
+/// Writes the reports of library versions to `<home>/exports/` and returns the file's path.
+pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat) -> Result<String> {
+    if version_ids.is_empty() {
+        return Err(AppError::invalid_input("nothing to export: choose at least one skill"));
+    }
+    let mut reports = Vec::new();
+    for &id in version_ids {
+        let v = catalog::get_version(ws, id)?;
+        reports.push((source_label(&v.source), report(ws, id)?));
+    }
+    let dir = ws.home().join("exports");
+    std::fs::create_dir_all(&dir).map_err(|e| AppError::io(dir.display(), e))?;
+    let stem = match reports.as_slice() {
+        [(_, one)] => one.name.clone(),
+        _ => format!("{}-skills", reports.len()),
+    };
+    let stamp = now().replace([':', '.'], "-");
+    let path = dir.join(format!("scan-{stem}-{stamp}.{}", format.extension()));
+    std::fs::write(&path, render(&reports, format)?).map_err(|e| AppError::io(path.display(), e))?;
+    Ok(path.display().to_string())
+}
+
+/// A human-readable origin for exports: a path for folders and archives, URL@commit for git.
+pub fn source_label(s: &crate::model::Source) -> String {
+    let mut out = s.location.clone();
+    if let Some(sub) = &s.subpath {
+        out = format!("{out}/{sub}");
+    }
+    if let Some(c) = &s.git_commit {
+        out = format!("{out}@{}", &c[..c.len().min(12)]);
+    }
+    out
+}

@@ -1,0 +1,81 @@
+//! Where skills come from. Each source stages skills in memory; nothing is written here.
+
+pub mod archive;
+pub mod folder;
+pub mod git;
+pub mod sample;
+
+use crate::model::{ImportRequest, Source, SourceKind};
+use crate::package::safe_relative;
+use skillscope_store::error::{AppError, Result};
+use std::path::{Path, PathBuf};
+
+/// What an import request points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Folder(PathBuf),
+    Archive(PathBuf),
+    Git(String),
+}
+
+pub fn classify(req: &ImportRequest) -> Result<Origin> {
+    let s = req.source.trim();
+    if s.is_empty() {
+        return Err(AppError::invalid_input("no source given: name a folder, an archive or a git URL"));
+    }
+    if s.contains("://") || s.starts_with("git@") {
+        return Ok(Origin::Git(s.to_string()));
+    }
+    let path = Path::new(s);
+    let meta = std::fs::metadata(path).map_err(|e| AppError::not_found(format!("cannot open {s}: {e}")))?;
+    let path = path.canonicalize().map_err(|e| AppError::io(s, e))?;
+    if meta.is_dir() {
+        // A local repository is read through git only when a ref is asked for or it is bare;
+        // otherwise its working tree (with uncommitted edits) is what the user means.
+        if req.git_ref.is_some() || path.join("HEAD").is_file() && path.join("objects").is_dir() {
+            return Ok(Origin::Git(path.display().to_string()));
+        }
+        return Ok(Origin::Folder(path));
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    match ext.as_str() {
+        "zip" | "skill" => Ok(Origin::Archive(path)),
+        _ if path.file_name().is_some_and(|n| n == "SKILL.md") => {
+            Ok(Origin::Folder(path.parent().expect("a file has a parent").to_path_buf()))
+        }
+        _ => Err(AppError::invalid_input(format!(
+            "{s} is a file but not a .zip or .skill archive; pass a folder, an archive or a git URL"
+        ))),
+    }
+}
+
+/// The validated subpath of a request ("" when absent).
+pub fn subpath(req: &ImportRequest) -> Result<String> {
+    req.subpath
+        .as_deref()
+        .map(|p| safe_relative(p).map_err(|e| AppError::invalid_input(e.message)))
+        .transpose()
+        .map(Option::unwrap_or_default)
+}
+
+/// Provenance of one skill found at `rel` (relative to the source root) inside `base`.
+pub fn source_for(base: &Source, rel: &str) -> Source {
+    Source { subpath: (!rel.is_empty()).then(|| rel.to_string()), ..base.clone() }
+}
+
+/// The directory name of a skill at `rel`, or of the source itself when the skill is its root.
+pub fn dir_name(rel: &str, root_name: &str) -> String {
+    rel.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(root_name).to_string()
+}
+
+pub fn join_rel(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ => format!("{a}/{b}"),
+    }
+}
+
+pub fn base_source(kind: SourceKind, location: String) -> Source {
+    Source { kind, location, subpath: None, git_ref: None, git_commit: None }
+}

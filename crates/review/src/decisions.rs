@@ -1,0 +1,135 @@
+//! The reviewer's decision per skill version: approve, reject or needs work, with a rationale,
+//! the reviewer's name, the time and the evidence it rests on. The trail is append-only (the
+//! database refuses updates and deletes); a newer version of the skill is not covered by older
+//! decisions.
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use skillscope_library as library;
+use skillscope_store::error::{AppError, Result};
+use skillscope_store::now;
+use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum Verdict {
+    Approve,
+    Reject,
+    NeedsWork,
+}
+
+/// Something a decision rests on: an experiment, a static scan, a trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EvidenceLink {
+    pub kind: String,
+    #[ts(type = "number")]
+    pub id: i64,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct NewDecision {
+    #[ts(type = "number")]
+    pub version_id: i64,
+    pub verdict: Verdict,
+    pub rationale: String,
+    pub reviewer: String,
+    pub evidence: Vec<EvidenceLink>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Decision {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "number")]
+    pub skill_id: i64,
+    #[ts(type = "number")]
+    pub version_id: i64,
+    pub version: u32,
+    pub sha256: String,
+    pub verdict: Verdict,
+    pub rationale: String,
+    pub reviewer: String,
+    pub evidence: Vec<EvidenceLink>,
+    pub decided_at: String,
+    /// False once a newer version (another hash) of the skill exists.
+    pub covers_latest: bool,
+}
+
+pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
+    if d.rationale.trim().is_empty() {
+        return Err(AppError::invalid_input("a decision needs a rationale"));
+    }
+    if d.reviewer.trim().is_empty() {
+        return Err(AppError::invalid_input("a decision needs the reviewer's name"));
+    }
+    let v = library::get_version(ws, d.version_id)?;
+    let conn = ws.conn()?;
+    conn.execute(
+        "INSERT INTO decisions(skill_id, version_id, sha256, verdict, rationale, reviewer, evidence_json, decided_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            v.skill_id,
+            v.id,
+            v.sha256,
+            serde_json::to_value(d.verdict)?.as_str(),
+            d.rationale.trim(),
+            d.reviewer.trim(),
+            serde_json::to_string(&d.evidence)?,
+            now()
+        ],
+    )?;
+    let id = conn.last_insert_rowid();
+    list(ws, v.skill_id)?
+        .into_iter()
+        .find(|x| x.id == id)
+        .ok_or_else(|| AppError::not_found("the decision just recorded"))
+}
+
+/// Every decision on a skill, newest first.
+pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
+    let latest = library::get_skill(ws, skill_id)?.summary.sha256;
+    let conn = ws.conn()?;
+    let mut st = conn.prepare(
+        "SELECT d.id, d.skill_id, d.version_id, v.version, d.sha256, d.verdict, d.rationale, d.reviewer, d.evidence_json, d.decided_at
+         FROM decisions d JOIN skill_versions v ON v.id = d.version_id WHERE d.skill_id = ?1 ORDER BY d.id DESC",
+    )?;
+    let rows: Vec<(i64, i64, i64, u32, String, String, String, String, String, String)> = st
+        .query_map([skill_id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    rows.into_iter()
+        .map(|(id, skill_id, version_id, version, sha256, verdict, rationale, reviewer, evidence, decided_at)| {
+            Ok(Decision {
+                id,
+                skill_id,
+                version_id,
+                version,
+                covers_latest: sha256 == latest,
+                sha256,
+                verdict: serde_json::from_value(serde_json::Value::String(verdict))?,
+                rationale,
+                reviewer,
+                evidence: serde_json::from_str(&evidence)?,
+                decided_at,
+            })
+        })
+        .collect()
+}

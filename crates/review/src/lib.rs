@@ -1,0 +1,4 @@
+//! What a reviewer acts on: append-only decisions per skill version and deployment reports.
+
+pub mod decisions;
+pub mod report;

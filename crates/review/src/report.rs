@@ -1,0 +1,436 @@
+//! The deployment report of one skill: utility (paired deltas, p, class, CI), efficiency and cost,
+//! safety and quality (static review), the evidence it rests on, and the reviewer's decisions.
+//! Exported as self-contained HTML (no scripts, no network), Markdown or JSON, with secrets and
+//! local paths redacted.
+
+use crate::decisions::{self, Decision, EvidenceLink};
+use serde::{Deserialize, Serialize};
+use skillscope_experiments as experiments;
+use skillscope_experiments::Provenance;
+use skillscope_library as library;
+use skillscope_library::model::SourceKind;
+use skillscope_library::scans;
+use skillscope_stats::Summary;
+use skillscope_store::error::Result;
+use skillscope_store::now;
+use skillscope_store::workspace::Workspace;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum ReportFormat {
+    Html,
+    Md,
+    Json,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UtilityRow {
+    pub experiment_id: i64,
+    pub experiment: String,
+    /// Where the experiment came from when it was imported; demo evidence is flagged as such.
+    pub provenance: Option<Provenance>,
+    pub summary: Summary,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SafetySection {
+    pub score: u32,
+    pub risky: bool,
+    pub findings_by_severity: BTreeMap<String, u32>,
+    pub findings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct QualitySection {
+    pub overall: f64,
+    pub grade: String,
+    pub passed_gate: bool,
+    pub dimensions: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SkillReport {
+    pub generated_at: String,
+    pub skill: String,
+    pub version: u32,
+    pub sha256: String,
+    pub source: String,
+    pub description: String,
+    pub utility: Vec<UtilityRow>,
+    pub safety: SafetySection,
+    pub quality: QualitySection,
+    pub decisions: Vec<Decision>,
+    pub evidence: Vec<EvidenceLink>,
+}
+
+/// Where the skill came from, without local paths: URLs stay, folders become their last name.
+fn public_source(s: &skillscope_library::model::Source) -> String {
+    match s.kind {
+        SourceKind::Git => scans::source_label(s),
+        _ => {
+            let name = std::path::Path::new(&s.location)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let sub = s.subpath.as_deref().map(|p| format!("/{p}")).unwrap_or_default();
+            format!("{:?} <local>/{name}{sub}", s.kind).to_lowercase()
+        }
+    }
+}
+
+pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
+    let detail = library::get_skill(ws, skill_id)?;
+    let s = &detail.summary;
+    let version_ids: Vec<i64> = detail.versions.iter().map(|v| v.id).collect();
+    let mut utility = Vec::new();
+    let mut evidence = Vec::new();
+    for e in experiments::list(ws)? {
+        if !e.design.skill_version_ids.iter().any(|v| version_ids.contains(v)) {
+            continue;
+        }
+        let results = experiments::results(ws, e.id)?;
+        let demo = if e.provenance.as_ref().is_some_and(Provenance::is_demo) { ", demo data" } else { "" };
+        evidence.push(EvidenceLink {
+            kind: "experiment".into(),
+            id: e.id,
+            label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored),
+        });
+        for summary in results.report.skills.into_iter().chain(results.report.groups).filter(|x| x.skill == s.name) {
+            utility.push(UtilityRow {
+                experiment_id: e.id,
+                experiment: e.name.clone(),
+                provenance: e.provenance.clone(),
+                summary,
+            });
+        }
+    }
+    let scan = scans::report(ws, s.version_id)?;
+    evidence.push(EvidenceLink {
+        kind: "scan".into(),
+        id: s.version_id,
+        label: format!("static review of version {}", s.version),
+    });
+    let mut by_sev = BTreeMap::new();
+    for f in &scan.security.findings {
+        *by_sev.entry(f.severity.as_str().to_string()).or_insert(0) += 1;
+    }
+    Ok(SkillReport {
+        generated_at: now(),
+        skill: s.name.clone(),
+        version: s.version,
+        sha256: s.sha256.clone(),
+        source: public_source(&s.source),
+        description: s.description.clone(),
+        utility,
+        safety: SafetySection {
+            score: scan.security.score,
+            risky: scan.security.risky,
+            findings_by_severity: by_sev,
+            findings: scan
+                .security
+                .findings
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {} ({}) {}:{} — {}",
+                        f.severity.as_str().to_uppercase(),
+                        f.pattern,
+                        f.category,
+                        f.file,
+                        f.line,
+                        f.message
+                    )
+                })
+                .collect(),
+        },
+        quality: QualitySection {
+            overall: scan.quality.overall,
+            grade: scan.quality.grade.clone(),
+            passed_gate: scan.quality.passed_gate,
+            dimensions: serde_json::to_value(&scan.quality.dimensions)?,
+        },
+        decisions: decisions::list(ws, skill_id)?,
+        evidence,
+    })
+}
+
+/// The provenance sentences of the demo experiments the utility rests on, once each.
+fn demo_notes(r: &SkillReport) -> Vec<&str> {
+    let mut notes: Vec<&str> = r
+        .utility
+        .iter()
+        .filter_map(|u| u.provenance.as_ref().filter(|p| p.is_demo()))
+        .map(|p| p.sentence.as_str())
+        .collect();
+    notes.dedup();
+    notes
+}
+
+/// The experiment as a utility row names it, marked when it is demo data.
+fn experiment_label(u: &UtilityRow) -> String {
+    let demo = if u.provenance.as_ref().is_some_and(Provenance::is_demo) { " (demo)" } else { "" };
+    format!("#{} {}{demo}", u.experiment_id, u.experiment)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn class_of(s: &Summary) -> String {
+    serde_json::to_value(&s.class).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+fn ci(s: &Summary) -> String {
+    format!("[{:.1}, {:.1}]", s.ci_low, s.ci_high)
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or("—".into(), |x| format!("{x:.2}"))
+}
+
+fn markdown(r: &SkillReport) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# Deployment report: {} v{}\n", r.skill, r.version);
+    let _ = writeln!(
+        o,
+        "- SHA-256: `{}`\n- Source: {}\n- Generated: {}\n\n{}\n",
+        r.sha256, r.source, r.generated_at, r.description
+    );
+    let _ = writeln!(o, "## Decision\n");
+    match r.decisions.first() {
+        Some(d) => {
+            let _ = writeln!(
+                o,
+                "**{:?}** by {} at {} (version {}{}): {}\n",
+                d.verdict,
+                d.reviewer,
+                d.decided_at,
+                d.version,
+                if d.covers_latest { "" } else { ", does NOT cover this version" },
+                d.rationale
+            );
+        }
+        None => o.push_str("No decision recorded yet.\n\n"),
+    }
+    let _ = writeln!(o, "## Utility (paired with/without deltas)\n");
+    if r.utility.is_empty() {
+        o.push_str("No experiment has evaluated this skill yet.\n\n");
+    } else {
+        for note in demo_notes(r) {
+            let _ = writeln!(o, "> **Demo evidence.** {note}\n");
+        }
+        o.push_str("| experiment | config | n | without → with | delta (pts) | 95% CI | p (sign-flip) | q (BH) | class | EG | CG | ECG |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for u in &r.utility {
+            let s = &u.summary;
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {:.3} | {:.3} | {} | {} | {} | {} |",
+                experiment_label(u),
+                s.config,
+                s.n,
+                s.mean_without,
+                s.mean_with,
+                s.delta,
+                ci(s),
+                s.p_signflip,
+                s.q_bh,
+                class_of(s),
+                opt(s.eg),
+                opt(s.cg),
+                opt(s.ecg)
+            );
+        }
+        o.push('\n');
+    }
+    let _ = writeln!(
+        o,
+        "## Safety\n\nSecurity score **{}**/100{}.\n",
+        r.safety.score,
+        if r.safety.risky { " — **risky**" } else { "" }
+    );
+    for f in &r.safety.findings {
+        let _ = writeln!(o, "- {f}");
+    }
+    let _ = writeln!(
+        o,
+        "\n## Quality\n\nOverall **{:.1}** (grade {}), gate {}.\n",
+        r.quality.overall,
+        r.quality.grade,
+        if r.quality.passed_gate { "passed" } else { "failed" }
+    );
+    let _ = writeln!(o, "## Evidence\n");
+    for e in &r.evidence {
+        let _ = writeln!(o, "- {} #{}: {}", e.kind, e.id, e.label);
+    }
+    o
+}
+
+const CSS: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:32px auto;max-width:1000px;color:#1d2330}\
+table{border-collapse:collapse;width:100%;margin:8px 0 16px}th,td{border-bottom:1px solid #dde1e8;padding:4px 8px;text-align:left}\
+th{background:#f3f5f8}.golden{color:#1a7f37;font-weight:600}.harmful{color:#c62828;font-weight:600}.ineffective{color:#5b6270}\
+.badge{display:inline-block;padding:2px 8px;border-radius:10px;background:#eef1f6}.risky{background:#fde7e7;color:#c62828}\
+.demo{border-left:4px solid #b7791f;background:#fdf6e3;padding:6px 10px}.decision{border:1px solid #c9d2e3;border-radius:6px;padding:10px 14px;background:#f7f9fc}code{font-size:12px}";
+
+fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
+    let mut o = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"><title>{} — Skillscope report</title><style>{CSS}</style></head><body>",
+        esc(&r.skill)
+    );
+    let _ = write!(
+        o,
+        "<h1>Deployment report: {} v{}</h1><p>{}</p><p><code>sha256 {}</code> · {} · generated {}</p>",
+        esc(&r.skill),
+        r.version,
+        esc(&r.description),
+        esc(&r.sha256),
+        esc(&r.source),
+        esc(&r.generated_at)
+    );
+    o.push_str("<h2>Decision</h2><div class=\"decision\" id=\"decision\">");
+    match r.decisions.first() {
+        Some(d) => {
+            let _ = write!(
+                o,
+                "<strong>{}</strong> by {} at {} (version {}{})<p>{}</p>",
+                esc(&format!("{:?}", d.verdict)),
+                esc(&d.reviewer),
+                esc(&d.decided_at),
+                d.version,
+                if d.covers_latest { "" } else { " — does not cover this version" },
+                esc(&d.rationale)
+            );
+        }
+        None => o.push_str("No decision recorded yet."),
+    }
+    o.push_str("</div><h2>Utility</h2>");
+    for note in demo_notes(r) {
+        let _ = write!(o, "<p class=\"demo\" id=\"demo-evidence\"><strong>Demo evidence.</strong> {}</p>", esc(note));
+    }
+    o.push_str(&heatmap(r));
+    for (title, svg) in charts {
+        let _ = write!(o, "<figure><figcaption>{}</figcaption>{svg}</figure>", esc(title));
+    }
+    if r.utility.is_empty() {
+        o.push_str("<p>No experiment has evaluated this skill yet.</p>");
+    } else {
+        o.push_str("<table id=\"utility\"><tr><th>Experiment</th><th>Config</th><th>n</th><th>Without → with</th><th>Delta (pts)</th><th>95% CI</th><th>p</th><th>q</th><th>Class</th><th>EG</th><th>CG</th><th>ECG</th></tr>");
+        for u in &r.utility {
+            let s = &u.summary;
+            let c = class_of(s);
+            let _ = write!(
+                o,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td class=\"{c}\">{c}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&experiment_label(u)), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, opt(s.eg), opt(s.cg), opt(s.ecg)
+            );
+        }
+        o.push_str("</table>");
+    }
+    let _ = write!(
+        o,
+        "<h2>Safety</h2><p>Security score <strong>{}</strong>/100 <span class=\"badge{}\">{}</span></p><ul>",
+        r.safety.score,
+        if r.safety.risky { " risky" } else { "" },
+        if r.safety.risky { "risky" } else { "not risky" }
+    );
+    for f in &r.safety.findings {
+        let _ = write!(o, "<li>{}</li>", esc(f));
+    }
+    let _ = write!(
+        o,
+        "</ul><h2>Quality</h2><p>Overall <strong>{:.1}</strong> (grade {}), gate {}.</p><h2>Evidence</h2><ul>",
+        r.quality.overall,
+        esc(&r.quality.grade),
+        if r.quality.passed_gate { "passed" } else { "failed" }
+    );
+    for e in &r.evidence {
+        let _ = write!(o, "<li>{} #{}: {}</li>", esc(&e.kind), e.id, esc(&e.label));
+    }
+    o.push_str("</ul></body></html>\n");
+    o
+}
+
+/// Experiments × configurations, each cell coloured by the mean delta on a zero-centred scale.
+fn heatmap(r: &SkillReport) -> String {
+    let groups: Vec<&UtilityRow> = r.utility.iter().filter(|u| u.summary.config != "all").collect();
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut configs: Vec<&str> = groups.iter().map(|u| u.summary.config.as_str()).collect();
+    configs.sort();
+    configs.dedup();
+    let mut exps: Vec<(i64, String)> = groups.iter().map(|u| (u.experiment_id, experiment_label(u))).collect();
+    exps.dedup();
+    let mut o = String::from("<table id=\"heatmap\"><caption>Mean delta (points) by experiment and agent configuration; * p &lt; 0.05</caption><tr><th>Experiment</th>");
+    for c in &configs {
+        let _ = write!(o, "<th>{}</th>", esc(c));
+    }
+    o.push_str("</tr>");
+    for (id, label) in exps {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&label));
+        for c in &configs {
+            match groups.iter().find(|u| u.experiment_id == id && u.summary.config == *c) {
+                Some(u) => {
+                    let d = u.summary.delta.clamp(-100.0, 100.0);
+                    // Zero-centred diverging scale: red below zero, green above, white at zero.
+                    let (r_, g_, b_) = if d >= 0.0 {
+                        (255.0 - 2.0 * d, 255.0 - 0.8 * d, 255.0 - 2.0 * d)
+                    } else {
+                        (255.0 + 0.4 * d, 255.0 + 2.0 * d, 255.0 + 2.0 * d)
+                    };
+                    let star = if u.summary.p_signflip < 0.05 { "*" } else { "" };
+                    let _ = write!(
+                        o,
+                        "<td style=\"background:rgb({:.0},{:.0},{:.0})\">{:+.1}{star} <small>n={}</small></td>",
+                        r_, g_, b_, u.summary.delta, u.summary.n
+                    );
+                }
+                None => o.push_str("<td style=\"background:repeating-linear-gradient(45deg,#eee,#eee 4px,#fff 4px,#fff 8px)\">not run</td>"),
+            }
+        }
+        o.push_str("</tr>");
+    }
+    o.push_str("</table>");
+    o
+}
+
+pub fn render(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
+    let r = build(ws, skill_id)?;
+    let text = match format {
+        ReportFormat::Json => serde_json::to_string_pretty(&r)?,
+        ReportFormat::Md => markdown(&r),
+        ReportFormat::Html => html(&r, &charts(&r)),
+    };
+    Ok(skillscope_runs::redaction::Scrubber::new(ws)?.text(&text))
+}
+
+/// Charts of the report (inline SVG).
+fn charts(r: &SkillReport) -> Vec<(String, String)> {
+    let pooled: Vec<Summary> = r.utility.iter().map(|u| u.summary.clone()).collect();
+    if pooled.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        ("Skill-level delta with 95% CI".into(), skillscope_charts::skill_deltas(&pooled)),
+        ("Pass rate without vs with".into(), skillscope_charts::pass_rates(&pooled)),
+    ]
+}
+
+/// Writes the report into `<home>/exports/` and returns its path.
+pub fn export(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
+    let text = render(ws, skill_id, format)?;
+    let name = library::get_skill(ws, skill_id)?.summary.name;
+    let dir = ws.home().join("exports");
+    std::fs::create_dir_all(&dir).map_err(|e| skillscope_store::error::AppError::io(dir.display(), e))?;
+    let ext = match format {
+        ReportFormat::Html => "html",
+        ReportFormat::Md => "md",
+        ReportFormat::Json => "json",
+    };
+    let path = dir.join(format!("report-{name}-{}.{ext}", now().replace([':', '.'], "-")));
+    std::fs::write(&path, text).map_err(|e| skillscope_store::error::AppError::io(path.display(), e))?;
+    Ok(path.display().to_string())
+}

@@ -1,0 +1,64 @@
+//! Model API keys live only in the OS keyring (service `skillscope`, one entry per provider id).
+//! Nothing here writes a secret anywhere else; callers hold it in memory for one call.
+
+use skillscope_store::error::{AppError, ErrorCode, Result};
+
+pub const SERVICE: &str = "skillscope";
+/// `keyutils` (kernel keyring, e.g. under `keyctl session`) or `secret-service`; default: the
+/// platform's own choice (Secret Service with a kernel-keyring cache on Linux).
+pub const STORE_ENV: &str = "SKILLSCOPE_KEYRING";
+
+/// Picks the keyring store once per process, from `SKILLSCOPE_KEYRING`.
+pub fn init_store() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| match std::env::var(STORE_ENV).as_deref() {
+        Ok("keyutils") => keyring::set_default_credential_builder(keyring::keyutils::default_credential_builder()),
+        Ok("secret-service") => {
+            keyring::set_default_credential_builder(keyring::secret_service::default_credential_builder())
+        }
+        _ => {}
+    });
+}
+
+fn entry(provider: &str) -> Result<keyring::Entry> {
+    if provider.trim().is_empty() {
+        return Err(AppError::invalid_input("a provider id is required"));
+    }
+    init_store();
+    keyring::Entry::new(SERVICE, provider).map_err(|e| keyring_error(provider, e))
+}
+
+fn keyring_error(provider: &str, e: keyring::Error) -> AppError {
+    AppError::new(
+        ErrorCode::Io,
+        format!(
+            "the OS keyring is unavailable for {provider:?} ({e}); start a Secret Service (e.g. gnome-keyring) or set {STORE_ENV}=keyutils"
+        ),
+    )
+}
+
+pub fn set(provider: &str, secret: &str) -> Result<()> {
+    let secret = secret.trim();
+    if secret.is_empty() {
+        return Err(AppError::invalid_input("the key is empty"));
+    }
+    entry(provider)?.set_password(secret).map_err(|e| keyring_error(provider, e))
+}
+
+/// The stored key, or None when there is none.
+pub fn get(provider: &str) -> Result<Option<String>> {
+    match entry(provider)?.get_password() {
+        Ok(s) => Ok(Some(s)),
+        Err(keyring::Error::NoEntry) => Ok(None),
+        Err(e) => Err(keyring_error(provider, e)),
+    }
+}
+
+/// Deletes the key; deleting a missing key is not an error. Returns whether one existed.
+pub fn delete(provider: &str) -> Result<bool> {
+    match entry(provider)?.delete_credential() {
+        Ok(()) => Ok(true),
+        Err(keyring::Error::NoEntry) => Ok(false),
+        Err(e) => Err(keyring_error(provider, e)),
+    }
+}

@@ -1,0 +1,10 @@
+//! Running things: the persistent trial queue, its worker and phases, provider and agent
+//! configurations, credentials in the OS keyring, harness installs, trajectories and evidence.
+
+pub mod agents;
+pub mod credentials;
+pub mod evidence;
+pub mod harnesses;
+pub mod queue;
+pub mod redaction;
+pub mod trajectories;

@@ -1,0 +1,162 @@
+//! The agent phase of a trial: resolves the agent configuration, its provider and key (from the
+//! keyring, held in memory only), lays the skills out for a read-only mount, runs the agent (the
+//! built-in one, or Claude Code inside the container behind a key-adding proxy), and stores its
+//! redacted trajectory.
+
+use super::model::{AgentTask, SKILLS_DIR};
+use crate::agents;
+use crate::credentials;
+use crate::harnesses::Harness;
+use crate::trajectories;
+use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
+use skillscope_atif::Redactor;
+use skillscope_library as library;
+use skillscope_models::{Client, PriceTable, Secret};
+use skillscope_sandbox::Container;
+use skillscope_store::error::{AppError, Result};
+use skillscope_store::workspace::Workspace;
+
+/// What runs the agent, with what it needs on the host.
+pub enum Runner {
+    Builtin,
+    /// The Claude Code binary, and the folder (mounted into the container) where its model
+    /// proxy's socket goes.
+    ClaudeCode {
+        binary: std::path::PathBuf,
+        socket_dir: tempfile::TempDir,
+    },
+}
+
+pub struct Prepared {
+    pub runner: Runner,
+    pub client: std::sync::Arc<Client>,
+    pub model: String,
+    pub limits: skillscope_agent::AgentLimits,
+    pub prices: PriceTable,
+    pub redactor: Redactor,
+    pub skills: Vec<SkillListing>,
+    /// Host folder mounted read-only at /skills; None in the without-skill arm.
+    pub mount: Option<tempfile::TempDir>,
+}
+
+fn prices(ws: &Workspace) -> Result<PriceTable> {
+    let path = ws.home().join("prices.toml");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            PriceTable::from_toml_str(&text).map_err(|e| AppError::invalid_input(format!("{}: {e}", path.display())))
+        }
+        Err(_) => Ok(PriceTable::default()),
+    }
+}
+
+pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
+    let cfg = agents::agent(ws, task.agent_config_id)?;
+    let provider = agents::provider(ws, &cfg.provider_id)?;
+    let key = credentials::get(&provider.id)?;
+    let redactor = Redactor::new(key.iter().cloned().collect());
+    let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
+    let runner = match cfg.harness {
+        Harness::ClaudeCode => {
+            Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
+        }
+        Harness::Builtin => Runner::Builtin,
+    };
+    let (skills, mount) = if task.skill_version_ids.is_empty() {
+        (Vec::new(), None)
+    } else {
+        let dir = ws.staging_dir()?;
+        let mut listed = Vec::new();
+        for &vid in &task.skill_version_ids {
+            let v = library::get_version(ws, vid)?;
+            let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{vid}"));
+            let root = dir.path().join(&name);
+            for (f, bytes) in library::version_files(ws, vid)? {
+                let p = root.join(&f.path);
+                std::fs::create_dir_all(p.parent().expect("file under the skill"))
+                    .map_err(|e| AppError::io(p.display(), e))?;
+                std::fs::write(&p, bytes).map_err(|e| AppError::io(p.display(), e))?;
+            }
+            listed.push(SkillListing {
+                description: v.frontmatter.description.clone().unwrap_or_default(),
+                path: format!("{SKILLS_DIR}/{name}"),
+                name,
+            });
+        }
+        (listed, Some(dir))
+    };
+    Ok(Prepared {
+        runner,
+        client: std::sync::Arc::new(client),
+        model: cfg.model,
+        limits: cfg.limits,
+        prices: prices(ws)?,
+        redactor,
+        skills,
+        mount,
+    })
+}
+
+impl Prepared {
+    /// Host folders the container mounts read-only: the skills (with-skill arm) and what a harness
+    /// needs (its binary, its proxy's socket folder).
+    pub fn mounts(&self) -> Vec<(std::path::PathBuf, String)> {
+        let mut mounts: Vec<_> = self.mount.iter().map(|d| (d.path().to_path_buf(), SKILLS_DIR.to_string())).collect();
+        if let Runner::ClaudeCode { binary, socket_dir } = &self.runner {
+            mounts.push((binary.clone(), claude_code::BINARY.to_string()));
+            mounts.push((socket_dir.path().to_path_buf(), claude_code::SOCKET_DIR.to_string()));
+        }
+        mounts
+    }
+}
+
+pub async fn run(
+    p: &Prepared,
+    container: &Container,
+    workdir: &str,
+    instruction: &str,
+    session_id: String,
+    log: &(dyn Fn(&str) + Send + Sync),
+) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
+    let input = skillscope_agent::run::RunInput {
+        client: &p.client,
+        model: &p.model,
+        prices: &p.prices,
+        container,
+        workdir,
+        instruction,
+        skills: &p.skills,
+        limits: &p.limits,
+        redactor: &p.redactor,
+        session_id,
+        log,
+    };
+    match &p.runner {
+        Runner::Builtin => skillscope_agent::run(input).await,
+        Runner::ClaudeCode { socket_dir, .. } => {
+            // Lives as long as the run: the harness's only way out of the container.
+            let _proxy = skillscope_models::proxy::serve_unix(
+                p.client.clone(),
+                &socket_dir.path().join(claude_code::SOCKET_NAME),
+            )
+            .await
+            .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
+            claude_code::run(input).await
+        }
+    }
+}
+
+/// Stores the trajectory of an attempt (once); returns its id.
+pub fn store_trajectory(ws: &Workspace, trial: i64, attempt: u32, label: &str, outcome: &AgentOutcome) -> Result<i64> {
+    let t: skillscope_atif::Trajectory = serde_json::from_value(outcome.trajectory.clone())?;
+    let stop = serde_json::to_value(outcome.stop)?;
+    trajectories::store(
+        &mut ws.conn()?,
+        trajectories::NewTrajectory {
+            trial: Some((trial, attempt)),
+            origin: "trial",
+            label,
+            trajectory: &t,
+            stop_reason: stop.as_str(),
+        },
+    )
+}

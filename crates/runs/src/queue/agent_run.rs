@@ -1,0 +1,53 @@
+//! An agent run: one task for the built-in agent, repeated, queued like any run.
+
+use super::model::{AgentTask, TrialSpec};
+use super::store;
+use serde::{Deserialize, Serialize};
+use skillscope_store::error::{AppError, Result};
+use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AgentRunRequest {
+    pub name: String,
+    #[ts(type = "number")]
+    pub agent_config_id: i64,
+    pub instruction: String,
+    pub image: String,
+    /// Host folder copied into the container's working directory.
+    pub workspace: Option<String>,
+    /// Shell command (run with `sh -c`) whose exit code scores the trial.
+    pub verifier: Option<String>,
+    #[ts(type = "number[]")]
+    pub skill_version_ids: Vec<i64>,
+    pub repeats: u32,
+}
+
+pub fn create(ws: &Workspace, r: &AgentRunRequest) -> Result<i64> {
+    if r.instruction.trim().is_empty() || r.image.trim().is_empty() {
+        return Err(AppError::invalid_input("an agent run needs an instruction and an image"));
+    }
+    if !(1..=100).contains(&r.repeats) {
+        return Err(AppError::invalid_input("repeats must be 1 to 100"));
+    }
+    crate::agents::agent(ws, r.agent_config_id)?;
+    if let Some(dir) = &r.workspace {
+        if !std::path::Path::new(dir).is_dir() {
+            return Err(AppError::not_found(format!("workspace folder {dir} does not exist")));
+        }
+    }
+    let spec = TrialSpec {
+        workspace: r.workspace.clone(),
+        verifier: r.verifier.as_ref().map(|v| vec!["sh".into(), "-c".into(), v.clone()]),
+        agent: Some(AgentTask {
+            agent_config_id: r.agent_config_id,
+            instruction: r.instruction.clone(),
+            skill_version_ids: r.skill_version_ids.clone(),
+        }),
+        ..TrialSpec::command(r.image.trim(), Vec::new())
+    };
+    let name = if r.name.trim().is_empty() { format!("agent: {}", r.instruction) } else { r.name.clone() };
+    let trials: Vec<_> = (1..=r.repeats).map(|i| (format!("repeat {i}"), spec.clone())).collect();
+    store::create_run(ws, &name, &trials)
+}

@@ -1,0 +1,257 @@
+//! Queue types shared with the CLI and the UI.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Where skills appear inside the container.
+pub const SKILLS_DIR: &str = "/skills";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum TrialState {
+    Queued,
+    Running,
+    Passed,
+    Failed,
+    /// The agent's own failure (timeout, memory limit): scored, never retried.
+    AgentError,
+    /// The infrastructure failed on every allowed attempt.
+    InfraError,
+    Cancelled,
+}
+
+impl TrialState {
+    pub const ALL: [TrialState; 7] = [
+        TrialState::Queued,
+        TrialState::Running,
+        TrialState::Passed,
+        TrialState::Failed,
+        TrialState::AgentError,
+        TrialState::InfraError,
+        TrialState::Cancelled,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrialState::Queued => "queued",
+            TrialState::Running => "running",
+            TrialState::Passed => "passed",
+            TrialState::Failed => "failed",
+            TrialState::AgentError => "agent_error",
+            TrialState::InfraError => "infra_error",
+            TrialState::Cancelled => "cancelled",
+        }
+    }
+    pub fn parse(s: &str) -> Self {
+        Self::ALL.into_iter().find(|t| t.as_str() == s).unwrap_or(TrialState::InfraError)
+    }
+    pub fn is_final(self) -> bool {
+        !matches!(self, TrialState::Queued | TrialState::Running)
+    }
+}
+
+/// Which image a trial runs in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+#[ts(export)]
+pub enum ImageSource {
+    /// A local image, or one pulled from a registry when reachable.
+    Image { name: String },
+    /// A Dockerfile context (Harbor's `environment/`), built once and reused.
+    Build { context: String, tag: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrialLimits {
+    pub memory_mb: u32,
+    pub cpus: f64,
+    pub pids: u32,
+    /// Off unless a trial needs the model egress path.
+    pub network: bool,
+    pub read_only_rootfs: bool,
+    pub user: Option<String>,
+}
+
+impl Default for TrialLimits {
+    fn default() -> Self {
+        Self { memory_mb: 1024, cpus: 1.0, pids: 256, network: false, read_only_rootfs: false, user: None }
+    }
+}
+
+/// Everything needed to run one trial.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrialSpec {
+    pub image: ImageSource,
+    /// The agent phase: the command whose run is being evaluated.
+    pub command: Vec<String>,
+    /// The verifier phase; when absent the command's exit code decides pass or fail.
+    pub verifier: Option<Vec<String>>,
+    /// Host folder copied to `workdir` before the agent starts; its changes are recorded.
+    pub workspace: Option<String>,
+    pub workdir: String,
+    pub limits: TrialLimits,
+    pub command_timeout_secs: u64,
+    pub verifier_timeout_secs: u64,
+    /// When set, the built-in agent works on the task instead of `command` running.
+    #[serde(default)]
+    pub agent: Option<AgentTask>,
+    /// A task verifier (pytest, Harbor tests, JSON score, exit code) scoring the run with a pass
+    /// ratio; replaces `verifier` when set.
+    #[serde(default)]
+    pub scoring: Option<skillscope_tasks::TaskVerifier>,
+}
+
+/// A task for the built-in agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AgentTask {
+    #[ts(type = "number")]
+    pub agent_config_id: i64,
+    pub instruction: String,
+    /// Skill versions mounted read-only under /skills; empty = the without-skill arm (no /skills at all).
+    #[ts(type = "number[]")]
+    pub skill_version_ids: Vec<i64>,
+}
+
+impl TrialSpec {
+    pub fn command(image: &str, command: Vec<String>) -> Self {
+        Self {
+            image: ImageSource::Image { name: image.into() },
+            command,
+            verifier: None,
+            workspace: None,
+            workdir: "/workspace".into(),
+            limits: TrialLimits::default(),
+            command_timeout_secs: 600,
+            verifier_timeout_secs: 300,
+            agent: None,
+            scoring: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Phases {
+    pub env_started_at: Option<String>,
+    pub env_finished_at: Option<String>,
+    pub agent_started_at: Option<String>,
+    pub agent_finished_at: Option<String>,
+    pub verifier_started_at: Option<String>,
+    pub verifier_finished_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrialView {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "number")]
+    pub run_id: i64,
+    pub label: String,
+    pub state: TrialState,
+    pub attempt: u32,
+    pub priority: i32,
+    pub message: String,
+    pub image_digest: Option<String>,
+    pub phases: Phases,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct StateCounts {
+    pub queued: u32,
+    pub running: u32,
+    pub passed: u32,
+    pub failed: u32,
+    pub agent_error: u32,
+    pub infra_error: u32,
+    pub cancelled: u32,
+}
+
+impl StateCounts {
+    pub fn add(&mut self, s: TrialState, n: u32) {
+        *match s {
+            TrialState::Queued => &mut self.queued,
+            TrialState::Running => &mut self.running,
+            TrialState::Passed => &mut self.passed,
+            TrialState::Failed => &mut self.failed,
+            TrialState::AgentError => &mut self.agent_error,
+            TrialState::InfraError => &mut self.infra_error,
+            TrialState::Cancelled => &mut self.cancelled,
+        } += n;
+    }
+    pub fn total(&self) -> u32 {
+        self.queued + self.running + self.finished()
+    }
+    pub fn finished(&self) -> u32 {
+        self.passed + self.failed + self.agent_error + self.infra_error + self.cancelled
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RunView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    pub created_at: String,
+    pub counts: StateCounts,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct QueueStatus {
+    /// Paused by a user; running trials finish, nothing new starts.
+    pub paused: bool,
+    /// Why the queue is waiting on the Docker engine, when it is.
+    pub engine_problem: Option<String>,
+    pub concurrency: u32,
+    pub counts: StateCounts,
+}
+
+/// The outcome of one attempt, written once.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AttemptResult {
+    pub attempt: u32,
+    pub outcome: TrialState,
+    #[ts(type = "number | null")]
+    pub exit_code: Option<i64>,
+    pub timed_out: bool,
+    pub oom_killed: bool,
+    pub stdout: String,
+    pub stderr: String,
+    #[ts(type = "unknown")]
+    pub file_changes: serde_json::Value,
+    pub error: Option<String>,
+    #[ts(type = "number")]
+    pub duration_ms: u64,
+    /// The verifier's score in [0, 1] (pass ratio); None when the attempt was not scored.
+    pub score: Option<f64>,
+    /// Skill directories present under /skills before the agent started (agent trials only).
+    pub skills_listed: Option<Vec<String>>,
+}
+
+/// Typed progress for the UI: one trial changed, the queue's state changed, or output arrived.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case", tag = "type")]
+#[ts(export)]
+pub enum QueueEvent {
+    Trial {
+        trial: TrialView,
+    },
+    Status {
+        status: QueueStatus,
+    },
+    Log {
+        #[ts(type = "number")]
+        trial_id: i64,
+        attempt: u32,
+        stream: String,
+        text: String,
+    },
+}

@@ -1,0 +1,491 @@
+//! The queue worker: claims due trials up to the concurrency limit and runs each in a fresh
+//! container. One worker per workspace (a lock file); it survives the engine going away (pauses,
+//! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
+
+use super::agent_phase;
+use super::model::*;
+use super::store::{self, Claimed, Phase};
+use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
+use skillscope_store::error::{AppError, ErrorCode, Result};
+use skillscope_store::workspace::Workspace;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+
+pub type Sink = Arc<dyn Fn(QueueEvent) + Send + Sync>;
+
+#[derive(Clone, Default)]
+pub struct WorkerOptions {
+    /// Return once nothing is queued or running (CLI and benchmarks); the app runs forever.
+    pub drain: bool,
+    /// Docker socket; default: DOCKER_HOST or the platform default.
+    pub socket: Option<String>,
+}
+
+/// How often the loop looks for new, cancelled or due trials when nothing wakes it.
+const TICK: Duration = Duration::from_millis(200);
+const ENGINE_RETRY: Duration = Duration::from_secs(2);
+
+/// Labels every container of this workspace carries, so recovery touches only its own.
+pub fn workspace_label(ws: &Workspace) -> String {
+    skillscope_store::blobs::sha256_hex(ws.home().display().to_string().as_bytes())[..16].to_string()
+}
+
+/// Holds the workspace's worker lock for as long as it lives.
+struct Lock(#[allow(dead_code)] std::fs::File);
+
+fn lock(ws: &Workspace) -> Result<Lock> {
+    let path = ws.home().join("queue.lock");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| AppError::io(path.display(), e))?;
+    f.try_lock().map_err(|_| {
+        AppError::new(ErrorCode::Conflict, "another Skillscope process is already running this workspace's queue")
+    })?;
+    Ok(Lock(f))
+}
+
+async fn connect(opts: &WorkerOptions) -> std::result::Result<Engine, SandboxError> {
+    match &opts.socket {
+        Some(s) => Engine::connect_to(s).await,
+        None => Engine::connect().await,
+    }
+}
+
+fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T> + Send + 'static,
+) -> impl std::future::Future<Output = Result<T>> {
+    async move { tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))? }
+}
+
+fn emit_status(ws: &Workspace, sink: &Sink) {
+    if let Ok(status) = store::status(ws) {
+        sink(QueueEvent::Status { status });
+    }
+}
+
+/// Runs the queue until drained (with `opts.drain`) or forever.
+pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
+    let _lock = lock(&ws)?;
+    let max_attempts = ws.config().queue.max_attempts();
+    let requeued = {
+        let ws = ws.clone();
+        blocking(move || store::recover(&mut ws.conn()?, max_attempts)).await?
+    };
+    if !requeued.is_empty() {
+        tracing::info!("re-queued {} trial(s) interrupted by the last exit", requeued.len());
+    }
+    let label = workspace_label(&ws);
+    let mut engine: Option<Engine> = None;
+    let mut running: HashMap<i64, JoinHandle<()>> = HashMap::new();
+    // Finished trials wake the loop at once, so a free slot is refilled without waiting a tick.
+    let wake = Arc::new(tokio::sync::Notify::new());
+    loop {
+        running.retain(|_, h| !h.is_finished());
+        let Some(eng) = engine.clone() else {
+            match connect(&opts).await {
+                Ok(e) => {
+                    remove_orphans(&e, &label, &running).await;
+                    store::set_engine_problem(&ws.conn()?, None)?;
+                    emit_status(&ws, &sink);
+                    engine = Some(e);
+                }
+                Err(e) => {
+                    let msg = engine_message(&e);
+                    store::set_engine_problem(&ws.conn()?, Some(&msg))?;
+                    emit_status(&ws, &sink);
+                    if opts.drain && running.is_empty() && nothing_due(&ws)? {
+                        return Err(AppError::new(ErrorCode::Internal, msg));
+                    }
+                    tokio::time::sleep(ENGINE_RETRY).await;
+                }
+            }
+            continue;
+        };
+        let conn = ws.conn()?;
+        // Cancelled (or otherwise taken) trials stop now; their containers go with them.
+        for id in store::not_running(&conn, &running.keys().copied().collect::<Vec<_>>())? {
+            if let Some(h) = running.remove(&id) {
+                h.abort();
+                remove_trial_containers(&eng, &label, id).await;
+                if let Ok(t) = store::trial(&conn, id) {
+                    sink(QueueEvent::Trial { trial: t });
+                }
+            }
+        }
+        let limit = ws.config().queue.concurrency().saturating_sub(running.len() as u32);
+        if limit > 0 && !store::is_paused(&conn)? {
+            if eng.ping().await.is_err() {
+                engine = None;
+                continue;
+            }
+            for c in store::claim(&conn, limit)? {
+                let id = c.id;
+                let (ws, eng, label, sink, wake) = (ws.clone(), eng.clone(), label.clone(), sink.clone(), wake.clone());
+                let task = tokio::spawn(async move {
+                    run_trial(ws, eng, label, c, sink).await;
+                    wake.notify_one();
+                });
+                running.insert(id, task);
+            }
+        }
+        if opts.drain && running.is_empty() && nothing_due(&ws)? {
+            emit_status(&ws, &sink);
+            return Ok(());
+        }
+        drop(conn);
+        tokio::select! {
+            _ = tokio::time::sleep(TICK) => {}
+            _ = wake.notified() => {}
+        }
+    }
+}
+
+fn nothing_due(ws: &Workspace) -> Result<bool> {
+    let c = store::status(ws)?.counts;
+    Ok(c.queued == 0 && c.running == 0)
+}
+
+pub fn engine_message(e: &SandboxError) -> String {
+    match e {
+        SandboxError::EngineUnavailable { socket, detail } => format!(
+            "Docker engine unreachable at {socket} ({detail}). The queue is waiting and resumes by itself once the engine is back; start Docker (e.g. `sudo systemctl start docker`)."
+        ),
+        other => format!("Docker engine error: {other}"),
+    }
+}
+
+/// Containers of this workspace that no live trial owns are removed (crash leftovers).
+async fn remove_orphans(engine: &Engine, label: &str, running: &HashMap<i64, JoinHandle<()>>) {
+    let Ok(all) = engine.managed_containers().await else { return };
+    for c in all {
+        let ours = c.labels.get("skillscope.workspace").map(String::as_str) == Some(label);
+        let owner: Option<i64> = c.labels.get("skillscope.trial").and_then(|t| t.parse().ok());
+        if ours && !owner.is_some_and(|o| running.contains_key(&o)) {
+            let _ = engine.remove_container(&c.id).await;
+        }
+    }
+}
+
+async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
+    let Ok(all) = engine.managed_containers().await else { return };
+    for c in all {
+        if c.labels.get("skillscope.workspace").map(String::as_str) == Some(label)
+            && c.labels.get("skillscope.trial") == Some(&trial.to_string())
+        {
+            let _ = engine.remove_container(&c.id).await;
+        }
+    }
+}
+
+/// Why an attempt ended without a result of its own: `infra` failures are retried by the queue.
+struct TrialError {
+    infra: bool,
+    message: String,
+}
+
+impl From<SandboxError> for TrialError {
+    fn from(e: SandboxError) -> Self {
+        Self { infra: e.is_infrastructure(), message: e.to_string() }
+    }
+}
+
+impl From<skillscope_agent::AgentError> for TrialError {
+    fn from(e: skillscope_agent::AgentError) -> Self {
+        // Model faults and sandbox faults were not caused by the agent.
+        let infra = match &e {
+            skillscope_agent::AgentError::Model(m) => m.is_infrastructure(),
+            skillscope_agent::AgentError::Sandbox(s) => s.is_infrastructure(),
+            // The harness could not reach its model or produced no result: retried like a model fault.
+            skillscope_agent::AgentError::Harness(_) => true,
+        };
+        Self { infra, message: e.to_string() }
+    }
+}
+
+impl From<AppError> for TrialError {
+    /// Set-up problems (missing configuration, keyring unavailable) are not the agent's doing.
+    fn from(e: AppError) -> Self {
+        Self { infra: true, message: e.message }
+    }
+}
+
+async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, sink: Sink) {
+    let started = Instant::now();
+    let result = match execute(&ws, &engine, &label, &c, &sink).await {
+        Ok(r) => r,
+        Err(e) => AttemptResult {
+            attempt: c.attempt,
+            outcome: if e.infra { TrialState::InfraError } else { TrialState::AgentError },
+            exit_code: None,
+            timed_out: false,
+            oom_killed: false,
+            stdout: String::new(),
+            stderr: String::new(),
+            file_changes: serde_json::json!([]),
+            error: Some(e.message),
+            duration_ms: 0,
+            score: None,
+            skills_listed: None,
+        },
+    };
+    let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
+    let q = ws.config().queue.clone();
+    let backoff = q.backoff_ms().saturating_mul(1 << (c.attempt.min(10) - 1)) as i64;
+    let (id, w) = (c.id, ws.clone());
+    let recorded = blocking(move || {
+        store::record(&mut w.conn()?, id, &result, q.max_attempts(), backoff)?;
+        store::trial(&w.conn()?, id)
+    })
+    .await;
+    match recorded {
+        Ok(t) => sink(QueueEvent::Trial { trial: t }),
+        Err(e) => tracing::error!("could not record trial {id}: {e}"),
+    }
+}
+
+fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink: &Sink) {
+    let conn = match ws.conn() {
+        Ok(c) => c,
+        Err(e) => return tracing::warn!("phase stamp: {e}"),
+    };
+    if store::stamp(&conn, c.id, c.attempt, phase, start, msg).is_ok() {
+        if let Ok(t) = store::trial(&conn, c.id) {
+            sink(QueueEvent::Trial { trial: t });
+        }
+    }
+}
+
+fn container_spec(
+    ws_label: &str,
+    c: &Claimed,
+    image: String,
+    ro_mounts: Vec<(std::path::PathBuf, String)>,
+) -> ContainerSpec {
+    let l = &c.spec.limits;
+    let labels = HashMap::from([
+        ("skillscope.workspace".to_string(), ws_label.to_string()),
+        ("skillscope.trial".to_string(), c.id.to_string()),
+        ("skillscope.attempt".to_string(), c.attempt.to_string()),
+    ]);
+    ContainerSpec {
+        image,
+        labels,
+        network: if l.network { NetworkMode::Bridge } else { NetworkMode::None },
+        memory_bytes: Some(i64::from(l.memory_mb) * 1024 * 1024),
+        nano_cpus: Some((l.cpus * 1e9) as i64),
+        pids_limit: Some(i64::from(l.pids)),
+        read_only_rootfs: l.read_only_rootfs,
+        user: l.user.clone(),
+        workdir: Some(c.spec.workdir.clone()),
+        // Skills (and a harness's binary and socket) are mounted read-only; the without-skill arm
+        // has no /skills at all.
+        ro_mounts,
+        ..ContainerSpec::default()
+    }
+}
+
+/// One attempt: environment (image, container, workspace), agent command, verifier.
+async fn execute(
+    ws: &Workspace,
+    engine: &Engine,
+    label: &str,
+    c: &Claimed,
+    sink: &Sink,
+) -> std::result::Result<AttemptResult, TrialError> {
+    let spec = &c.spec;
+    stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
+    let prepared = match &spec.agent {
+        Some(task) => {
+            let (ws2, task2) = (ws.clone(), task.clone());
+            Some(blocking(move || agent_phase::prepare(&ws2, &task2)).await?)
+        }
+        None => None,
+    };
+    let image = match &spec.image {
+        ImageSource::Image { name } => engine.ensure_image(name).await?,
+        ImageSource::Build { context, tag } => {
+            // One build at a time: the arms of a pair start together, and two concurrent builds of
+            // one context would give two image ids (and fail the pair's fairness check).
+            static BUILDS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+            let _one = BUILDS.lock().await;
+            engine.build_image(std::path::Path::new(context), tag).await?
+        }
+    };
+    let mounts = prepared.as_ref().map(|p| p.mounts()).unwrap_or_default();
+    let container = engine.create(&container_spec(label, c, image.clone(), mounts)).await?;
+    if let Ok(conn) = ws.conn() {
+        let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
+    }
+    let outcome = async {
+        // The engine creates the working directory; without an upload it starts empty.
+        container.start().await?;
+        let before = match &spec.workspace {
+            Some(dir) => {
+                container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
+                container.snapshot(&spec.workdir).await?
+            }
+            None => Snapshot::default(),
+        };
+        stamp(ws, c, Phase::Env, false, "Environment ready", sink);
+
+        stamp(ws, c, Phase::Agent, true, "Running", sink);
+        let mut log = |stream: OutputStream, bytes: &[u8]| {
+            sink(QueueEvent::Log {
+                trial_id: c.id,
+                attempt: c.attempt,
+                stream: if matches!(stream, OutputStream::Stderr) { "stderr".into() } else { "stdout".into() },
+                text: String::from_utf8_lossy(bytes).into_owned(),
+            })
+        };
+        let opts = |secs: u64| ExecOptions {
+            timeout: Duration::from_secs(secs),
+            workdir: Some(spec.workdir.clone()),
+            ..Default::default()
+        };
+        let mut skills_listed = None;
+        let (agent_run, agent) = match (&prepared, &spec.agent) {
+            (Some(prepared), Some(task)) => {
+                // What the agent can see, recorded before it starts: the fairness check compares it
+                // with the arm's condition.
+                let ls = vec!["sh".to_string(), "-c".into(), format!("ls -1A {} 2>/dev/null || true", SKILLS_DIR)];
+                let listed = container.exec(&ls, opts(30), &mut |_, _| {}).await?;
+                skills_listed =
+                    Some(listed.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect::<Vec<_>>());
+                let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
+                let live = |text: &str| {
+                    sink(QueueEvent::Log {
+                        trial_id: c.id,
+                        attempt: c.attempt,
+                        stream: "stdout".into(),
+                        text: text.to_string(),
+                    })
+                };
+                let out =
+                    agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session, &live).await?;
+                let as_exec = agent_exec_result(&out);
+                (Some(out), as_exec)
+            }
+            _ => (None, container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?),
+        };
+        stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
+        let verifier = if agent.timed_out || agent.oom_killed {
+            None
+        } else if let Some(v) = &spec.scoring {
+            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+            let scored = run_task_verifier(&container, v, opts(spec.verifier_timeout_secs), &mut log).await?;
+            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+            Some(scored)
+        } else if let Some(cmd) = &spec.verifier {
+            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+            let v = container.exec(cmd, opts(spec.verifier_timeout_secs), &mut log).await?;
+            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+            let value = if v.exit_code == Some(0) && !v.timed_out { 1.0 } else { 0.0 };
+            Some((v, Ok(value)))
+        } else {
+            None
+        };
+        let after = container.snapshot(&spec.workdir).await?;
+        Ok::<_, TrialError>((
+            agent_run,
+            agent,
+            verifier,
+            skillscope_sandbox::file_changes(&before, &after),
+            skills_listed,
+        ))
+    }
+    .await;
+    if let Err(e) = container.remove().await {
+        tracing::warn!("could not remove container {}: {e}", container.id);
+    }
+    let (agent_run, agent, verifier, changes, skills_listed) = outcome?;
+    if let Some(out) = &agent_run {
+        let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
+        blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
+    }
+    let (outcome, error, score) = if agent.timed_out {
+        (
+            TrialState::AgentError,
+            Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)),
+            0.0,
+        )
+    } else if agent.oom_killed {
+        (
+            TrialState::AgentError,
+            Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)),
+            0.0,
+        )
+    } else {
+        match &verifier {
+            // A verifier that cannot produce a score is not the agent's failure: not scored.
+            Some((_, Err(e))) => return Err(TrialError { infra: true, message: format!("verifier error: {e}") }),
+            Some((v, Ok(_))) if v.timed_out => {
+                (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), 0.0)
+            }
+            Some((_, Ok(value))) => (if *value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, *value),
+            None if agent.exit_code == Some(0) => (TrialState::Passed, None, 1.0),
+            None => (TrialState::Failed, None, 0.0),
+        }
+    };
+    Ok(AttemptResult {
+        attempt: c.attempt,
+        outcome,
+        exit_code: agent.exit_code,
+        timed_out: agent.timed_out,
+        oom_killed: agent.oom_killed,
+        stdout: agent.stdout,
+        stderr: agent.stderr,
+        file_changes: serde_json::to_value(changes).unwrap_or_default(),
+        score: Some(score),
+        error,
+        duration_ms: 0,
+        skills_listed,
+    })
+}
+
+/// The agent phase in the shape of a command's result, so scoring treats both alike: without a
+/// verifier, a final answer passes; any other stop fails.
+fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox::ExecResult {
+    let finished = out.stop == skillscope_agent::StopReason::FinalAnswer;
+    let stop = serde_json::to_value(out.stop).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    skillscope_sandbox::ExecResult {
+        exit_code: Some(if finished { 0 } else { 1 }),
+        timed_out: false,
+        oom_killed: false,
+        stdout: out.final_text.clone().unwrap_or_default(),
+        stderr: if finished { String::new() } else { format!("agent stopped: {stop} after {} turn(s)", out.turns) },
+        duration: Duration::ZERO,
+    }
+}
+
+/// Uploads a task verifier's files, runs it, fetches its report and scores the run.
+async fn run_task_verifier(
+    container: &skillscope_sandbox::Container,
+    v: &skillscope_tasks::TaskVerifier,
+    opts: ExecOptions,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> std::result::Result<(skillscope_sandbox::ExecResult, std::result::Result<f64, String>), TrialError> {
+    let plan = skillscope_tasks::verifier_plan(v);
+    for (path, bytes) in &plan.files_to_upload {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
+        let dir = if dir.is_empty() { "/" } else { dir };
+        let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
+        container
+            .exec(&mkdir, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {})
+            .await?;
+        container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
+    }
+    let r = container.exec(&plan.command, opts, log).await?;
+    let report = match &plan.report_path {
+        Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
+        None => None,
+    };
+    let scored = skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref())
+        .map(|s| s.value)
+        .map_err(|e| e.to_string());
+    Ok((r, scored))
+}
