@@ -1,43 +1,41 @@
 // Typed wrappers around the Rust commands: the only module that calls invoke.
 import { invoke } from "@tauri-apps/api/core";
+import type { AgentConfig } from "../bindings/AgentConfig";
+import type { AgentRunRequest } from "../bindings/AgentRunRequest";
+import type { AttemptResult } from "../bindings/AttemptResult";
+import type { Decision } from "../bindings/Decision";
+import type { ExperimentDesign } from "../bindings/ExperimentDesign";
+import type { ExperimentResults } from "../bindings/ExperimentResults";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { ExportFormat } from "../bindings/ExportFormat";
+import type { FileContent } from "../bindings/FileContent";
+import type { Harness } from "../bindings/Harness";
+import type { HarnessStatus } from "../bindings/HarnessStatus";
+import type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
+import type { ImportRequest } from "../bindings/ImportRequest";
+import type { NewDecision } from "../bindings/NewDecision";
+import type { PairAlignment } from "../bindings/PairAlignment";
+import type { PairView } from "../bindings/PairView";
+import type { ProviderConfig } from "../bindings/ProviderConfig";
+import type { ProviderView } from "../bindings/ProviderView";
+import type { QueueStatus } from "../bindings/QueueStatus";
+import type { ReportFormat } from "../bindings/ReportFormat";
+import type { RunView } from "../bindings/RunView";
+import type { SandboxRunRequest } from "../bindings/SandboxRunRequest";
+import type { ScanReport } from "../bindings/ScanReport";
+import type { SkillDetail } from "../bindings/SkillDetail";
+import type { SkillSummary } from "../bindings/SkillSummary";
+import type { StepWindow } from "../bindings/StepWindow";
+import type { TrajectoryPage } from "../bindings/TrajectoryPage";
+import type { TrajectoryQuery } from "../bindings/TrajectoryQuery";
+import type { TrajectorySummary } from "../bindings/TrajectorySummary";
+import type { TrialView } from "../bindings/TrialView";
+import type { VersionDetail } from "../bindings/VersionDetail";
+import type { VersionDiff } from "../bindings/VersionDiff";
+import type { WindowRequest } from "../bindings/WindowRequest";
+import type { WorkspaceInfo } from "../bindings/WorkspaceInfo";
+import type { Chart } from "./chart";
 import { toAppError } from "./errors";
-import type {
-  AgentConfig,
-  AgentRunRequest,
-  AttemptResult,
-  Chart,
-  Decision,
-  ExperimentDesign,
-  ExperimentResults,
-  ExperimentView,
-  ExportFormat,
-  FileContent,
-  Harness,
-  HarnessStatus,
-  ImportRequest,
-  ImportedTrajectory,
-  NewDecision,
-  PairAlignment,
-  PairView,
-  ProviderConfig,
-  ProviderView,
-  QueueStatus,
-  ReportFormat,
-  RunView,
-  SandboxRunRequest,
-  ScanReport,
-  SkillDetail,
-  SkillSummary,
-  StepWindow,
-  TrajectoryPage,
-  TrajectoryQuery,
-  TrajectorySummary,
-  TrialView,
-  VersionDetail,
-  VersionDiff,
-  WindowRequest,
-  WorkspaceInfo,
-} from "./types";
 
 /** True when the page runs inside the Skillscope (Tauri) window. */
 export function hasBackend(): boolean {

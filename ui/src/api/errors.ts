@@ -1,4 +1,5 @@
-import type { AppError, ErrorCode } from "./types";
+import type { AppError } from "../bindings/AppError";
+import type { ErrorCode } from "../bindings/ErrorCode";
 
 /** Keyed by ErrorCode so the compiler rejects a missing or unknown code. */
 const ERROR_CODE_SET: Record<ErrorCode, true> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { JobEvent } from "../bindings/JobEvent";
 import { JobEventFilter, runJob, type Subscribe } from "./jobs";
-import type { JobEvent } from "./types";
 
 const event = (job_id: number, state: JobEvent["state"], done = 0): JobEvent => ({
   job_id,

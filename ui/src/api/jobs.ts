@@ -1,8 +1,11 @@
 // Background jobs: start one, follow its "job-progress" events, await its end.
 import { listen } from "@tauri-apps/api/event";
+import type { AppError } from "../bindings/AppError";
+import type { ImportOutcome } from "../bindings/ImportOutcome";
+import type { ImportRequest } from "../bindings/ImportRequest";
+import type { JobEvent } from "../bindings/JobEvent";
 import { startImport, hasBackend } from "./commands";
 import { toAppError } from "./errors";
-import type { AppError, ImportOutcome, ImportRequest, JobEvent } from "./types";
 
 export const JOB_PROGRESS_EVENT = "job-progress";
 

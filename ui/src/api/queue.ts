@@ -1,9 +1,10 @@
 // The run queue's live "queue-event" stream.
 import { listen } from "@tauri-apps/api/event";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { AppError } from "../bindings/AppError";
+import type { QueueEvent } from "../bindings/QueueEvent";
 import { hasBackend } from "./commands";
 import { toAppError } from "./errors";
-import type { AppError, QueueEvent } from "./types";
 
 export const QUEUE_EVENT = "queue-event";
 

@@ -1,4 +1,6 @@
-import type { AgentConfig, AgentLimits, Harness } from "../api/types";
+import type { AgentConfig } from "../bindings/AgentConfig";
+import type { AgentLimits } from "../bindings/AgentLimits";
+import type { Harness } from "../bindings/Harness";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 
 /** Mirrors `AgentLimits::default` in crates/agent/src/run.rs. */

@@ -1,4 +1,5 @@
-import type { AgentConfig, AgentRunRequest } from "../api/types";
+import type { AgentConfig } from "../bindings/AgentConfig";
+import type { AgentRunRequest } from "../bindings/AgentRunRequest";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ExperimentView, VersionInfo } from "../api/types";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { VersionInfo } from "../bindings/VersionInfo";
 import {
   evidenceKey,
   evidenceOptions,

@@ -1,5 +1,9 @@
 // The reviewer's decision form: verdicts, the evidence on offer, reading the form, the remembered reviewer.
-import type { EvidenceLink, ExperimentView, NewDecision, Verdict, VersionInfo } from "../api/types";
+import type { EvidenceLink } from "../bindings/EvidenceLink";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { NewDecision } from "../bindings/NewDecision";
+import type { Verdict } from "../bindings/Verdict";
+import type { VersionInfo } from "../bindings/VersionInfo";
 import { formReader, type Parsed } from "./forms";
 
 /** Each verdict with its label and the suffix of its radio button's test id. */

@@ -1,4 +1,6 @@
-import type { Condition, ExperimentDesign, ExperimentTask } from "../api/types";
+import type { Condition } from "../bindings/Condition";
+import type { ExperimentDesign } from "../bindings/ExperimentDesign";
+import type { ExperimentTask } from "../bindings/ExperimentTask";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type {
-  ArmView,
-  ExperimentDesign,
-  ExperimentView,
-  PairView,
-  Provenance,
-  StatsReport,
-  StatsSummary,
-  TrialState,
-} from "../api/types";
+import type { ArmView } from "../bindings/ArmView";
+import type { ExperimentDesign } from "../bindings/ExperimentDesign";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { PairView } from "../bindings/PairView";
+import type { Provenance } from "../bindings/Provenance";
+import type { StatsReport } from "../bindings/StatsReport";
+import type { StatsSummary } from "../bindings/StatsSummary";
+import type { TrialState } from "../bindings/TrialState";
 import {
   classCounts,
   deltaBar,

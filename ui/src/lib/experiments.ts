@@ -1,12 +1,10 @@
-import type {
-  ExperimentDesign,
-  ExperimentView,
-  PairView,
-  Provenance,
-  StatsClass,
-  StatsReport,
-  StatsSummary,
-} from "../api/types";
+import type { ExperimentDesign } from "../bindings/ExperimentDesign";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { PairView } from "../bindings/PairView";
+import type { Provenance } from "../bindings/Provenance";
+import type { StatsClass } from "../bindings/StatsClass";
+import type { StatsReport } from "../bindings/StatsReport";
+import type { StatsSummary } from "../bindings/StatsSummary";
 import { plural } from "./format";
 import { isFinal } from "./trialStates";
 

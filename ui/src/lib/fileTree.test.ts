@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileEntry } from "../api/types";
+import type { FileEntry } from "../bindings/FileEntry";
 import { buildFileTree, type TreeNode } from "./fileTree";
 
 const entry = (path: string): FileEntry => ({ path, size: 1, sha256: "00", binary: false });

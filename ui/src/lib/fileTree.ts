@@ -1,4 +1,4 @@
-import type { FileEntry } from "../api/types";
+import type { FileEntry } from "../bindings/FileEntry";
 
 export type TreeNode =
   | { type: "dir"; name: string; path: string; children: TreeNode[] }

@@ -1,8 +1,9 @@
-import type { Finding, Severity } from "../api/types";
+import type { Finding } from "../bindings/Finding";
+import type { ValidationSeverity } from "../bindings/ValidationSeverity";
 
-export const SEVERITY_ORDER: Severity[] = ["error", "warning", "info"];
+export const SEVERITY_ORDER: ValidationSeverity[] = ["error", "warning", "info"];
 
-export type FindingGroup = { severity: Severity; findings: Finding[] };
+export type FindingGroup = { severity: ValidationSeverity; findings: Finding[] };
 
 /** Groups findings by severity, most severe first, leaving out empty groups. */
 export function groupFindings(findings: Finding[]): FindingGroup[] {

@@ -1,4 +1,4 @@
-import type { Source } from "../api/types";
+import type { Source } from "../bindings/Source";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentConfig } from "../api/types";
+import type { AgentConfig } from "../bindings/AgentConfig";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
 import { EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";

@@ -1,4 +1,4 @@
-import type { Frontmatter } from "../api/types";
+import type { Frontmatter } from "../bindings/Frontmatter";
 import { formatValue } from "./format";
 
 export type FrontmatterRow = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PairView, StatsReport, StatsSummary } from "../api/types";
+import type { PairView } from "../bindings/PairView";
+import type { StatsReport } from "../bindings/StatsReport";
+import type { StatsSummary } from "../bindings/StatsSummary";
 import {
   cellPairs,
   heatCategories,

@@ -1,5 +1,8 @@
 // The skill × configuration heatmap of an experiment's statistics.
-import type { PairView, StatsClass, StatsReport, StatsSummary } from "../api/types";
+import type { PairView } from "../bindings/PairView";
+import type { StatsClass } from "../bindings/StatsClass";
+import type { StatsReport } from "../bindings/StatsReport";
+import type { StatsSummary } from "../bindings/StatsSummary";
 import { CLASSES } from "./experiments";
 
 /** The configuration a pair's statistics are reported under: the group condition's as "<config> (group)". */

@@ -1,4 +1,5 @@
-import type { ImportedSkill, JobEvent } from "../api/types";
+import type { ImportedSkill } from "../bindings/ImportedSkill";
+import type { JobEvent } from "../bindings/JobEvent";
 
 /** The sentence shown for one skill of an import outcome. */
 export function importStatusText(skill: ImportedSkill): string {

@@ -1,4 +1,4 @@
-import type { Phases } from "../api/types";
+import type { Phases } from "../bindings/Phases";
 
 export type PhaseName = "environment" | "agent" | "verifier";
 

@@ -1,4 +1,5 @@
-import type { ApiKind, ProviderConfig } from "../api/types";
+import type { ApiKind } from "../bindings/ApiKind";
+import type { ProviderConfig } from "../bindings/ProviderConfig";
 import { formReader, type Parsed } from "./forms";
 
 /** The provider form's fields, as typed. */

@@ -1,4 +1,5 @@
-import type { Dimension, QualityFinding } from "../api/types";
+import type { Dimension } from "../bindings/Dimension";
+import type { QualityFinding } from "../bindings/QualityFinding";
 
 /** The four quality dimensions with the weight (in percent) each has in the overall score. */
 export const DIMENSIONS: { dimension: Dimension; label: string; weight: number }[] = [

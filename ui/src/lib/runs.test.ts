@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Phases, QueueEvent, QueueStatus, RunView, StateCounts, TrialView } from "../api/types";
+import type { Phases } from "../bindings/Phases";
+import type { QueueEvent } from "../bindings/QueueEvent";
+import type { QueueStatus } from "../bindings/QueueStatus";
+import type { RunView } from "../bindings/RunView";
+import type { StateCounts } from "../bindings/StateCounts";
+import type { TrialView } from "../bindings/TrialView";
 import { parseWorkspaceChanges } from "./fileChanges";
 import { appendLog, LOG_LIMIT, mergeSeed, seedLog, startLog } from "./liveLog";
 import { formatDuration, phaseText, phaseTiming } from "./phases";

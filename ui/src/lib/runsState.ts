@@ -1,4 +1,7 @@
-import type { QueueEvent, QueueStatus, RunView, TrialView } from "../api/types";
+import type { QueueEvent } from "../bindings/QueueEvent";
+import type { QueueStatus } from "../bindings/QueueStatus";
+import type { RunView } from "../bindings/RunView";
+import type { TrialView } from "../bindings/TrialView";
 import { appendLog, seedLog, startLog, type LiveLog } from "./liveLog";
 import { moveCount } from "./trialStates";
 

@@ -1,4 +1,4 @@
-import type { SandboxRunRequest } from "../api/types";
+import type { SandboxRunRequest } from "../bindings/SandboxRunRequest";
 
 /** The sandbox form's fields, as typed. */
 export type SandboxForm = Record<keyof SandboxRunRequest, string>;

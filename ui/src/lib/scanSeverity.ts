@@ -1,4 +1,4 @@
-import type { ScanSeverity } from "../api/types";
+import type { Severity as ScanSeverity } from "../bindings/Severity";
 
 /** Static-review severities, most serious first. */
 export const SCAN_SEVERITY_ORDER: ScanSeverity[] = ["critical", "high", "medium", "low", "info"];

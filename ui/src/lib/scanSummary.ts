@@ -1,4 +1,4 @@
-import type { SkillSummary } from "../api/types";
+import type { SkillSummary } from "../bindings/SkillSummary";
 import { plural } from "./format";
 
 export type ScanCounts = { scanned: number; risky: number; belowGate: number; unscanned: number };

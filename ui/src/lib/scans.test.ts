@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { QualityFinding, ScanSummary, SecurityFinding, SecurityReport, SkillSummary } from "../api/types";
+import type { QualityFinding } from "../bindings/QualityFinding";
+import type { ScanSummary } from "../bindings/ScanSummary";
+import type { SecurityFinding } from "../bindings/SecurityFinding";
+import type { SecurityReport } from "../bindings/SecurityReport";
+import type { SkillSummary } from "../bindings/SkillSummary";
 import { DIMENSIONS, formatDeduction, groupQualityFindings, qualityLocation } from "./qualityFindings";
 import { isMediumOrWorse, SCAN_SEVERITY_ORDER, severityRank } from "./scanSeverity";
 import { countScans, scanSummaryText, sortByRisk } from "./scanSummary";

@@ -1,4 +1,6 @@
-import type { SecurityFinding, SecurityReport, SemanticPassInfo } from "../api/types";
+import type { SecurityFinding } from "../bindings/SecurityFinding";
+import type { SecurityReport } from "../bindings/SecurityReport";
+import type { SemanticPassInfo } from "../bindings/SemanticPassInfo";
 import { plural } from "./format";
 import { isMediumOrWorse, severityRank } from "./scanSeverity";
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, ImportedSkill, JobEvent, VersionInfo } from "../api/types";
+import type { Finding } from "../bindings/Finding";
+import type { ImportedSkill } from "../bindings/ImportedSkill";
+import type { JobEvent } from "../bindings/JobEvent";
+import type { VersionInfo } from "../bindings/VersionInfo";
 import { findingLocation, groupFindings } from "./findings";
 import { frontmatterRows } from "./frontmatterRows";
 import { importStatusText, progressText } from "./importStatus";

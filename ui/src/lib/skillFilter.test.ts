@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SkillSummary } from "../api/types";
+import type { SkillSummary } from "../bindings/SkillSummary";
 import { filterSkills, isFiltering, NO_FILTER } from "./skillFilter";
 
 const skill = (id: number, name: string, description: string, extra: Partial<SkillSummary> = {}): SkillSummary => ({

@@ -1,4 +1,6 @@
-import type { SkillSummary, SourceKind, ValidationStatus } from "../api/types";
+import type { SkillSummary } from "../bindings/SkillSummary";
+import type { SourceKind } from "../bindings/SourceKind";
+import type { ValidationStatus } from "../bindings/ValidationStatus";
 
 export type SkillFilter = {
   query: string;

@@ -1,5 +1,5 @@
 // Numbers of the experiment statistics, as the Results page shows them.
-import type { StatsSummary } from "../api/types";
+import type { StatsSummary } from "../bindings/StatsSummary";
 
 const MINUS = "\u2212";
 const DASH = "—";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AtifStep, TrajectorySummary } from "../api/types";
+import type { AtifStep } from "../bindings/AtifStep";
+import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 import { clipText, contentText, lastAttemptTrajectory, pairToolCalls, stopReasonLabel } from "./trajectory";
 
 const agentStep: AtifStep = {

@@ -1,4 +1,8 @@
-import type { AtifContent, AtifObservationResult, AtifStep, AtifToolCall, TrajectorySummary } from "../api/types";
+import type { AtifContent } from "../bindings/AtifContent";
+import type { AtifObservationResult } from "../bindings/AtifObservationResult";
+import type { AtifStep } from "../bindings/AtifStep";
+import type { AtifToolCall } from "../bindings/AtifToolCall";
+import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 
 /** The text of a message or observation; images show as "[image: path]". */
 export function contentText(content: AtifContent | undefined): string {

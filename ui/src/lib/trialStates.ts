@@ -1,4 +1,5 @@
-import type { StateCounts, TrialState } from "../api/types";
+import type { StateCounts } from "../bindings/StateCounts";
+import type { TrialState } from "../bindings/TrialState";
 
 /** The colour of a state, shared by badges and run progress bars (classes `state-<colour>`). */
 export type StateColour = "green" | "red" | "orange" | "purple" | "grey" | "blue" | "empty";

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { toAppError } from "../api/errors";
-import type { AppError } from "../api/types";
+import type { AppError } from "../bindings/AppError";
 
 export type ActionState<T> =
   { status: "idle" } | { status: "running" } | { status: "done"; data: T } | { status: "failed"; error: AppError };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from "react";
 import { toAppError } from "../api/errors";
-import type { AppError } from "../api/types";
+import type { AppError } from "../bindings/AppError";
 
 export type AsyncState<T> = { status: "loading" } | { status: "error"; error: AppError } | { status: "ready"; data: T };
 

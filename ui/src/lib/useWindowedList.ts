@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { toAppError } from "../api/errors";
-import type { AppError } from "../api/types";
+import type { AppError } from "../bindings/AppError";
 import { extendFetch, isLoaded, merge, PAGE, windowAround, type Direction, type Loaded } from "./stepWindow";
 import { useKeyedState } from "./useKeyedState";
 

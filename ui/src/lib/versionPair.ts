@@ -1,4 +1,4 @@
-import type { VersionInfo } from "../api/types";
+import type { VersionInfo } from "../bindings/VersionInfo";
 
 export type VersionPair = { from: number; to: number };
 

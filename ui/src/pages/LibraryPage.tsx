@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { listSkills } from "../api/commands";
-import type { SkillSummary, SourceKind, ValidationStatus } from "../api/types";
+import type { SkillSummary } from "../bindings/SkillSummary";
+import type { SourceKind } from "../bindings/SourceKind";
+import type { ValidationStatus } from "../bindings/ValidationStatus";
 import { ImportDialog } from "../components/library/ImportDialog";
 import { QualityScore, SecurityScore } from "../components/scan/ScanScores";
 import { AsyncView } from "../components/shared/AsyncView";

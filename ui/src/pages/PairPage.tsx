@@ -1,6 +1,10 @@
 import { useCallback } from "react";
 import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../api/commands";
-import type { AppError, AttemptResult, ExperimentView, PairAlignment, PairView } from "../api/types";
+import type { AppError } from "../bindings/AppError";
+import type { AttemptResult } from "../bindings/AttemptResult";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { PairAlignment } from "../bindings/PairAlignment";
+import type { PairView } from "../bindings/PairView";
 import { PairArmResult } from "../components/experiments/PairArmResult";
 import { PairSteps } from "../components/experiments/PairSteps";
 import { AsyncView } from "../components/shared/AsyncView";

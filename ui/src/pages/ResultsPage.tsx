@@ -1,7 +1,9 @@
 import { useEffect, useMemo } from "react";
 import { experimentCharts, experimentPairs, experimentResults, getVersion, listExperiments } from "../api/commands";
 import { useQueueEvents } from "../api/queue";
-import type { ExperimentResults, ExperimentView, PairView } from "../api/types";
+import type { ExperimentResults } from "../bindings/ExperimentResults";
+import type { ExperimentView } from "../bindings/ExperimentView";
+import type { PairView } from "../bindings/PairView";
 import { ChartsSection } from "../components/experiments/ChartsSection";
 import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";

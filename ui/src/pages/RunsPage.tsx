@@ -2,7 +2,9 @@ import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } 
 import { cancelRun, cancelTrial, listExperiments, listRuns, listTrials, queueStatus, trialLog } from "../api/commands";
 import { toAppError } from "../api/errors";
 import { useQueueEvents } from "../api/queue";
-import type { AppError, QueueEvent, TrialView } from "../api/types";
+import type { AppError } from "../bindings/AppError";
+import type { QueueEvent } from "../bindings/QueueEvent";
+import type { TrialView } from "../bindings/TrialView";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { AgentRunForm } from "../components/runs/AgentRunForm";
 import { QueueHeader } from "../components/runs/QueueHeader";

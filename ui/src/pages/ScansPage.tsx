@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { exportScans, listSkills, scanPending } from "../api/commands";
-import type { ExportFormat, SkillSummary } from "../api/types";
+import type { ExportFormat } from "../bindings/ExportFormat";
+import type { SkillSummary } from "../bindings/SkillSummary";
 import { EXPORT_FORMATS, ExportResult } from "../components/scan/ExportButtons";
 import { ScanCards } from "../components/scan/ScanCards";
 import { QualityScore, SecurityScore } from "../components/scan/ScanScores";

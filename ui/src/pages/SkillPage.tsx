@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { getSkill, getVersion } from "../api/commands";
-import type { SkillDetail, VersionDetail } from "../api/types";
+import type { SkillDetail } from "../bindings/SkillDetail";
+import type { VersionDetail } from "../bindings/VersionDetail";
 import { FilesSection } from "../components/library/FilesSection";
 import { FindingsList } from "../components/library/FindingsList";
 import { FrontmatterTable } from "../components/library/FrontmatterTable";

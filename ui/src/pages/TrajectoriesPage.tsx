@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { importTrajectory, listTrajectories, trajectorySummary } from "../api/commands";
-import type { ImportedTrajectory, TrajectorySummary } from "../api/types";
+import type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
+import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 import { AsyncView } from "../components/shared/AsyncView";
 import { ErrorPanel } from "../components/shared/ErrorPanel";
 import { Field } from "../components/shared/Field";

@@ -1,4 +1,4 @@
-import type { Chart } from "../../api/types";
+import type { Chart } from "../../api/chart";
 
 /** One chart; its SVG is generated and escaped by the back end. */
 export function ChartFigure({ chart: [title, svg] }: { chart: Chart }) {

@@ -1,4 +1,4 @@
-import type { Chart } from "../../api/types";
+import type { Chart } from "../../api/chart";
 import type { AsyncState } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";
 import { EmptyState } from "../shared/EmptyState";

@@ -1,6 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { createExperiment } from "../../api/commands";
-import type { AgentConfig, Condition, ExperimentDesign, SkillSummary } from "../../api/types";
+import type { AgentConfig } from "../../bindings/AgentConfig";
+import type { Condition } from "../../bindings/Condition";
+import type { ExperimentDesign } from "../../bindings/ExperimentDesign";
+import type { SkillSummary } from "../../bindings/SkillSummary";
 import { CONDITIONS, EXPERIMENT_DEFAULTS, parseExperiment, type ExperimentFields } from "../../lib/experimentForm";
 import { sectionHref } from "../../lib/route";
 import { useSubmit } from "../../lib/useSubmit";

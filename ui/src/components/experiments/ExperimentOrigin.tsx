@@ -1,4 +1,4 @@
-import type { Provenance } from "../../api/types";
+import type { Provenance } from "../../bindings/Provenance";
 import { originLabel } from "../../lib/experiments";
 import { Badge } from "../shared/Badge";
 

@@ -1,4 +1,4 @@
-import type { ExperimentView } from "../../api/types";
+import type { ExperimentView } from "../../bindings/ExperimentView";
 import { designText } from "../../lib/experiments";
 import { formatDateTime } from "../../lib/format";
 import { resultsHref } from "../../lib/route";

@@ -1,4 +1,5 @@
-import type { Chart, PairView } from "../../api/types";
+import type { Chart } from "../../api/chart";
+import type { PairView } from "../../bindings/PairView";
 import { pairDelta } from "../../lib/experiments";
 import { pairHref } from "../../lib/route";
 import { formatDelta } from "../../lib/statsFormat";

@@ -1,5 +1,9 @@
 import { useState } from "react";
-import type { Chart, PairView, StatsClass, StatsReport, StatsSummary } from "../../api/types";
+import type { Chart } from "../../api/chart";
+import type { PairView } from "../../bindings/PairView";
+import type { StatsClass } from "../../bindings/StatsClass";
+import type { StatsReport } from "../../bindings/StatsReport";
+import type { StatsSummary } from "../../bindings/StatsSummary";
 import { CLASSES, classLabel } from "../../lib/experiments";
 import {
   cellPairs,

@@ -1,4 +1,5 @@
-import type { ArmView, AttemptResult } from "../../api/types";
+import type { ArmView } from "../../bindings/ArmView";
+import type { AttemptResult } from "../../bindings/AttemptResult";
 import { runsHref } from "../../lib/route";
 import { TrialStateBadge } from "../shared/Badge";
 import { ClippedText } from "../shared/ClippedText";

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { trajectoryWindow } from "../../api/commands";
-import type { PairAlignment, WindowStep } from "../../api/types";
+import type { PairAlignment } from "../../bindings/PairAlignment";
+import type { WindowStep } from "../../bindings/WindowStep";
 import { moveHighlight } from "../../lib/stepNav";
 import { useWindowedList, type Page } from "../../lib/useWindowedList";
 import { Badge } from "../shared/Badge";

@@ -1,4 +1,5 @@
-import type { ArmView, PairView } from "../../api/types";
+import type { ArmView } from "../../bindings/ArmView";
+import type { PairView } from "../../bindings/PairView";
 import { pairDelta } from "../../lib/experiments";
 import { runsHref } from "../../lib/route";
 import { formatDelta, formatPoints } from "../../lib/statsFormat";

@@ -1,4 +1,5 @@
-import type { ExperimentResults, PairView } from "../../api/types";
+import type { ExperimentResults } from "../../bindings/ExperimentResults";
+import type { PairView } from "../../bindings/PairView";
 import { CLASSES, classCounts, classDescription, classLabel, groupReasons, pairProgress } from "../../lib/experiments";
 import { plural } from "../../lib/format";
 import { runsHref } from "../../lib/route";

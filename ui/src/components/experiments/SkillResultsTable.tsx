@@ -1,5 +1,6 @@
 import { useState } from "react";
-import type { StatsReport, StatsSummary } from "../../api/types";
+import type { StatsReport } from "../../bindings/StatsReport";
+import type { StatsSummary } from "../../bindings/StatsSummary";
 import { skillRows } from "../../lib/experiments";
 import { skillHref } from "../../lib/route";
 import {

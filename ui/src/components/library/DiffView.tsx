@@ -1,5 +1,6 @@
 import { useState } from "react";
-import type { FileChange, VersionDiff } from "../../api/types";
+import type { FileChange } from "../../bindings/FileChange";
+import type { VersionDiff } from "../../bindings/VersionDiff";
 import { plural } from "../../lib/format";
 import { parseUnifiedDiff } from "../../lib/unifiedDiff";
 import { ChangeBadge } from "../shared/Badge";

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import type { FileEntry } from "../../api/types";
+import type { FileEntry } from "../../bindings/FileEntry";
 import { buildFileTree } from "../../lib/fileTree";
 import { EmptyState } from "../shared/EmptyState";
 import { FileTree } from "./FileTree";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../api/types";
+import type { Finding } from "../../bindings/Finding";
 import { findingLocation, groupFindings } from "../../lib/findings";
 import { plural } from "../../lib/format";
 import { SeverityBadge } from "../shared/Badge";

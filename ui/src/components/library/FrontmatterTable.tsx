@@ -1,4 +1,4 @@
-import type { Frontmatter } from "../../api/types";
+import type { Frontmatter } from "../../bindings/Frontmatter";
 import { frontmatterRows, type FrontmatterRow } from "../../lib/frontmatterRows";
 import { Badge } from "../shared/Badge";
 import { Table, type Column } from "../shared/Table";

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { toAppError } from "../../api/errors";
 import { runImport } from "../../api/jobs";
-import type { AppError, ImportOutcome, JobEvent } from "../../api/types";
+import type { AppError } from "../../bindings/AppError";
+import type { ImportOutcome } from "../../bindings/ImportOutcome";
+import type { JobEvent } from "../../bindings/JobEvent";
 import { plural } from "../../lib/format";
 import { emptyToNull } from "../../lib/forms";
 import { importStatusText, progressText } from "../../lib/importStatus";

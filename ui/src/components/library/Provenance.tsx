@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Source } from "../../api/types";
+import type { Source } from "../../bindings/Source";
 import { formatDateTime } from "../../lib/format";
 import { Sha } from "../shared/Sha";
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { diffVersions } from "../../api/commands";
-import type { VersionInfo } from "../../api/types";
+import type { VersionInfo } from "../../bindings/VersionInfo";
 import { formatDateTime, formatSource } from "../../lib/format";
 import { useAsync } from "../../lib/useAsync";
 import { defaultVersionPair, orderPair, type VersionPair } from "../../lib/versionPair";

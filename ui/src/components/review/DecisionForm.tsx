@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { recordDecision } from "../../api/commands";
-import type { EvidenceLink, NewDecision, VersionInfo } from "../../api/types";
+import type { EvidenceLink } from "../../bindings/EvidenceLink";
+import type { NewDecision } from "../../bindings/NewDecision";
+import type { VersionInfo } from "../../bindings/VersionInfo";
 import {
   EMPTY_DECISION,
   evidenceKey,

@@ -1,5 +1,5 @@
 import { listDecisions, listExperiments } from "../../api/commands";
-import type { SkillDetail } from "../../api/types";
+import type { SkillDetail } from "../../bindings/SkillDetail";
 import { evidenceOptions } from "../../lib/decisions";
 import { useAsync } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";

@@ -1,4 +1,5 @@
-import type { Decision, EvidenceLink } from "../../api/types";
+import type { Decision } from "../../bindings/Decision";
+import type { EvidenceLink } from "../../bindings/EvidenceLink";
 import { evidenceKey } from "../../lib/decisions";
 import { formatDateTime } from "../../lib/format";
 import { resultsHref, skillHref } from "../../lib/route";

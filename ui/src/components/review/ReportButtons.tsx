@@ -1,5 +1,5 @@
 import { exportReport } from "../../api/commands";
-import type { ReportFormat } from "../../api/types";
+import type { ReportFormat } from "../../bindings/ReportFormat";
 import { useAction } from "../../lib/useAction";
 import { ExportResult } from "../scan/ExportButtons";
 

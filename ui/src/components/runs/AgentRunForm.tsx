@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { startAgentRun } from "../../api/commands";
-import type { AgentConfig, AgentRunRequest, SkillSummary } from "../../api/types";
+import type { AgentConfig } from "../../bindings/AgentConfig";
+import type { AgentRunRequest } from "../../bindings/AgentRunRequest";
+import type { SkillSummary } from "../../bindings/SkillSummary";
 import {
   AGENT_RUN_DEFAULTS,
   chooseConfig,

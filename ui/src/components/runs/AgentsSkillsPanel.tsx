@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { listAgents, listSkills } from "../../api/commands";
-import type { AgentConfig, SkillSummary } from "../../api/types";
+import type { AgentConfig } from "../../bindings/AgentConfig";
+import type { SkillSummary } from "../../bindings/SkillSummary";
 import { useAsync } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";
 

@@ -1,4 +1,4 @@
-import type { AttemptResult } from "../../api/types";
+import type { AttemptResult } from "../../bindings/AttemptResult";
 import { parseWorkspaceChanges, type WorkspaceChange } from "../../lib/fileChanges";
 import { plural } from "../../lib/format";
 import { formatDuration } from "../../lib/phases";

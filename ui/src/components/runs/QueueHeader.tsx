@@ -1,5 +1,5 @@
 import { setQueuePaused } from "../../api/commands";
-import type { QueueStatus } from "../../api/types";
+import type { QueueStatus } from "../../bindings/QueueStatus";
 import { countsText } from "../../lib/trialStates";
 import { useAction } from "../../lib/useAction";
 import { Badge } from "../shared/Badge";

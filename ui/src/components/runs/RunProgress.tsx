@@ -1,4 +1,4 @@
-import type { StateCounts } from "../../api/types";
+import type { StateCounts } from "../../bindings/StateCounts";
 import { countFinished, countsText, countTotal, progressSegments, stateColour } from "../../lib/trialStates";
 
 /** A run's trials as one stacked bar (queued trials are its empty part) and "finished/total". */

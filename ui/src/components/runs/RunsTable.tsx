@@ -1,4 +1,5 @@
-import type { Provenance, RunView } from "../../api/types";
+import type { Provenance } from "../../bindings/Provenance";
+import type { RunView } from "../../bindings/RunView";
 import { formatDateTime } from "../../lib/format";
 import { countFinished, countTotal } from "../../lib/trialStates";
 import { OriginBadge } from "../experiments/ExperimentOrigin";

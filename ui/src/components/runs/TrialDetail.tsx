@@ -1,5 +1,6 @@
 import { trialResults } from "../../api/commands";
-import type { AppError, TrialView } from "../../api/types";
+import type { AppError } from "../../bindings/AppError";
+import type { TrialView } from "../../bindings/TrialView";
 import type { LiveLog } from "../../lib/liveLog";
 import { isFinal } from "../../lib/trialStates";
 import { useAsync } from "../../lib/useAsync";

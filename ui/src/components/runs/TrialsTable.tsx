@@ -1,4 +1,4 @@
-import type { TrialView } from "../../api/types";
+import type { TrialView } from "../../bindings/TrialView";
 import { PHASE_LABELS, phaseText, phaseTiming } from "../../lib/phases";
 import { isFinal } from "../../lib/trialStates";
 import { usePage } from "../../lib/usePage";

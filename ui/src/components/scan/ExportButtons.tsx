@@ -1,5 +1,5 @@
 import { exportScans } from "../../api/commands";
-import type { ExportFormat } from "../../api/types";
+import type { ExportFormat } from "../../bindings/ExportFormat";
 import { useAction, type ActionState } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";
 

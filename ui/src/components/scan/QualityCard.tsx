@@ -1,4 +1,5 @@
-import type { Dimensions, QualityReport } from "../../api/types";
+import type { Dimensions } from "../../bindings/Dimensions";
+import type { QualityReport } from "../../bindings/QualityReport";
 import { plural } from "../../lib/format";
 import { DIMENSIONS, formatDeduction, groupQualityFindings, qualityLocation } from "../../lib/qualityFindings";
 import { formatQuality, scoreBand } from "../../lib/scores";

@@ -1,4 +1,4 @@
-import type { ScanSummary } from "../../api/types";
+import type { ScanSummary } from "../../bindings/ScanSummary";
 import { formatQuality, scoreBand } from "../../lib/scores";
 import { Badge, BAND_TONE } from "../shared/Badge";
 

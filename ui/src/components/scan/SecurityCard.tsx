@@ -1,4 +1,5 @@
-import type { SecurityFinding, SecurityReport } from "../../api/types";
+import type { SecurityFinding } from "../../bindings/SecurityFinding";
+import type { SecurityReport } from "../../bindings/SecurityReport";
 import { plural } from "../../lib/format";
 import { scoreBand } from "../../lib/scores";
 import {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { saveAgent } from "../../api/commands";
-import type { AgentConfig, Harness } from "../../api/types";
+import type { AgentConfig } from "../../bindings/AgentConfig";
+import type { Harness } from "../../bindings/Harness";
 import {
   agentFields,
   chosenProvider,

@@ -1,5 +1,5 @@
 import { deleteAgent } from "../../api/commands";
-import type { AgentConfig } from "../../api/types";
+import type { AgentConfig } from "../../bindings/AgentConfig";
 import { HARNESS_LABELS } from "../../lib/agentForm";
 import { formatCount } from "../../lib/format";
 import { useAction } from "../../lib/useAction";

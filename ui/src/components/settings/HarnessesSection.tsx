@@ -1,5 +1,6 @@
 import { harnessStatus, installHarness } from "../../api/commands";
-import type { Harness, HarnessStatus } from "../../api/types";
+import type { Harness } from "../../bindings/Harness";
+import type { HarnessStatus } from "../../bindings/HarnessStatus";
 import { HARNESS_LABELS } from "../../lib/agentForm";
 import { useAction } from "../../lib/useAction";
 import { useAsync } from "../../lib/useAsync";

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { saveProvider } from "../../api/commands";
-import type { ProviderConfig } from "../../api/types";
+import type { ProviderConfig } from "../../bindings/ProviderConfig";
 import {
   API_KINDS,
   applyPreset,

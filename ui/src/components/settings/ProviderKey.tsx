@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { deleteCredential, setCredential, testCredential } from "../../api/commands";
-import type { AppError, ProviderView } from "../../api/types";
+import type { AppError } from "../../bindings/AppError";
+import type { ProviderView } from "../../bindings/ProviderView";
 import { useAction } from "../../lib/useAction";
 
 type KeyProps = { provider: ProviderView; onChanged: () => void };

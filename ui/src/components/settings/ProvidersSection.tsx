@@ -1,5 +1,6 @@
 import { deleteProvider } from "../../api/commands";
-import type { ProviderConfig, ProviderView } from "../../api/types";
+import type { ProviderConfig } from "../../bindings/ProviderConfig";
+import type { ProviderView } from "../../bindings/ProviderView";
 import { apiLabel } from "../../lib/providerForm";
 import { useAction } from "../../lib/useAction";
 import type { AsyncState } from "../../lib/useAsync";

@@ -1,13 +1,11 @@
 import type { ReactNode } from "react";
-import type {
-  ChangeKind,
-  ScanSeverity,
-  Severity,
-  StatsClass,
-  TrialState,
-  ValidationStatus,
-  Verdict,
-} from "../../api/types";
+import type { ChangeKind } from "../../bindings/ChangeKind";
+import type { Severity as ScanSeverity } from "../../bindings/Severity";
+import type { StatsClass } from "../../bindings/StatsClass";
+import type { TrialState } from "../../bindings/TrialState";
+import type { ValidationSeverity } from "../../bindings/ValidationSeverity";
+import type { ValidationStatus } from "../../bindings/ValidationStatus";
+import type { Verdict } from "../../bindings/Verdict";
 import { verdictLabel } from "../../lib/decisions";
 import { classDescription, classLabel } from "../../lib/experiments";
 import { plural } from "../../lib/format";
@@ -41,9 +39,9 @@ export function StatusBadge({ status, findingCount }: { status: ValidationStatus
   );
 }
 
-const SEVERITY: Record<Severity, Tone> = { error: "danger", warning: "warning", info: "accent" };
+const SEVERITY: Record<ValidationSeverity, Tone> = { error: "danger", warning: "warning", info: "accent" };
 
-export function SeverityBadge({ severity }: { severity: Severity }) {
+export function SeverityBadge({ severity }: { severity: ValidationSeverity }) {
   return <Badge tone={SEVERITY[severity]}>{severity}</Badge>;
 }
 

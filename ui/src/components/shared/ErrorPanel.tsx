@@ -1,5 +1,5 @@
 import { describeError } from "../../api/errors";
-import type { AppError } from "../../api/types";
+import type { AppError } from "../../bindings/AppError";
 
 type Props = { error: AppError; onRetry?: () => void; testId?: string };
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { SkillSummary } from "../../api/types";
+import type { SkillSummary } from "../../bindings/SkillSummary";
 
 type Props = {
   label: string;

@@ -1,5 +1,8 @@
 import { memo } from "react";
-import type { AtifObservationResult, AtifStep, AtifStepSource, AtifToolCall } from "../../api/types";
+import type { AtifObservationResult } from "../../bindings/AtifObservationResult";
+import type { AtifStep } from "../../bindings/AtifStep";
+import type { AtifStepSource } from "../../bindings/AtifStepSource";
+import type { AtifToolCall } from "../../bindings/AtifToolCall";
 import { formatClock, formatCost, formatTokens } from "../../lib/format";
 import { formatDuration } from "../../lib/phases";
 import { contentText, formatArguments, pairToolCalls } from "../../lib/trajectory";

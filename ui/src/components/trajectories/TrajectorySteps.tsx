@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { stepPosition, trajectoryWindow } from "../../api/commands";
-import type { WindowStep } from "../../api/types";
+import type { WindowStep } from "../../bindings/WindowStep";
 import { shownOf } from "../../lib/format";
 import { moveHighlight, stepKeyAction } from "../../lib/stepNav";
 import { useDebounced } from "../../lib/useDebounced";

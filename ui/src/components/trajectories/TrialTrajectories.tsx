@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { trialTrajectories } from "../../api/commands";
-import type { TrajectorySummary, TrialView } from "../../api/types";
+import type { TrajectorySummary } from "../../bindings/TrajectorySummary";
+import type { TrialView } from "../../bindings/TrialView";
 import { stepHref } from "../../lib/route";
 import { lastAttemptTrajectory } from "../../lib/trajectory";
 import { useAsync } from "../../lib/useAsync";

@@ -1,5 +1,5 @@
 import { trajectoryWindow } from "../../api/commands";
-import type { WindowStep } from "../../api/types";
+import type { WindowStep } from "../../bindings/WindowStep";
 import { useAction } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";
 import { TrajectoryStep, type TrajectoryStepProps } from "./TrajectoryStep";

@@ -1,4 +1,4 @@
-import type { TrajectorySummary } from "../../api/types";
+import type { TrajectorySummary } from "../../bindings/TrajectorySummary";
 import { formatCost, formatTokens } from "../../lib/format";
 import { stopReasonLabel } from "../../lib/trajectory";
 import type { Column } from "../shared/Table";
