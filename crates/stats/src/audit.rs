@@ -32,11 +32,8 @@ pub struct Stratum {
     pub mid: Option<f64>,
     /// Mean PRG of pairs with `without > 0.8`.
     pub high: Option<f64>,
-    #[ts(type = "number")]
     pub n_low: usize,
-    #[ts(type = "number")]
     pub n_mid: usize,
-    #[ts(type = "number")]
     pub n_high: usize,
 }
 

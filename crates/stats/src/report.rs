@@ -73,7 +73,6 @@ pub struct Summary {
     pub skill: String,
     pub config: String,
     /// Number of paired units (tasks; repeats averaged).
-    #[ts(type = "number")]
     pub n: usize,
     /// Mean no-skill score over units, points.
     pub mean_without: f64,
@@ -94,10 +93,8 @@ pub struct Summary {
     /// Benjamini–Hochberg q of `p_signflip` within the row family.
     pub q_bh: f64,
     /// Raw pairs (including repeats).
-    #[ts(type = "number")]
     pub n_pairs: usize,
     /// Units with a non-zero delta.
-    #[ts(type = "number")]
     pub n_nonzero: usize,
     /// Sample SD of the unit deltas, points.
     pub sd_delta: f64,
@@ -116,15 +113,12 @@ pub struct Summary {
     pub cg: Option<f64>,
     /// 0.5·EG + 0.5·CG.
     pub ecg: Option<f64>,
-    #[ts(type = "number")]
     pub n_eg: usize,
-    #[ts(type = "number")]
     pub n_cg: usize,
     /// Share of pairs whose no-skill run already passes everything.
     pub ceiling_rate: f64,
     pub prg_by_stratum: Stratum,
     /// Tasks with ≥ 2 repeats.
-    #[ts(type = "number")]
     pub n_repeated_tasks: usize,
     /// Run-to-run variance of the no-skill arm, points² (with repeats).
     pub var_without: Option<f64>,
@@ -136,7 +130,6 @@ pub struct Summary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "StatsOverall")]
 pub struct Overall {
-    #[ts(type = "number")]
     pub n_pairs: usize,
     pub mean_without: f64,
     pub mean_with: f64,

@@ -1,0 +1,4 @@
+//! Integration tests of the statistics engine. One binary, one module per subject.
+
+mod reference;
+mod report;
