@@ -99,7 +99,6 @@ impl StepSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "AtifStep", optional_fields)]
 pub struct Step {
-    #[ts(type = "number")]
     pub step_id: u64,
     /// ISO 8601 / RFC 3339 timestamp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -121,7 +120,6 @@ pub struct Step {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_copied_context: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub llm_call_count: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(type = "Record<string, unknown>")]
@@ -252,22 +250,17 @@ pub struct SubagentTrajectoryRef {
 pub struct Metrics {
     /// All input tokens, cached ones included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub prompt_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub completion_tokens: Option<i64>,
     /// The subset of `prompt_tokens` served from cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub cached_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "Array<number>")]
     pub prompt_token_ids: Option<Vec<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "Array<number>")]
     pub completion_token_ids: Option<Vec<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logprobs: Option<Vec<f64>>,
@@ -281,18 +274,14 @@ pub struct Metrics {
 #[ts(export, rename = "AtifFinalMetrics", optional_fields)]
 pub struct FinalMetrics {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub total_prompt_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub total_completion_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub total_cached_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_cost_usd: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "number")]
     pub total_steps: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(type = "Record<string, unknown>")]

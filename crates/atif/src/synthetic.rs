@@ -53,7 +53,7 @@ pub fn synthetic(steps: usize, output_bytes: usize) -> Trajectory {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             output.push_str(WORDS[(seed % WORDS.len() as u64) as usize]);
-            output.push(if seed % 11 == 0 { '\n' } else { ' ' });
+            output.push(if seed.is_multiple_of(11) { '\n' } else { ' ' });
         }
         builder.observation(id, &call, output.as_str()).expect("the call was just recorded");
     }

@@ -24,7 +24,6 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "AtifViolation")]
 pub struct Violation {
-    #[ts(type = "number | null")]
     pub step: Option<u64>,
     pub rule: String,
     pub message: String,
