@@ -1,7 +1,8 @@
-//! Control endpoints (`/_control/...`) and the request log.
+//! Control endpoints (`/_control/...`), the request log, and the state all handlers share.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, RwLock};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -12,9 +13,8 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::faults::Fault;
+use crate::faults::{Fault, FaultQueue};
 use crate::script::Script;
-use crate::server::Shared;
 
 /// One request as the server saw it, with secrets redacted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -58,6 +58,50 @@ impl LoggedRequest {
             serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
         };
         LoggedRequest { method: method.to_string(), path: path.to_string(), headers, body }
+    }
+}
+
+/// State shared by all handlers: what the control endpoints change and the model routes read.
+#[derive(Debug)]
+pub struct Shared {
+    pub(crate) script: RwLock<Script>,
+    pub faults: FaultQueue,
+    log: Mutex<Vec<LoggedRequest>>,
+    pub(crate) require_key: Option<String>,
+    pub(crate) models: Vec<String>,
+    pub(crate) seq: AtomicU64,
+}
+
+impl Shared {
+    pub(crate) fn new(script: Script, require_key: Option<String>, models: Vec<String>) -> Shared {
+        Shared {
+            script: RwLock::new(script),
+            faults: FaultQueue::default(),
+            log: Mutex::new(Vec::new()),
+            require_key,
+            models,
+            seq: AtomicU64::new(0),
+        }
+    }
+
+    pub fn script(&self) -> Script {
+        self.script.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn set_script(&self, s: Script) {
+        *self.script.write().unwrap_or_else(|e| e.into_inner()) = s;
+    }
+
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn clear_requests(&self) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    pub(crate) fn record(&self, r: LoggedRequest) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(r);
     }
 }
 

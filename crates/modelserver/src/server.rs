@@ -2,8 +2,8 @@
 //! (log → fault → auth → model check → script → render) and the handle.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::{DefaultBodyLimit, OriginalUri, State};
@@ -18,8 +18,10 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::api::{Answer, Api, ApiError, Usage};
+// `Shared` lives in `control` (the lower module); re-exported at its old path.
+pub use crate::control::Shared;
 use crate::control::{self, LoggedRequest};
-use crate::faults::{Fault, FaultQueue};
+use crate::faults::Fault;
 use crate::script::Script;
 use crate::sse::Delivery;
 
@@ -37,66 +39,6 @@ pub struct ServerOptions {
     pub models: Vec<String>,
 }
 
-/// State shared by all handlers.
-#[derive(Debug)]
-pub struct Shared {
-    script: RwLock<Script>,
-    pub faults: FaultQueue,
-    log: Mutex<Vec<LoggedRequest>>,
-    require_key: Option<String>,
-    models: Vec<String>,
-    seq: AtomicU64,
-}
-
-impl Shared {
-    fn new(opts: ServerOptions) -> Shared {
-        Shared {
-            script: RwLock::new(opts.script),
-            faults: FaultQueue::default(),
-            log: Mutex::new(Vec::new()),
-            require_key: opts.require_key,
-            models: opts.models,
-            seq: AtomicU64::new(0),
-        }
-    }
-
-    pub fn script(&self) -> Script {
-        self.script.read().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    pub fn set_script(&self, s: Script) {
-        *self.script.write().unwrap_or_else(|e| e.into_inner()) = s;
-    }
-
-    pub fn requests(&self) -> Vec<LoggedRequest> {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    pub fn clear_requests(&self) {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
-    }
-
-    fn record(&self, r: LoggedRequest) {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-    }
-
-    fn check_key(&self, headers: &HeaderMap) -> Result<(), ApiError> {
-        let key = presented_key(headers).ok_or(ApiError::Unauthorized)?;
-        match &self.require_key {
-            Some(k) if *k != key => Err(ApiError::Unauthorized),
-            _ => Ok(()),
-        }
-    }
-
-    fn model_names(&self) -> Vec<String> {
-        if self.models.is_empty() {
-            vec![DEFAULT_MODEL.to_string()]
-        } else {
-            self.models.clone()
-        }
-    }
-}
-
 /// The key from `x-api-key` or `Authorization: Bearer`, if any.
 pub fn presented_key(headers: &HeaderMap) -> Option<String> {
     let nonempty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
@@ -111,6 +53,24 @@ pub fn presented_key(headers: &HeaderMap) -> Option<String> {
         nonempty(rest)
     } else {
         None
+    }
+}
+
+/// Rejects a request without a key, or with another key than the required one.
+fn check_key(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
+    let key = presented_key(headers).ok_or(ApiError::Unauthorized)?;
+    match &s.require_key {
+        Some(k) if *k != key => Err(ApiError::Unauthorized),
+        _ => Ok(()),
+    }
+}
+
+/// The configured model names, or [`DEFAULT_MODEL`] when none are.
+fn model_names(s: &Shared) -> Vec<String> {
+    if s.models.is_empty() {
+        vec![DEFAULT_MODEL.to_string()]
+    } else {
+        s.models.clone()
     }
 }
 
@@ -143,7 +103,7 @@ async fn model_request(
         Some(Fault::CutStream) => delivery = Delivery::Cut,
         Some(Fault::MalformedJson) => delivery = Delivery::Malformed,
     }
-    if let Err(e) = s.check_key(&headers) {
+    if let Err(e) = check_key(&s, &headers) {
         return api.error(&e);
     }
     let body: Value = match serde_json::from_slice(&body) {
@@ -177,7 +137,7 @@ fn model_route(api: Api) -> MethodRouter<Arc<Shared>> {
 
 /// `POST /v1/messages/count_tokens`: the same estimate as usage.
 async fn count_tokens(State(s): State<Arc<Shared>>, h: HeaderMap, b: Bytes) -> Response {
-    if let Err(e) = s.check_key(&h) {
+    if let Err(e) = check_key(&s, &h) {
         return Api::Anthropic.error(&e);
     }
     let body: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
@@ -187,7 +147,7 @@ async fn count_tokens(State(s): State<Arc<Shared>>, h: HeaderMap, b: Bytes) -> R
 
 /// `GET /v1/models`, with both OpenAI and Anthropic fields on each entry.
 async fn models(State(s): State<Arc<Shared>>) -> Json<Value> {
-    let names = s.model_names();
+    let names = model_names(&s);
     let data: Vec<Value> = names
         .iter()
         .map(|m| {
@@ -303,7 +263,7 @@ pub async fn start(opts: ServerOptions) -> std::io::Result<ServerHandle> {
 pub async fn start_on(addr: SocketAddr, opts: ServerOptions) -> std::io::Result<ServerHandle> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let shared = Arc::new(Shared::new(opts));
+    let shared = Arc::new(Shared::new(opts.script, opts.require_key, opts.models));
     let app = router(shared.clone());
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {

@@ -1,8 +1,6 @@
 //! Auth, model checks, the request log, runtime script changes, model list.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use skillscope_modelserver::{start, LoggedRequest, Script, ServerOptions, Step};
 

@@ -1,10 +1,8 @@
 //! Every fault kind, observed by a real HTTP client.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use skillscope_modelserver::Fault;
 

@@ -1,9 +1,7 @@
 //! Each API, streaming and not: a tool call, then (after the tool result is
 //! sent back) the final text; usage present; right terminal events.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn as_u64(v: &Value, ptr: &str) -> u64 {

@@ -1,27 +1,26 @@
 //! Helpers shared by the integration tests: a real HTTP client over loopback
 //! and a small SSE parser.
-#![allow(dead_code)]
 
 use serde_json::{json, Value};
 use skillscope_modelserver::{start, Script, ServerHandle, ServerOptions};
 
-pub const KEY: &str = "sk-test-secret";
+pub(crate) const KEY: &str = "sk-test-secret";
 
 /// A parsed SSE event.
 #[derive(Debug, Clone)]
-pub struct Ev {
-    pub event: Option<String>,
-    pub data: String,
+pub(crate) struct Ev {
+    pub(crate) event: Option<String>,
+    pub(crate) data: String,
 }
 
 impl Ev {
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.data).unwrap_or_else(|e| panic!("event data is not JSON ({e}): {}", self.data))
     }
 }
 
 /// Parses a complete `text/event-stream` body.
-pub fn parse_sse(text: &str) -> Vec<Ev> {
+pub(crate) fn parse_sse(text: &str) -> Vec<Ev> {
     let mut out = Vec::new();
     for block in text.split("\n\n") {
         let mut event = None;
@@ -40,7 +39,7 @@ pub fn parse_sse(text: &str) -> Vec<Ev> {
     out
 }
 
-pub fn script() -> Script {
+pub(crate) fn script() -> Script {
     serde_json::from_value(json!({
         "default": [{"tool": "bash", "args": {"command": "ls"}}, {"text": "Done."}],
         "branches": [{"if_prompt_contains": "csv-insights", "steps": [
@@ -51,21 +50,21 @@ pub fn script() -> Script {
     .unwrap()
 }
 
-pub async fn server() -> ServerHandle {
+pub(crate) async fn server() -> ServerHandle {
     start(ServerOptions { script: script(), ..ServerOptions::default() }).await.unwrap()
 }
 
-pub fn client() -> reqwest::Client {
+pub(crate) fn client() -> reqwest::Client {
     reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).build().unwrap()
 }
 
 /// POSTs `body` with a bearer key.
-pub async fn post(s: &ServerHandle, path: &str, body: &Value) -> reqwest::Response {
+pub(crate) async fn post(s: &ServerHandle, path: &str, body: &Value) -> reqwest::Response {
     client().post(format!("{}{path}", s.base_url)).bearer_auth(KEY).json(body).send().await.unwrap()
 }
 
 /// POSTs and returns the status and the JSON body.
-pub async fn post_json(s: &ServerHandle, path: &str, body: &Value) -> (u16, Value) {
+pub(crate) async fn post_json(s: &ServerHandle, path: &str, body: &Value) -> (u16, Value) {
     let r = post(s, path, body).await;
     let status = r.status().as_u16();
     let text = r.text().await.unwrap();
@@ -74,18 +73,18 @@ pub async fn post_json(s: &ServerHandle, path: &str, body: &Value) -> (u16, Valu
 }
 
 /// POSTs and asserts the status and the error body's `error.<field>`.
-pub async fn assert_error(s: &ServerHandle, path: &str, body: &Value, field: &str, want: (u16, &str)) {
+pub(crate) async fn assert_error(s: &ServerHandle, path: &str, body: &Value, field: &str, want: (u16, &str)) {
     let (st, b) = post_json(s, path, body).await;
     assert_eq!((st, b["error"][field].as_str()), (want.0, Some(want.1)));
 }
 
 /// Sends a request and returns its JSON body.
-pub async fn send_json(req: reqwest::RequestBuilder) -> Value {
+pub(crate) async fn send_json(req: reqwest::RequestBuilder) -> Value {
     req.send().await.unwrap().json().await.unwrap()
 }
 
 /// POSTs a streaming request and returns the parsed events.
-pub async fn post_sse(s: &ServerHandle, path: &str, body: &Value) -> Vec<Ev> {
+pub(crate) async fn post_sse(s: &ServerHandle, path: &str, body: &Value) -> Vec<Ev> {
     let r = post(s, path, body).await;
     assert_eq!(r.status(), 200);
     let ct = r.headers()["content-type"].to_str().unwrap().to_string();
@@ -95,7 +94,7 @@ pub async fn post_sse(s: &ServerHandle, path: &str, body: &Value) -> Vec<Ev> {
 
 /// Reads a streaming answer chunk by chunk until it ends or fails.
 /// Returns the text received and whether the transfer failed.
-pub async fn read_stream(r: reqwest::Response) -> (String, bool) {
+pub(crate) async fn read_stream(r: reqwest::Response) -> (String, bool) {
     let mut r = r;
     let mut buf = Vec::new();
     loop {
@@ -107,12 +106,12 @@ pub async fn read_stream(r: reqwest::Response) -> (String, bool) {
     }
 }
 
-pub fn bash_schema() -> Value {
+pub(crate) fn bash_schema() -> Value {
     json!({"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]})
 }
 
 /// A Chat Completions request offering `bash` and `read_file`.
-pub fn chat_request(system: &str, stream: bool) -> Value {
+pub(crate) fn chat_request(system: &str, stream: bool) -> Value {
     json!({
         "model": "test-model",
         "stream": stream,
@@ -130,7 +129,7 @@ pub fn chat_request(system: &str, stream: bool) -> Value {
 }
 
 /// An Anthropic Messages request offering `Bash` and `read_file`.
-pub fn anthropic_request(system: &str, stream: bool) -> Value {
+pub(crate) fn anthropic_request(system: &str, stream: bool) -> Value {
     json!({
         "model": "test-model",
         "max_tokens": 1024,
@@ -147,7 +146,7 @@ pub fn anthropic_request(system: &str, stream: bool) -> Value {
 }
 
 /// A Responses request offering `exec_command`.
-pub fn responses_request(developer: &str, stream: bool) -> Value {
+pub(crate) fn responses_request(developer: &str, stream: bool) -> Value {
     json!({
         "model": "test-model",
         "stream": stream,

@@ -1,11 +1,9 @@
 //! The `skillscope-model-server` binary: args, the listening line, serving.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use common::send_json;
+use crate::common::send_json;
 use serde_json::json;
 
 struct Kill(std::process::Child);
