@@ -10,8 +10,9 @@ use futures_util::{stream, StreamExt};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::process::Command;
 
-use crate::engine::{Engine, MANAGED_LABEL};
+use crate::engine::Engine;
 use crate::error::SandboxError;
+use crate::spec::MANAGED_LABEL;
 
 pub const BUSYBOX_TAG: &str = "skillscope/busybox:1";
 pub const DEBIAN_PYTHON_TAG: &str = "skillscope/debian-python:12";

@@ -9,8 +9,9 @@ use bollard::query_parameters::{
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 
-use crate::engine::{Engine, MANAGED_LABEL};
+use crate::engine::Engine;
 use crate::error::SandboxError;
+use crate::spec::MANAGED_LABEL;
 use crate::transfer::pack_dir;
 
 /// Label holding the sha256 of the context tar an image was built from.

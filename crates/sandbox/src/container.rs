@@ -1,12 +1,13 @@
-//! A sandbox container's lifecycle: start, inspect, stop, remove.
+//! A sandbox container's lifecycle: create, start, inspect, stop, remove.
 
 use std::time::Duration;
 
-use bollard::query_parameters::{StartContainerOptions, StopContainerOptionsBuilder};
+use bollard::query_parameters::{CreateContainerOptions, StartContainerOptions, StopContainerOptionsBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
-use crate::error::SandboxError;
+use crate::error::{is_not_found, SandboxError};
+use crate::spec::ContainerSpec;
 
 /// A container created by [`Engine::create`]. Dropping it does not remove it.
 #[derive(Clone, Debug)]
@@ -22,8 +23,23 @@ pub struct ContainerState {
     pub exit_code: Option<i64>,
 }
 
+impl Engine {
+    /// Creates (does not start) a container from `spec`.
+    pub async fn create(&self, spec: &ContainerSpec) -> Result<Container, SandboxError> {
+        let body = spec.create_body();
+        let created = self.docker.create_container(None::<CreateContainerOptions>, body).await.map_err(|e| {
+            if is_not_found(&e) {
+                SandboxError::ImageMissing(format!("{}: {e}", spec.image))
+            } else {
+                SandboxError::Engine(e.to_string())
+            }
+        })?;
+        Ok(Container::new(self.clone(), created.id))
+    }
+}
+
 impl Container {
-    pub(crate) fn new(engine: Engine, id: String) -> Self {
+    fn new(engine: Engine, id: String) -> Self {
         Container { id, engine }
     }
 

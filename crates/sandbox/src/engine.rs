@@ -5,18 +5,14 @@ use std::time::Duration;
 
 use bollard::models::ContainerSummaryStateEnum;
 use bollard::query_parameters::{
-    CreateContainerOptions, CreateImageOptionsBuilder, ListContainersOptionsBuilder, RemoveContainerOptionsBuilder,
+    CreateImageOptionsBuilder, ListContainersOptionsBuilder, RemoveContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::TryStreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::container::Container;
 use crate::error::{is_not_found, SandboxError};
-use crate::spec::ContainerSpec;
-
-/// Label put on every container and image this crate creates.
-pub const MANAGED_LABEL: &str = "skillscope.managed";
+use crate::spec::MANAGED_LABEL;
 
 const DEFAULT_SOCKET: &str = "/var/run/docker.sock";
 /// Time the engine may take to start answering a request (image imports are slow).
@@ -104,19 +100,6 @@ impl Engine {
             .await
             .map_err(|e| SandboxError::ImageMissing(format!("{image}: pull failed: {e}")))?;
         self.image_id(image).await?.ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after pull")))
-    }
-
-    /// Creates (does not start) a container from `spec`.
-    pub async fn create(&self, spec: &ContainerSpec) -> Result<Container, SandboxError> {
-        let body = spec.create_body();
-        let created = self.docker.create_container(None::<CreateContainerOptions>, body).await.map_err(|e| {
-            if is_not_found(&e) {
-                SandboxError::ImageMissing(format!("{}: {e}", spec.image))
-            } else {
-                SandboxError::Engine(e.to_string())
-            }
-        })?;
-        Ok(Container::new(self.clone(), created.id))
     }
 
     /// All containers, running or not, labelled `skillscope.managed=true`.

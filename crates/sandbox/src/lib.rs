@@ -15,10 +15,12 @@ mod transfer;
 
 pub use build::CONTEXT_LABEL;
 pub use container::{Container, ContainerState};
-pub use engine::{Engine, ManagedContainer, MANAGED_LABEL};
+pub use engine::{Engine, ManagedContainer};
 pub use error::SandboxError;
 pub use exec::{ExecOptions, ExecResult, OutputStream, OUTPUT_CAP};
 pub use run::run_once;
 pub use snapshot::{file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP};
-pub use spec::{ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT};
+pub use spec::{
+    ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT, MANAGED_LABEL,
+};
 pub use transfer::DOWNLOAD_LIMIT;

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use bollard::models::{ContainerCreateBody, HostConfig, Mount, MountType};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::MANAGED_LABEL;
+/// Label put on every container and image this crate creates.
+pub const MANAGED_LABEL: &str = "skillscope.managed";
 
 /// Network access of a container.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

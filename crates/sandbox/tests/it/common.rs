@@ -1,7 +1,5 @@
-//! Shared test helpers: the busybox image (built once per test binary) and a per-test
+//! Shared test helpers: the busybox image (built once per test run) and a per-test
 //! label scope whose containers are removed even when the test panics.
-
-#![allow(dead_code)] // each test binary uses a different subset
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -10,16 +8,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use skillscope_sandbox::{bootstrap, Container, ContainerSpec, Engine, ExecOptions, ExecResult};
 use tokio::sync::OnceCell;
 
-pub const TEST_LABEL: &str = "skillscope.test";
+pub(crate) const TEST_LABEL: &str = "skillscope.test";
 
 static BUSYBOX: OnceCell<String> = OnceCell::const_new();
 
-pub async fn engine() -> Engine {
+pub(crate) async fn engine() -> Engine {
     Engine::connect().await.expect("Docker engine")
 }
 
 /// Image id of skillscope/busybox:1, bootstrapped on first use.
-pub async fn busybox(engine: &Engine) -> String {
+pub(crate) async fn busybox(engine: &Engine) -> String {
     BUSYBOX
         .get_or_init(|| async {
             let start = std::time::Instant::now();
@@ -33,31 +31,31 @@ pub async fn busybox(engine: &Engine) -> String {
 
 /// Containers created through a scope carry its unique label; dropping the scope
 /// force-removes any that are left (so a failing test leaks nothing).
-pub struct Scope {
-    pub label: String,
+pub(crate) struct Scope {
+    pub(crate) label: String,
 }
 
 impl Scope {
-    pub fn new(test: &str) -> Scope {
+    pub(crate) fn new(test: &str) -> Scope {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
         Scope { label: format!("{test}-{}-{nanos}", std::process::id()) }
     }
 
-    pub fn spec(&self, image: &str) -> ContainerSpec {
+    pub(crate) fn spec(&self, image: &str) -> ContainerSpec {
         ContainerSpec {
             labels: HashMap::from([(TEST_LABEL.to_string(), self.label.clone())]),
             ..ContainerSpec::new(image)
         }
     }
 
-    pub async fn started(&self, engine: &Engine, spec: &ContainerSpec) -> Container {
+    pub(crate) async fn started(&self, engine: &Engine, spec: &ContainerSpec) -> Container {
         let container = engine.create(spec).await.expect("create");
         container.start().await.expect("start");
         container
     }
 
     /// Asserts that no container with this scope's label remains.
-    pub async fn assert_clean(&self, engine: &Engine) {
+    pub(crate) async fn assert_clean(&self, engine: &Engine) {
         let left: Vec<_> = engine
             .managed_containers()
             .await
@@ -81,15 +79,15 @@ impl Drop for Scope {
     }
 }
 
-pub fn sh(script: &str) -> Vec<String> {
+pub(crate) fn sh(script: &str) -> Vec<String> {
     vec!["sh".into(), "-c".into(), script.into()]
 }
 
-pub fn secs(n: u64) -> ExecOptions {
+pub(crate) fn secs(n: u64) -> ExecOptions {
     ExecOptions { timeout: Duration::from_secs(n), ..ExecOptions::default() }
 }
 
 /// Runs a command, ignoring streamed output.
-pub async fn run(container: &Container, cmd: Vec<String>, opts: ExecOptions) -> ExecResult {
+pub(crate) async fn run(container: &Container, cmd: Vec<String>, opts: ExecOptions) -> ExecResult {
     container.exec(&cmd, opts, &mut |_, _| {}).await.expect("exec")
 }

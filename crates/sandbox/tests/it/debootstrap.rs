@@ -1,13 +1,12 @@
 //! The Debian python base image, built by debootstrap from the Debian mirror (about 40 s
 //! cold here, then reused by tag), and the exec watchdog under dash and without `setsid`.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{engine, run, secs, sh, Scope};
 use skillscope_sandbox::bootstrap::{self, DEBIAN_PYTHON_TAG};
 use skillscope_sandbox::ExecOptions;
+
+use crate::common::{engine, run, secs, sh, Scope};
 
 #[tokio::test]
 async fn debian_python_image_runs_pytest() {
