@@ -34,10 +34,8 @@ pub struct AppTaskInput {
     /// Defaults to [`DEFAULT_IMAGE`].
     pub image: Option<String>,
     #[serde(default)]
-    #[ts(type = "number | null")]
     pub agent_timeout_secs: Option<u64>,
     #[serde(default)]
-    #[ts(type = "number | null")]
     pub verifier_timeout_secs: Option<u64>,
 }
 

@@ -25,9 +25,7 @@ pub struct TaskSpec {
     pub instruction: String,
     pub environment: TaskEnvironment,
     pub verifier: TaskVerifier,
-    #[ts(type = "number")]
     pub agent_timeout_secs: u64,
-    #[ts(type = "number")]
     pub verifier_timeout_secs: u64,
     /// Things the importer noticed that a reviewer should know before
     /// spending runs on the task (missing test files, bundled skills, settings

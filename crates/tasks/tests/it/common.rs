@@ -1,13 +1,12 @@
-#![allow(dead_code)]
 use std::path::{Path, PathBuf};
 
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/tasks")
 }
 
 /// The shared corpus (read-only): `$SKILLSCOPE_CORPUS_DIR`, else `shared/corpus`
 /// beside the repository. `None` (the test then skips) when absent.
-pub fn corpus(sub: &str) -> Option<PathBuf> {
+pub(crate) fn corpus(sub: &str) -> Option<PathBuf> {
     let base = std::env::var_os("SKILLSCOPE_CORPUS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
@@ -21,7 +20,7 @@ pub fn corpus(sub: &str) -> Option<PathBuf> {
 }
 
 /// Copies a fixture folder into a temp dir so a test can break it.
-pub fn copy_fixture(rel: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn copy_fixture(rel: &str) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let src = fixtures().join(rel);
     let dst = d.path().join(src.file_name().unwrap());

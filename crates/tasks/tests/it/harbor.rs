@@ -1,6 +1,4 @@
-mod common;
-
-use common::{copy_fixture, corpus, fixtures};
+use crate::common::{copy_fixture, corpus, fixtures};
 use skillscope_tasks::harbor::{import_dir, import_task, DEFAULT_AGENT_TIMEOUT_SECS};
 use skillscope_tasks::{score, verifier_plan, ImportError, TaskSourceKind, TaskVerifier};
 use std::fs;

@@ -1,6 +1,4 @@
-mod common;
-
-use common::{copy_fixture, fixtures};
+use crate::common::{copy_fixture, fixtures};
 use skillscope_tasks::evals::{import_file, import_skill};
 use skillscope_tasks::{score, verifier_plan, ImportError, ScoreError, TaskSourceKind, TaskVerifier};
 use std::fs;

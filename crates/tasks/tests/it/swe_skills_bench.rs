@@ -1,6 +1,4 @@
-mod common;
-
-use common::{copy_fixture, corpus, fixtures};
+use crate::common::{copy_fixture, corpus, fixtures};
 use skillscope_tasks::swe_skills_bench::{config, import_benchmark, import_requirement};
 use skillscope_tasks::{verifier_plan, ImportError, TaskSourceKind, TaskVerifier};
 use std::fs;
