@@ -4,7 +4,7 @@
 use skillscope_charts::{efficiency, pass_rates, prg_by_stratum, skill_deltas, task_deltas, ArmCost, TaskDelta};
 use skillscope_stats::{analyze, Pair};
 
-#[path = "../tests/common/pairs.rs"]
+#[path = "../tests/it/common/pairs.rs"]
 mod pairs;
 use pairs::ramp;
 

@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::common::*;
 use skillscope_charts::{style, task_deltas, TaskDelta, EMPTY_MESSAGE};
 
 fn td(task: &str, delta: f64, excluded: bool) -> TaskDelta {

@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::common::*;
 use skillscope_charts::{efficiency, ArmCost, EMPTY_MESSAGE};
 
 fn cost(task: &str, t: (f64, Option<f64>), k: Option<(f64, f64)>) -> ArmCost {

@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::common::*;
 use skillscope_charts::{pass_rates, style, EMPTY_MESSAGE};
 use skillscope_stats::Summary;
 

@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::common::*;
 use skillscope_charts::{skill_deltas, skill_deltas_sized, EMPTY_MESSAGE};
 use skillscope_stats::Summary;
 

@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::common::*;
 use skillscope_charts::{prg_by_stratum, EMPTY_MESSAGE};
 use skillscope_stats::{Stratum, Summary};
 

@@ -1,20 +1,19 @@
 //! Shared fixtures and SVG inspection helpers of the chart tests.
-#![allow(dead_code)]
 
 use roxmltree::{Document, Node};
 use skillscope_charts::style;
 use skillscope_stats::{analyze, Class, Pair, Summary};
 
 mod pairs;
-pub use pairs::ramp;
+pub(crate) use pairs::ramp;
 
 /// A skill name that would break unescaped markup.
-pub const HOSTILE: &str = "<script>&";
+pub(crate) const HOSTILE: &str = "<script>&";
 
 /// Pooled per-skill summaries of a real analysis: `pdf-forms` golden (10
 /// pairs), `legacy` harmful (8 pairs), the hostile name ineffective (6
 /// pairs).
-pub fn summaries() -> Vec<Summary> {
+pub(crate) fn summaries() -> Vec<Summary> {
     let mut pairs: Vec<Pair> = (0..10).map(|t| ramp("pdf-forms", t, 10, (0.1, 0.05), (0.6, 0.3))).collect();
     pairs.extend((0..8).map(|t| ramp("legacy", t, 8, (0.9, -0.1), (0.3, 0.2))));
     for t in 0..6 {
@@ -29,16 +28,16 @@ pub fn summaries() -> Vec<Summary> {
     s
 }
 
-pub fn class_of(s: &[Summary], skill: &str) -> Class {
+pub(crate) fn class_of(s: &[Summary], skill: &str) -> Class {
     s.iter().find(|x| x.skill == skill).expect("skill").class
 }
 
-pub fn get<'a>(s: &'a [Summary], skill: &str) -> &'a Summary {
+pub(crate) fn get<'a>(s: &'a [Summary], skill: &str) -> &'a Summary {
     s.iter().find(|x| x.skill == skill).expect("skill")
 }
 
 /// Parse `svg` and check it is a standalone SVG document.
-pub fn parse(svg: &str) -> Document<'_> {
+pub(crate) fn parse(svg: &str) -> Document<'_> {
     let doc = Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
@@ -53,30 +52,28 @@ pub fn parse(svg: &str) -> Document<'_> {
 
 /// One `<text>` element: trimmed content and position.
 #[derive(Debug, Clone)]
-pub struct Txt {
-    pub text: String,
-    pub x: f64,
-    pub y: f64,
-    pub fill: String,
+pub(crate) struct Txt {
+    pub(crate) text: String,
+    pub(crate) x: f64,
+    pub(crate) y: f64,
     /// `0.76em` for x-axis tick labels (top-anchored).
-    pub dy: String,
+    pub(crate) dy: String,
 }
 
-pub fn texts(doc: &Document<'_>) -> Vec<Txt> {
+pub(crate) fn texts(doc: &Document<'_>) -> Vec<Txt> {
     doc.descendants()
         .filter(|n| n.has_tag_name("text"))
         .map(|n| Txt {
             text: n.text().unwrap_or("").trim().to_string(),
             x: num(n, "x"),
             y: num(n, "y"),
-            fill: n.attribute("fill").unwrap_or("").to_string(),
             dy: n.attribute("dy").unwrap_or("").to_string(),
         })
         .collect()
 }
 
 /// The text element whose content equals `s`.
-pub fn text_eq(doc: &Document<'_>, s: &str) -> Txt {
+pub(crate) fn text_eq(doc: &Document<'_>, s: &str) -> Txt {
     let all = texts(doc);
     let found: Vec<_> = all.iter().filter(|t| t.text == s).collect();
     assert_eq!(found.len(), 1, "exactly one text {s:?} in {:?}", all.iter().map(|t| &t.text).collect::<Vec<_>>());
@@ -84,20 +81,20 @@ pub fn text_eq(doc: &Document<'_>, s: &str) -> Txt {
 }
 
 /// Whether any text contains `s`.
-pub fn has_text(doc: &Document<'_>, s: &str) -> bool {
+pub(crate) fn has_text(doc: &Document<'_>, s: &str) -> bool {
     texts(doc).iter().any(|t| t.text.contains(s))
 }
 
-pub fn title(doc: &Document<'_>) -> String {
+pub(crate) fn title(doc: &Document<'_>) -> String {
     doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text()).unwrap_or("").to_string()
 }
 
-pub fn num(n: Node<'_, '_>, attr: &str) -> f64 {
+pub(crate) fn num(n: Node<'_, '_>, attr: &str) -> f64 {
     n.attribute(attr).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
 }
 
 /// Circles: (cx, cy, fill, stroke).
-pub fn circles(doc: &Document<'_>) -> Vec<(f64, f64, String, String)> {
+pub(crate) fn circles(doc: &Document<'_>) -> Vec<(f64, f64, String, String)> {
     doc.descendants()
         .filter(|n| n.has_tag_name("circle"))
         .map(|n| {
@@ -113,16 +110,16 @@ pub fn circles(doc: &Document<'_>) -> Vec<(f64, f64, String, String)> {
 
 /// Filled rectangles: (x, y, width, height, fill, opacity).
 #[derive(Debug, Clone)]
-pub struct R {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-    pub fill: String,
-    pub opacity: f64,
+pub(crate) struct R {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) w: f64,
+    pub(crate) h: f64,
+    pub(crate) fill: String,
+    pub(crate) opacity: f64,
 }
 
-pub fn rects(doc: &Document<'_>) -> Vec<R> {
+pub(crate) fn rects(doc: &Document<'_>) -> Vec<R> {
     doc.descendants()
         .filter(|n| n.has_tag_name("rect") && n.attribute("fill") != Some("none"))
         .map(|n| R {
@@ -137,7 +134,7 @@ pub fn rects(doc: &Document<'_>) -> Vec<R> {
 }
 
 /// Polylines with their stroke and points.
-pub fn polylines(doc: &Document<'_>) -> Vec<(String, Vec<(f64, f64)>)> {
+pub(crate) fn polylines(doc: &Document<'_>) -> Vec<(String, Vec<(f64, f64)>)> {
     doc.descendants()
         .filter(|n| n.has_tag_name("polyline"))
         .map(|n| {
@@ -157,13 +154,13 @@ pub fn polylines(doc: &Document<'_>) -> Vec<(String, Vec<(f64, f64)>)> {
 
 /// Pixel x of the x-axis tick labelled `label` (tick labels hang below the
 /// axis, `dy="0.76em"`); one per panel.
-pub fn tick_xs(doc: &Document<'_>, label: &str) -> Vec<f64> {
+pub(crate) fn tick_xs(doc: &Document<'_>, label: &str) -> Vec<f64> {
     texts(doc).into_iter().filter(|t| t.text == label && t.dy == "0.76em").map(|t| t.x).collect()
 }
 
 /// Vertical zero lines (in the zero-line colour) that sit exactly at an x
 /// tick labelled `0` and span more than `min_len` pixels.
-pub fn zero_lines_at_zero_tick(doc: &Document<'_>, min_len: f64) -> usize {
+pub(crate) fn zero_lines_at_zero_tick(doc: &Document<'_>, min_len: f64) -> usize {
     let zero = style::hex(style::ZERO_LINE);
     let ticks = tick_xs(doc, "0");
     polylines(doc)
@@ -180,24 +177,24 @@ pub fn zero_lines_at_zero_tick(doc: &Document<'_>, min_len: f64) -> usize {
 
 /// Linear pixel position of value `v` on an x axis with ticks `a` at `xa`
 /// and `b` at `xb`.
-pub fn lerp(v: f64, (a, xa): (f64, f64), (b, xb): (f64, f64)) -> f64 {
+pub(crate) fn lerp(v: f64, (a, xa): (f64, f64), (b, xb): (f64, f64)) -> f64 {
     xa + (v - a) / (b - a) * (xb - xa)
 }
 
 /// Hostile text must be escaped in the markup and intact in the text.
-pub fn assert_escaped(svg: &str) {
+pub(crate) fn assert_escaped(svg: &str) {
     assert!(!svg.contains("<script"), "unescaped name in:\n{svg}");
     assert!(svg.contains("&lt;script&gt;&amp;"), "escaped name missing");
     let doc = parse(svg);
     assert!(has_text(&doc, HOSTILE) || title(&doc).contains(HOSTILE), "the name must survive as text");
 }
 
-pub fn green() -> String {
+pub(crate) fn green() -> String {
     style::hex(style::GOLDEN)
 }
-pub fn red() -> String {
+pub(crate) fn red() -> String {
     style::hex(style::HARMFUL)
 }
-pub fn grey() -> String {
+pub(crate) fn grey() -> String {
     style::hex(style::INEFFECTIVE)
 }
