@@ -47,7 +47,6 @@ pub struct ProviderConfig {
     pub max_concurrency: u32,
     /// Bound on waiting for the response headers and on each silence inside a stream.
     #[serde(default = "default_timeout_secs")]
-    #[ts(type = "number")]
     pub timeout_secs: u64,
     /// Retries after the first attempt for errors that may pass (429, 5xx, timeouts, cut streams).
     #[serde(default = "default_max_retries")]

@@ -53,7 +53,7 @@ impl RetryPolicy {
 }
 
 /// Reads `retry-after-ms` (OpenAI) or `Retry-After` (seconds, possibly fractional, or an HTTP date).
-pub fn parse_retry_after(headers: &HeaderMap) -> Option<Duration> {
+pub(crate) fn parse_retry_after(headers: &HeaderMap) -> Option<Duration> {
     if let Some(ms) = headers
         .get("retry-after-ms")
         .and_then(|v| v.to_str().ok())

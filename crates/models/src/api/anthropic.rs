@@ -149,7 +149,7 @@ pub(crate) struct StreamState {
 }
 
 impl StreamState {
-    pub fn event(
+    pub(crate) fn event(
         &mut self,
         ctx: &Ctx,
         ev: &SseEvent,
@@ -233,7 +233,7 @@ impl StreamState {
         Ok(false)
     }
 
-    pub fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
+    pub(crate) fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
         if !self.done {
             return Err(ModelError::StreamCut);
         }

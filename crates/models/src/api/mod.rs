@@ -48,7 +48,7 @@ pub(crate) enum Fold {
 }
 
 impl Fold {
-    pub fn new(api: ApiKind) -> Self {
+    pub(crate) fn new(api: ApiKind) -> Self {
         match api {
             ApiKind::OpenAiChat => Fold::Chat(Default::default()),
             ApiKind::OpenAiResponses => Fold::Responses(Default::default()),
@@ -57,7 +57,7 @@ impl Fold {
     }
 
     /// Takes one event; `Ok(true)` when it was the provider's end marker.
-    pub fn event(
+    pub(crate) fn event(
         &mut self,
         ctx: &Ctx,
         ev: &SseEvent,
@@ -72,7 +72,7 @@ impl Fold {
 
     /// The assembled answer once the byte stream has ended; `StreamCut` when the end marker
     /// never came.
-    pub fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
+    pub(crate) fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
         match self {
             Fold::Chat(s) => s.finish(ctx),
             Fold::Responses(s) => s.finish(ctx),

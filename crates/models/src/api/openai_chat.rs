@@ -128,7 +128,7 @@ pub(crate) struct StreamState {
 }
 
 impl StreamState {
-    pub fn event(
+    pub(crate) fn event(
         &mut self,
         ctx: &Ctx,
         ev: &SseEvent,
@@ -195,7 +195,7 @@ impl StreamState {
         Ok(false)
     }
 
-    pub fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
+    pub(crate) fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
         // Some compatible servers omit `[DONE]`; a finish reason is as good an end marker.
         if !self.done && self.finish_reason.is_none() {
             return Err(ModelError::StreamCut);

@@ -177,7 +177,7 @@ impl StreamState {
         self.calls.values_mut().find(|c| c.item_id == item_id)
     }
 
-    pub fn event(
+    pub(crate) fn event(
         &mut self,
         ctx: &Ctx,
         ev: &SseEvent,
@@ -256,7 +256,7 @@ impl StreamState {
         Ok(false)
     }
 
-    pub fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
+    pub(crate) fn finish(self, ctx: &Ctx) -> Result<ChatResponse, ModelError> {
         let Some(response) = self.final_response else {
             return Err(ModelError::StreamCut);
         };
