@@ -1,16 +1,28 @@
 //! Turns the loop's events into an ATIF v1.7 trajectory (the one place that knows the format).
 
-use crate::run::StopReason;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
 use skillscope_models::{ToolCall, ToolDef, Usage};
+use ts_rs::TS;
 
-pub struct Recorder {
+// Why the loop stopped; lives here because the trajectory records it (`extra.stop_reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum StopReason {
+    FinalAnswer,
+    MaxTurns,
+    TokenBudget,
+    WallTimeout,
+}
+
+pub(crate) struct Recorder {
     builder: TrajectoryBuilder,
 }
 
 impl Recorder {
-    pub fn new(session_id: &str, model: &str, tools: Vec<ToolDef>) -> Self {
+    pub(crate) fn new(session_id: &str, model: &str, tools: Vec<ToolDef>) -> Self {
         let mut agent = Agent::new("skillscope-agent", env!("CARGO_PKG_VERSION"), Some(model.to_string()));
         agent.tool_definitions = Some(
             tools
@@ -25,16 +37,16 @@ impl Recorder {
         Self { builder: TrajectoryBuilder::new(session_id, agent) }
     }
 
-    pub fn system(&mut self, text: &str) {
+    pub(crate) fn system(&mut self, text: &str) {
         self.builder.system_step(text.to_string());
     }
 
-    pub fn user(&mut self, text: &str) {
+    pub(crate) fn user(&mut self, text: &str) {
         self.builder.user_step(text.to_string());
     }
 
     /// One model turn; returns its step id for the observations that follow.
-    pub fn agent(&mut self, text: &str, calls: &[ToolCall], usage: &Usage, cost_usd: Option<f64>) -> u64 {
+    pub(crate) fn agent(&mut self, text: &str, calls: &[ToolCall], usage: &Usage, cost_usd: Option<f64>) -> u64 {
         let metrics = TurnMetrics {
             prompt_tokens: usage.input_tokens as i64,
             completion_tokens: usage.output_tokens as i64,
@@ -45,14 +57,14 @@ impl Recorder {
         self.builder.agent_step(text.to_string(), None, calls, metrics, time::OffsetDateTime::now_utc())
     }
 
-    pub fn observation(&mut self, step: u64, call_id: &str, content: &str) {
+    pub(crate) fn observation(&mut self, step: u64, call_id: &str, content: &str) {
         // The step and call come from the turn just recorded, so this cannot fail.
         self.builder
             .observation(step, call_id, content.to_string())
             .expect("observation belongs to the step that made the call");
     }
 
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         usage: &Usage,
         cost_usd: Option<f64>,

@@ -2,6 +2,7 @@
 
 use crate::prompt::{system_prompt, SkillListing};
 use crate::record::Recorder;
+pub use crate::record::StopReason;
 use crate::tools::{self, ToolLimits, Tools};
 use serde::{Deserialize, Serialize};
 use skillscope_models::{ChatRequest, Client, Message, ModelError, PriceTable, Usage};
@@ -14,11 +15,8 @@ use ts_rs::TS;
 pub struct AgentLimits {
     pub max_turns: u32,
     /// Input plus output tokens over the whole run.
-    #[ts(type = "number")]
     pub token_budget: u64,
-    #[ts(type = "number")]
     pub wall_timeout_secs: u64,
-    #[ts(type = "number")]
     pub command_timeout_secs: u64,
     pub output_limit_bytes: u32,
     pub temperature: Option<f32>,
@@ -37,16 +35,6 @@ impl Default for AgentLimits {
             max_output_tokens: Some(4096),
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
-pub enum StopReason {
-    FinalAnswer,
-    MaxTurns,
-    TokenBudget,
-    WallTimeout,
 }
 
 #[derive(Debug, Clone, Serialize)]
