@@ -2,7 +2,6 @@
 //! package, computed from an in-memory file list (no I/O except `load_dir`).
 
 pub mod export;
-mod frontmatter;
 mod markdown;
 mod quality;
 pub mod report;

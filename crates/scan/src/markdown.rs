@@ -1,13 +1,13 @@
 //! Minimal Markdown structure: headings and fenced code blocks, with line numbers.
 
-pub struct Heading {
+pub(crate) struct Heading {
     pub level: usize,
     /// Lower-cased title text.
     pub title: String,
     pub line: u32,
 }
 
-pub struct Fence {
+pub(crate) struct Fence {
     /// Lower-cased info string's first word ("" when none).
     pub lang: String,
     /// 1-based line of the first code line.
@@ -20,7 +20,7 @@ pub struct Fence {
 }
 
 /// Headings outside fenced blocks. `offset` is added to line numbers.
-pub fn headings(text: &str, offset: u32) -> Vec<Heading> {
+pub(crate) fn headings(text: &str, offset: u32) -> Vec<Heading> {
     let mut out = Vec::new();
     for (i, line, fenced) in lines(text) {
         if fenced {
@@ -36,7 +36,7 @@ pub fn headings(text: &str, offset: u32) -> Vec<Heading> {
 }
 
 /// Iterates `(1-based line, text, inside_fence)`; fence delimiter lines count as inside.
-pub fn lines(text: &str) -> impl Iterator<Item = (u32, &str, bool)> {
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = (u32, &str, bool)> {
     let mut open: Option<String> = None;
     text.lines().enumerate().map(move |(i, line)| {
         let t = line.trim_start();
@@ -71,7 +71,7 @@ fn closes(marker: &str, line: &str) -> bool {
     l.len() >= marker.len() && l.chars().all(|c| marker.starts_with(c))
 }
 
-pub fn fences(text: &str, offset: u32) -> Vec<Fence> {
+pub(crate) fn fences(text: &str, offset: u32) -> Vec<Fence> {
     let all: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut heading: Option<String> = None;
@@ -101,7 +101,7 @@ pub fn fences(text: &str, offset: u32) -> Vec<Fence> {
 }
 
 /// Body of the first section whose heading satisfies `pred`: (heading line, text).
-pub fn section(text: &str, pred: impl Fn(&str) -> bool) -> Option<(u32, String)> {
+pub(crate) fn section(text: &str, pred: impl Fn(&str) -> bool) -> Option<(u32, String)> {
     let hs = headings(text, 0);
     let idx = hs.iter().position(|h| pred(&h.title))?;
     let h = &hs[idx];

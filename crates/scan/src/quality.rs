@@ -2,10 +2,12 @@
 
 use crate::markdown;
 use crate::report::{Dimension, Dimensions, QualityFinding, QualityReport};
-use crate::rules::rule;
+use crate::rules::{rule, SPEC_UNSCORED};
 use crate::security::unicode::{find_hidden, HiddenKind};
 use crate::skill::{line_at, Skill};
 use regex::Regex;
+use skillscope_skill::validate::code;
+use skillscope_skill::ParseErrorKind;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -45,7 +47,7 @@ impl<'a> Checker<'a> {
     }
 
     fn body(&self) -> &str {
-        &self.skill.fm.body
+        self.skill.body()
     }
 
     fn has_heading(&self, re: &Regex) -> bool {
@@ -58,84 +60,63 @@ impl<'a> Checker<'a> {
             self.add("skill-md-missing", "SKILL.md", None, None);
             return false;
         }
-        if !s.fm.present {
-            self.md("frontmatter-missing", 1);
-            return false;
+        let md = match &s.md {
+            Ok(md) => md,
+            Err(e) if e.kind == ParseErrorKind::NoFrontmatter => {
+                self.md("frontmatter-missing", 1);
+                return false;
+            }
+            Err(e) => {
+                self.add("frontmatter-invalid", "SKILL.md", Some(1), Some(e.message.clone()));
+                return false;
+            }
+        };
+        let fm = &md.frontmatter;
+        // The spec's rules are checked once, by skillscope-skill; their codes are rule ids here.
+        // A top-level `version` is outside the spec but is what `version-missing` asks for.
+        for v in &s.spec {
+            let id = v.finding.code.as_str();
+            if SPEC_UNSCORED.contains(&id) || (id == code::UNKNOWN_FIELD && v.field == "version") {
+                continue;
+            }
+            let detail = match id {
+                code::FORBIDDEN_FIELD | code::UNKNOWN_FIELD => Some(v.field.clone()),
+                code::NAME_DIR_MISMATCH => Some(format!("`{}` vs `{}`", s.name(), s.dir_name)),
+                _ => None,
+            };
+            self.add(id, "SKILL.md", Some(v.finding.line.unwrap_or(1)), detail);
         }
-        if let Some(e) = &s.fm.error {
-            self.add("frontmatter-invalid", "SKILL.md", Some(1), Some(e.clone()));
-            return false;
-        }
-        let fm = &s.fm;
-        match fm.get_str("name") {
-            None => self.md("name-missing", 1),
-            Some(name) => {
-                let l = fm.line_of("name");
-                if name.chars().count() > 64 {
-                    self.md("name-too-long", l);
-                }
-                if !re!(r"^[a-z0-9-]+$").is_match(&name) {
-                    self.md("name-charset", l);
-                }
-                if !re!(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$").is_match(&name) {
-                    self.md("name-not-kebab", l);
-                }
-                if re!(r"(?i)anthropic|claude").is_match(&name) {
-                    self.md("name-reserved-word", l);
-                }
-                if re!(r"<[^>]+>").is_match(&name) {
-                    self.md("xml-in-name", l);
-                }
-                if name != s.dir_name {
-                    self.add("name-dir-mismatch", "SKILL.md", Some(l), Some(format!("`{name}` vs `{}`", s.dir_name)));
-                }
+        if let Some(name) = fm.name.as_deref().filter(|n| !n.trim().is_empty()) {
+            let l = s.line_of("name");
+            if re!(r"(?i)anthropic|claude").is_match(name) {
+                self.md("name-reserved-word", l);
+            }
+            if re!(r"<[^>]+>").is_match(name) {
+                self.md("xml-in-name", l);
             }
         }
-        let desc = s.description();
-        let dl = fm.line_of("description");
-        if desc.trim().is_empty() {
-            self.md("description-missing", dl);
-        } else if desc.chars().count() > 1024 {
-            self.md("description-over-limit", dl);
+        if re!(r"<[^>]+>").is_match(&s.description()) {
+            self.md("xml-in-description", s.line_of("description"));
         }
-        if re!(r"<[^>]+>").is_match(&desc) {
-            self.md("xml-in-description", dl);
-        }
-        if fm.get_str("compatibility").is_some_and(|c| c.chars().count() > 500) {
-            self.md("compatibility-too-long", fm.line_of("compatibility"));
-        }
-        const ALLOWED: [&str; 7] =
-            ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version"];
-        for key in fm.keys() {
-            let l = fm.line_of(&key);
-            if matches!(key.as_str(), "alwaysApply" | "always_apply" | "globs") {
-                self.add("forbidden-field", "SKILL.md", Some(l), Some(key.clone()));
-            } else if !ALLOWED.contains(&key.as_str()) {
-                self.add("unknown-field", "SKILL.md", Some(l), Some(key.clone()));
-            }
-            if !matches!(key.as_str(), "name" | "description")
-                && fm.get_str(&key).is_some_and(|v| re!(r"<[a-zA-Z/][^>]*>").is_match(&v))
-            {
-                self.add("xml-in-frontmatter", "SKILL.md", Some(l), Some(key.clone()));
+        for (key, _) in md.fields().filter(|(k, _)| !matches!(*k, "name" | "description")) {
+            if md.field_str(key).is_some_and(|v| re!(r"<[a-zA-Z/][^>]*>").is_match(&v)) {
+                self.add("xml-in-frontmatter", "SKILL.md", Some(s.line_of(key)), Some(key.to_string()));
             }
         }
-        if fm.get("metadata").is_some_and(|m| !m.is_mapping()) {
-            self.md("metadata-not-map", fm.line_of("metadata"));
-        }
-        let version = fm.get_str("version").or_else(|| fm.metadata_str("version"));
+        let version = md.field_str("version").or_else(|| fm.metadata.get("version").cloned());
         match version {
             None => self.md("version-missing", 1),
-            Some(v) if !re!(r"^\d+\.\d+\.\d+$").is_match(&v) => self.md("version-format", fm.line_of("version")),
+            Some(v) if !re!(r"^\d+\.\d+\.\d+$").is_match(&v) => self.md("version-format", s.line_of("version")),
             _ => {}
         }
-        match fm.metadata_str("author") {
+        match fm.metadata.get("author") {
             None => self.md("author-missing", 1),
             Some(a) if !re!(r"^[^<>]+<[^@\s<>]+@[^\s<>]+>$").is_match(a.trim()) => {
-                self.md("author-format", fm.line_of("metadata"))
+                self.md("author-format", s.line_of("metadata"))
             }
             _ => {}
         }
-        if fm.get("metadata").and_then(|m| m.get("tags")).is_none() {
+        if md.field("metadata").and_then(|m| m.get("tags")).is_none() {
             self.md("tags-missing", 1);
         }
         true
@@ -168,7 +149,7 @@ impl<'a> Checker<'a> {
     fn by_type(&mut self, kind: &str) {
         let s = self.skill;
         let body = self.body().to_string();
-        let bl = s.fm.body_line;
+        let bl = s.body_line();
         if matches!(kind, "script-based" | "hybrid") {
             if !s.has_dir("scripts") {
                 self.md("scripts-dir-missing", bl);
@@ -224,7 +205,7 @@ impl<'a> Checker<'a> {
         if desc.is_empty() {
             return;
         }
-        let l = self.skill.fm.line_of("description");
+        let l = self.skill.line_of("description");
         let n = desc.chars().count();
         if n < 20 {
             self.md("description-too-short", l);
@@ -250,7 +231,7 @@ impl<'a> Checker<'a> {
     }
 
     fn sections(&mut self) {
-        let bl = self.skill.fm.body_line;
+        let bl = self.skill.body_line();
         let body = self.body().to_string();
         let checks: [(&str, &Regex); 6] = [
             ("no-purpose-section", re!(r"^purpose")),
@@ -284,7 +265,7 @@ impl<'a> Checker<'a> {
 
     fn text_hygiene(&mut self) {
         let md = &self.skill.skill_md;
-        let bl = self.skill.fm.body_line;
+        let bl = self.skill.body_line();
         if let Some(m) = re!(r"\b(scripts|references|assets)\\[\w.]").find(md) {
             self.md("windows-paths", line_at(md, m.start()));
         }
@@ -354,7 +335,7 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-pub fn grade(overall: f64) -> &'static str {
+pub(crate) fn grade(overall: f64) -> &'static str {
     match overall {
         x if x >= 90.0 => "A",
         x if x >= 80.0 => "B",
@@ -364,7 +345,7 @@ pub fn grade(overall: f64) -> &'static str {
     }
 }
 
-pub fn report(skill: &Skill, gate: f64) -> QualityReport {
+pub(crate) fn report(skill: &Skill, gate: f64) -> QualityReport {
     let mut c = Checker { skill, findings: Vec::new() };
     let kind = skill.skill_type();
     if c.schema() {

@@ -31,7 +31,7 @@ macro_rules! rules {
 rules! {
     // --- Section 1.4 quality rules (numbers are the reference rule numbers) ---
     "xml-in-frontmatter", C, High, 15.0, Q, "XML tag in a frontmatter field", "Remove angle-bracket tags from frontmatter values."; // 1
-    "name-charset", C, High, 15.0, Q, "name has characters outside [a-z0-9-]", "Use lowercase letters, digits and hyphens only."; // 2
+    "name-charset", C, High, 15.0, Q, "name has characters other than lowercase letters, digits and hyphens", "Use lowercase letters, digits and hyphens only."; // 2
     "name-reserved-word", C, High, 15.0, Q, "name contains a reserved word (anthropic, claude)", "Pick a name without vendor words."; // 3
     "xml-in-name", C, High, 15.0, Q, "XML tag in name", "Remove tags from the name."; // 4
     "xml-in-description", C, High, 15.0, Q, "XML tag in description", "Remove tags from the description."; // 5
@@ -80,7 +80,7 @@ rules! {
     "frontmatter-invalid", C, High, 30.0, SPEC, "frontmatter is not valid YAML mapping", "Fix the YAML syntax.";
     "name-missing", C, High, 20.0, SPEC, "name is missing", "Add a `name` field.";
     "name-too-long", C, High, 10.0, SPEC, "name longer than 64 characters", "Shorten the name.";
-    "name-not-kebab", C, Medium, 10.0, SPEC, "name is not kebab-case (letter first, no leading/trailing/double hyphen)", "Use e.g. `pdf-processing`.";
+    "name-not-kebab", C, Medium, 10.0, SPEC, "name is not kebab-case (a hyphen at the start or end, or two in a row)", "Use e.g. `pdf-processing`.";
     "name-dir-mismatch", C, Medium, 10.0, SPEC, "name differs from the directory name", "Rename the directory or the name so they match.";
     "description-missing", C, High, 20.0, SPEC, "description is missing or empty", "Add a description of what and when.";
     "description-over-limit", C, Medium, 10.0, SPEC, "description longer than 1024 characters", "Shorten the description.";
@@ -103,6 +103,14 @@ rules! {
     "unicode-bom", C, Info, 0.0, UNI, "byte-order mark at start of file", "Save the file as UTF-8 without BOM.";
 }
 
+/// Spec rule codes of skillscope-skill that the quality score leaves to the library's
+/// validation: they do not make a skill worse to use (wrong value types that are still read,
+/// `allowed-tools` as a list, an empty `compatibility`). Every other spec code is a rule above.
+pub const SPEC_UNSCORED: &[&str] = {
+    use skillscope_skill::validate::code;
+    &[code::FIELD_TYPE, code::ALLOWED_TOOLS_LIST, code::COMPATIBILITY_EMPTY]
+};
+
 pub fn rule(id: &str) -> &'static Rule {
     RULES.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("unknown quality rule id {id}"))
 }
@@ -118,5 +126,13 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), RULES.len());
         assert!(RULES.iter().filter(|r| r.doc == Q).count() >= 44);
+    }
+
+    #[test]
+    fn every_spec_code_is_a_rule_or_left_unscored() {
+        for (code, _) in skillscope_skill::validate::code::ALL {
+            let ruled = RULES.iter().any(|r| r.id == *code);
+            assert!(ruled != SPEC_UNSCORED.contains(code), "{code}: a rule xor unscored");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! In-memory skill package and the derived views both engines share.
 
-use crate::frontmatter::Frontmatter;
+use skillscope_skill::skill_md::{self, ParseError, SkillMd};
+use skillscope_skill::validate::{check, Violation};
 
 /// One file of a skill package, path relative to the skill root with '/' separators.
 #[derive(Clone, Debug)]
@@ -22,7 +23,10 @@ pub struct Skill<'a> {
     /// Raw SKILL.md text ("" when missing).
     pub skill_md: String,
     pub has_skill_md: bool,
-    pub fm: Frontmatter,
+    /// SKILL.md as read by the one SKILL.md parser (an error too when there is no SKILL.md).
+    pub md: Result<SkillMd, ParseError>,
+    /// The Agent Skills spec's findings on SKILL.md (empty when it could not be read).
+    pub spec: Vec<Violation>,
 }
 
 impl<'a> Skill<'a> {
@@ -35,8 +39,42 @@ impl<'a> Skill<'a> {
             })
             .collect();
         let skill_md = texts.iter().find(|t| t.path == "SKILL.md").map(|t| t.text.clone());
-        let fm = Frontmatter::parse(skill_md.as_deref().unwrap_or(""));
-        Skill { dir_name, files, texts, has_skill_md: skill_md.is_some(), skill_md: skill_md.unwrap_or_default(), fm }
+        let md = skill_md::parse(skill_md.as_deref().unwrap_or("").as_bytes());
+        let spec = md.as_ref().map(|md| check(md, dir_name)).unwrap_or_default();
+        Skill {
+            dir_name,
+            files,
+            texts,
+            has_skill_md: skill_md.is_some(),
+            skill_md: skill_md.unwrap_or_default(),
+            md,
+            spec,
+        }
+    }
+
+    /// The parsed SKILL.md, when it could be read.
+    pub fn fm(&self) -> Option<&SkillMd> {
+        self.md.as_ref().ok()
+    }
+
+    /// SKILL.md line of a top-level frontmatter key (1, the opening fence, when it is not written).
+    pub fn line_of(&self, key: &str) -> u32 {
+        self.fm().and_then(|md| md.line_of(key)).unwrap_or(1)
+    }
+
+    /// The Markdown after the frontmatter ("" when SKILL.md could not be read).
+    pub fn body(&self) -> &str {
+        self.fm().map_or("", |md| md.body.as_str())
+    }
+
+    /// 1-based SKILL.md line on which the body starts.
+    pub fn body_line(&self) -> u32 {
+        self.fm().map_or(1, |md| md.body_line)
+    }
+
+    /// Whether the spec check reported `code` (always true of a SKILL.md that could not be read).
+    pub fn spec_reports(&self, code: &str) -> bool {
+        self.md.is_err() || self.spec.iter().any(|v| v.finding.code == code)
     }
 
     pub fn text(&self, path: &str) -> Option<&str> {
@@ -44,11 +82,11 @@ impl<'a> Skill<'a> {
     }
 
     pub fn name(&self) -> String {
-        self.fm.get_str("name").unwrap_or_else(|| self.dir_name.to_string())
+        self.fm().and_then(|md| md.frontmatter.name.clone()).unwrap_or_else(|| self.dir_name.to_string())
     }
 
     pub fn description(&self) -> String {
-        self.fm.get_str("description").unwrap_or_default()
+        self.fm().and_then(|md| md.frontmatter.description.clone()).unwrap_or_default()
     }
 
     pub fn has_dir(&self, dir: &str) -> bool {
@@ -86,12 +124,12 @@ impl<'a> Skill<'a> {
 }
 
 /// 1-based line number of byte offset `pos` in `text`.
-pub fn line_at(text: &str, pos: usize) -> u32 {
+pub(crate) fn line_at(text: &str, pos: usize) -> u32 {
     text[..pos.min(text.len())].matches('\n').count() as u32 + 1
 }
 
 /// 1-based column (in characters) of byte offset `pos`.
-pub fn column_at(text: &str, pos: usize) -> u32 {
+pub(crate) fn column_at(text: &str, pos: usize) -> u32 {
     let pos = pos.min(text.len());
     let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     text[start..pos].chars().count() as u32 + 1

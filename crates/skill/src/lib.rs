@@ -6,4 +6,5 @@ pub mod skill_md;
 pub mod validate;
 
 pub use finding::{Finding, Severity, ValidationStatus};
-pub use skill_md::{Frontmatter, SkillMd};
+pub use skill_md::{Frontmatter, ParseError, ParseErrorKind, SkillMd};
+pub use validate::Violation;

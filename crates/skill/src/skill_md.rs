@@ -1,14 +1,16 @@
 //! Splits SKILL.md into YAML frontmatter and Markdown body, and reads the spec's fields.
 //! Refuses only what makes the skill unusable; wrong field types become findings.
 
-use crate::finding::{Finding, Severity};
+use crate::finding::Finding;
+use crate::validate::{code, rule_severity, Violation};
 use serde::{Deserialize, Serialize};
-use serde_yaml::Value;
+pub use serde_yaml::Value;
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
 pub const FILE: &str = "SKILL.md";
-const KNOWN_FIELDS: &[&str] = &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+/// The top-level fields the Agent Skills spec defines.
+pub const KNOWN_FIELDS: &[&str] = &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
 /// Parsed SKILL.md frontmatter. Fields of the wrong type are reported as findings and left empty.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
@@ -38,14 +40,33 @@ impl Frontmatter {
     }
 }
 
+/// What kind of problem keeps a SKILL.md from being read at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The file is not UTF-8.
+    NotUtf8,
+    /// Line 1 is not the `---` that opens the frontmatter (an empty file included).
+    NoFrontmatter,
+    /// The frontmatter is opened but never closed.
+    Unclosed,
+    /// The frontmatter is not valid YAML.
+    InvalidYaml,
+    /// The frontmatter is valid YAML but not a mapping of fields.
+    NotMapping,
+}
+
 /// Why a SKILL.md cannot be read at all: the skill is unusable (wrong field types are findings).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ParseError(pub String);
+#[error("{message}")]
+pub struct ParseError {
+    pub kind: ParseErrorKind,
+    /// The whole explanation, starting with where in SKILL.md.
+    pub message: String,
+}
 
 impl ParseError {
-    fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
+    fn new(kind: ParseErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
     }
 }
 
@@ -53,52 +74,83 @@ impl ParseError {
 pub struct SkillMd {
     pub frontmatter: Frontmatter,
     pub body: String,
+    /// 1-based line of SKILL.md on which `body` starts (the line after the closing `---`).
+    pub body_line: u32,
+    /// Every top-level field with a string key as written, in document order.
+    fields: Vec<(String, Value)>,
     /// 1-based line of each top-level key, for findings.
     key_lines: Vec<(String, u32)>,
-    pub findings: Vec<Finding>,
+    /// Problems found while reading the fields (wrong types); `validate` adds the spec's rules.
+    pub(crate) violations: Vec<Violation>,
 }
 
 impl SkillMd {
+    /// 1-based SKILL.md line of a top-level key, if the key is written.
     pub fn line_of(&self, key: &str) -> Option<u32> {
         self.key_lines.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
+    }
+
+    /// Top-level fields as written (spec fields and others, any type), in document order.
+    pub fn fields(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.fields.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// A top-level field as written, whatever its type.
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// A top-level scalar field as text (numbers and booleans included); `None` for other types.
+    pub fn field_str(&self, key: &str) -> Option<String> {
+        scalar(self.field(key)?)
+    }
+
+    /// Findings from reading the fields (wrong types); `validate::validate` returns these and
+    /// the spec's rules together.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.violations.iter().map(|v| &v.finding)
     }
 }
 
 pub fn parse(bytes: &[u8]) -> Result<SkillMd, ParseError> {
+    use ParseErrorKind::*;
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(format!(
-            "SKILL.md is not valid UTF-8 (first bad byte at offset {}); save it as UTF-8",
-            e.valid_up_to()
-        ))
+        ParseError::new(
+            NotUtf8,
+            format!("SKILL.md is not valid UTF-8 (first bad byte at offset {}); save it as UTF-8", e.valid_up_to()),
+        )
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");
     if first.trim_end() != "---" {
-        return Err(ParseError::new("SKILL.md line 1: expected '---' to open the YAML frontmatter"));
+        return Err(ParseError::new(NoFrontmatter, "SKILL.md line 1: expected '---' to open the YAML frontmatter"));
     }
     let mut yaml = String::new();
     let mut body_start = None;
     let mut consumed = first.len();
+    let mut closing_line = 1;
     for line in lines {
         consumed += line.len();
+        closing_line += 1;
         if line.trim_end() == "---" {
             body_start = Some(consumed);
             break;
         }
         yaml.push_str(line);
     }
-    let body_start = body_start
-        .ok_or_else(|| ParseError::new("SKILL.md: the frontmatter opened on line 1 is never closed with '---'"))?;
+    let body_start = body_start.ok_or_else(|| {
+        ParseError::new(Unclosed, "SKILL.md: the frontmatter opened on line 1 is never closed with '---'")
+    })?;
     let value: Value = serde_yaml::from_str(&yaml).map_err(|e| {
         // Frontmatter starts on line 2 of the file.
         let at = e.location().map(|l| format!(" line {}", l.line() + 1)).unwrap_or_default();
-        ParseError::new(format!("SKILL.md{at}: frontmatter is not valid YAML: {e}"))
+        ParseError::new(InvalidYaml, format!("SKILL.md{at}: frontmatter is not valid YAML: {e}"))
     })?;
     let map = match value {
         Value::Mapping(m) => m,
         Value::Null => Default::default(),
-        _ => return Err(ParseError::new("SKILL.md line 2: frontmatter must be a YAML mapping of fields")),
+        _ => return Err(ParseError::new(NotMapping, "SKILL.md line 2: frontmatter must be a YAML mapping of fields")),
     };
     let key_lines = yaml
         .lines()
@@ -112,23 +164,30 @@ pub fn parse(bytes: &[u8]) -> Result<SkillMd, ParseError> {
     let mut md = SkillMd {
         frontmatter: Frontmatter::default(),
         body: text[body_start..].to_string(),
+        body_line: closing_line + 1,
+        fields: Vec::new(),
         key_lines,
-        findings: Vec::new(),
+        violations: Vec::new(),
     };
     for (k, v) in map {
         let Some(key) = k.as_str().map(str::to_string) else {
             md.type_finding("frontmatter", "a field name is not a string");
             continue;
         };
+        md.fields.push((key.clone(), v.clone()));
         md.read_field(&key, v);
     }
     Ok(md)
 }
 
 impl SkillMd {
+    fn problem(&mut self, code: &'static str, key: &str, message: String) {
+        let finding = Finding::new(code, rule_severity(code), message).at(FILE, self.line_of(key));
+        self.violations.push(Violation { field: key.to_string(), finding });
+    }
+
     fn type_finding(&mut self, key: &str, what: &str) {
-        let line = self.line_of(key);
-        self.findings.push(Finding::new("field_type", Severity::Error, format!("`{key}`: {what}")).at(FILE, line));
+        self.problem(code::FIELD_TYPE, key, format!("`{key}`: {what}"));
     }
 
     fn string_field(&mut self, key: &str, v: Value) -> Option<String> {
@@ -153,13 +212,10 @@ impl SkillMd {
             "allowed-tools" => match v {
                 Value::String(s) => self.frontmatter.allowed_tools = s.split_whitespace().map(String::from).collect(),
                 Value::Sequence(items) => {
-                    self.findings.push(
-                        Finding::new(
-                            "allowed_tools_list",
-                            Severity::Warning,
-                            "`allowed-tools` should be a space-separated string, not a list",
-                        )
-                        .at(FILE, self.line_of(key)),
+                    self.problem(
+                        code::ALLOWED_TOOLS_LIST,
+                        key,
+                        "`allowed-tools` should be a space-separated string, not a list".into(),
                     );
                     self.frontmatter.allowed_tools =
                         items.iter().filter_map(|i| i.as_str().map(String::from)).collect();
@@ -177,7 +233,11 @@ impl SkillMd {
                     }
                 }
                 Value::Null => {}
-                _ => self.type_finding(key, "must be a mapping of strings to strings"),
+                _ => self.problem(
+                    code::METADATA_NOT_MAP,
+                    key,
+                    "`metadata`: must be a mapping of strings to strings".into(),
+                ),
             },
             _ => {
                 let json = serde_json::to_value(&v).unwrap_or(serde_json::Value::Null);
@@ -214,28 +274,42 @@ mod tests {
         assert_eq!(fm.extra["globs"], serde_json::json!("*.pdf"));
         assert_eq!(md.body, "# Body\n");
         assert_eq!(md.line_of("globs"), Some(9));
-        assert!(md.findings.is_empty());
+        assert!(md.findings().next().is_none());
+        assert_eq!(md.body_line, 11);
+        assert_eq!(md.field_str("license").as_deref(), Some("MIT"));
+        assert!(md.field("metadata").is_some_and(Value::is_mapping));
+        let keys: Vec<_> = md.fields().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["name", "description", "license", "metadata", "allowed-tools", "globs"]);
     }
 
     #[test]
     fn reports_the_line_of_bad_yaml() {
         let e = parse(b"---\nname: a\ndescription: [unclosed\n---\n").unwrap_err();
-        assert!(e.0.contains("line "), "{e}");
+        assert!(e.message.contains("line "), "{e}");
+        assert_eq!(e.kind, ParseErrorKind::InvalidYaml);
+        assert_eq!(parse(b"---\n- a\n---\n").unwrap_err().kind, ParseErrorKind::NotMapping);
     }
 
     #[test]
     fn refuses_missing_or_unclosed_frontmatter_and_non_utf8() {
-        assert!(parse(b"# no frontmatter").unwrap_err().message.contains("line 1"));
-        assert!(parse(b"---\nname: a\n").unwrap_err().message.contains("never closed"));
-        assert!(parse(b"---\nname: \xff\n---\n").unwrap_err().message.contains("UTF-8"));
+        let kind_and = |b: &[u8]| parse(b).map(|_| ()).unwrap_err();
+        let e = kind_and(b"# no frontmatter");
+        assert!(e.message.contains("line 1") && e.kind == ParseErrorKind::NoFrontmatter, "{e:?}");
+        assert_eq!(kind_and(b"").kind, ParseErrorKind::NoFrontmatter);
+        let e = kind_and(b"---\nname: a\n");
+        assert!(e.to_string().contains("never closed") && e.kind == ParseErrorKind::Unclosed, "{e:?}");
+        let e = kind_and(b"---\nname: \xff\n---\n");
+        assert!(e.message.contains("UTF-8") && e.kind == ParseErrorKind::NotUtf8, "{e:?}");
     }
 
     #[test]
     fn wrong_types_become_findings() {
         let md = parse(b"---\nname: [a, b]\nmetadata: 3\ndescription: ok\n---\n").unwrap();
         assert_eq!(md.frontmatter.name, None);
-        assert_eq!(md.findings.len(), 2);
-        assert_eq!(md.findings[0].line, Some(2));
+        let f: Vec<_> = md.findings().collect();
+        assert_eq!(f.len(), 2);
+        assert_eq!((f[0].code.as_str(), f[0].line), ("field-type", Some(2)));
+        assert_eq!((f[1].code.as_str(), f[1].line), ("metadata-not-map", Some(3)));
     }
 
     #[test]
@@ -243,6 +317,7 @@ mod tests {
         let md = parse("\u{feff}---\r\nname: x\r\ndescription: y\r\n---\r\nbody".as_bytes()).unwrap();
         assert_eq!(md.frontmatter.description.as_deref(), Some("y"));
         assert_eq!(md.body, "body");
+        assert_eq!(md.body_line, 5);
     }
 
     #[test]

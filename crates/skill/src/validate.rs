@@ -1,34 +1,99 @@
 //! Agent Skills spec checks (agentskills.io specification). Each problem is a finding, never a refusal.
+//!
+//! This is the one implementation of the spec's rules: the library stores these findings and the
+//! scanner scores them, both under the codes in [`code`] (kebab-case, as the scanner's rule ids).
 
 use crate::finding::{Finding, Severity};
-use crate::skill_md::{SkillMd, FILE};
+use crate::skill_md::{SkillMd, FILE, KNOWN_FIELDS};
 
-const NAME_MAX: usize = 64;
-const DESCRIPTION_MAX: usize = 1024;
-const COMPATIBILITY_MAX: usize = 500;
+pub const NAME_MAX: usize = 64;
+pub const DESCRIPTION_MAX: usize = 1024;
+pub const COMPATIBILITY_MAX: usize = 500;
+/// Editor-specific fields (Cursor rules) that do not belong in a skill.
+pub const FORBIDDEN_FIELDS: &[&str] = &["alwaysApply", "always_apply", "globs"];
 
-/// Checks the frontmatter of a skill whose directory is named `dir_name`.
-pub fn validate(md: &SkillMd, dir_name: &str) -> Vec<Finding> {
-    let fm = &md.frontmatter;
-    let mut out = md.findings.clone();
-    let mut push = |code: &str, sev: Severity, msg: String, key: &str| {
-        out.push(Finding::new(code, sev, msg).at(FILE, md.line_of(key)));
+/// The codes of the spec's rules.
+pub mod code {
+    /// A field has the wrong type (e.g. a list for `name`, a non-string metadata value).
+    pub const FIELD_TYPE: &str = "field-type";
+    /// `allowed-tools` written as a YAML list instead of a space-separated string.
+    pub const ALLOWED_TOOLS_LIST: &str = "allowed-tools-list";
+    /// `metadata` is not a mapping.
+    pub const METADATA_NOT_MAP: &str = "metadata-not-map";
+    pub const NAME_MISSING: &str = "name-missing";
+    pub const NAME_TOO_LONG: &str = "name-too-long";
+    /// A character other than a lowercase letter, a digit or a hyphen.
+    pub const NAME_CHARSET: &str = "name-charset";
+    /// A hyphen at the start or end, or two in a row.
+    pub const NAME_NOT_KEBAB: &str = "name-not-kebab";
+    pub const NAME_DIR_MISMATCH: &str = "name-dir-mismatch";
+    pub const DESCRIPTION_MISSING: &str = "description-missing";
+    pub const DESCRIPTION_OVER_LIMIT: &str = "description-over-limit";
+    pub const COMPATIBILITY_EMPTY: &str = "compatibility-empty";
+    pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
+    pub const FORBIDDEN_FIELD: &str = "forbidden-field";
+    pub const UNKNOWN_FIELD: &str = "unknown-field";
+
+    /// Every spec rule code with its severity.
+    pub const ALL: &[(&str, super::Severity)] = {
+        use super::Severity::{Error, Warning};
+        &[
+            (FIELD_TYPE, Error),
+            (ALLOWED_TOOLS_LIST, Warning),
+            (METADATA_NOT_MAP, Error),
+            (NAME_MISSING, Error),
+            (NAME_TOO_LONG, Error),
+            (NAME_CHARSET, Error),
+            (NAME_NOT_KEBAB, Error),
+            (NAME_DIR_MISMATCH, Warning),
+            (DESCRIPTION_MISSING, Error),
+            (DESCRIPTION_OVER_LIMIT, Error),
+            (COMPATIBILITY_EMPTY, Error),
+            (COMPATIBILITY_TOO_LONG, Error),
+            (FORBIDDEN_FIELD, Warning),
+            (UNKNOWN_FIELD, Warning),
+        ]
     };
-    match fm.name.as_deref() {
-        None | Some("") => push(
-            "name_missing",
-            Severity::Error,
-            "`name` is required; the directory name is used until it is set".into(),
-            "name",
-        ),
+}
+
+/// The severity of a spec rule code.
+pub(crate) fn rule_severity(code: &str) -> Severity {
+    code::ALL.iter().find(|(c, _)| *c == code).map(|(_, s)| *s).unwrap_or_else(|| panic!("unknown spec rule {code}"))
+}
+
+/// One broken spec rule and the top-level field it concerns (`"frontmatter"` for a key that is
+/// not a string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub field: String,
+    pub finding: Finding,
+}
+
+/// Checks the frontmatter of a skill whose directory is named `dir_name`: the findings from
+/// reading it, then the spec's rules.
+pub fn validate(md: &SkillMd, dir_name: &str) -> Vec<Finding> {
+    check(md, dir_name).into_iter().map(|v| v.finding).collect()
+}
+
+/// [`validate`], with the field each finding concerns.
+pub fn check(md: &SkillMd, dir_name: &str) -> Vec<Violation> {
+    let fm = &md.frontmatter;
+    let mut out = md.violations.clone();
+    let mut push = |code: &'static str, msg: String, key: &str| {
+        let finding = Finding::new(code, rule_severity(code), msg).at(FILE, md.line_of(key));
+        out.push(Violation { field: key.to_string(), finding });
+    };
+    match fm.name.as_deref().filter(|n| !n.trim().is_empty()) {
+        None => {
+            push(code::NAME_MISSING, "`name` is required; the directory name is used until it is set".into(), "name")
+        }
         Some(name) => {
-            for problem in name_problems(name) {
-                push("name_invalid", Severity::Error, format!("`name` {problem}"), "name");
+            for (code, problem) in name_problems(name) {
+                push(code, format!("`name` {problem}"), "name");
             }
             if name != dir_name {
                 push(
-                    "name_dir_mismatch",
-                    Severity::Warning,
+                    code::NAME_DIR_MISMATCH,
                     format!("`name` is {name:?} but the directory is {dir_name:?}; they must match"),
                     "name",
                 );
@@ -37,14 +102,12 @@ pub fn validate(md: &SkillMd, dir_name: &str) -> Vec<Finding> {
     }
     match fm.description.as_deref().map(str::trim) {
         None | Some("") => push(
-            "description_missing",
-            Severity::Error,
+            code::DESCRIPTION_MISSING,
             "`description` is required: say what the skill does and when to use it".into(),
             "description",
         ),
         Some(d) if d.chars().count() > DESCRIPTION_MAX => push(
-            "description_too_long",
-            Severity::Error,
+            code::DESCRIPTION_OVER_LIMIT,
             format!("`description` has {} characters; the limit is {DESCRIPTION_MAX}", d.chars().count()),
             "description",
         ),
@@ -52,41 +115,58 @@ pub fn validate(md: &SkillMd, dir_name: &str) -> Vec<Finding> {
     }
     if let Some(c) = fm.compatibility.as_deref() {
         let n = c.chars().count();
-        if n == 0 || n > COMPATIBILITY_MAX {
+        if n == 0 {
             push(
-                "compatibility_length",
-                Severity::Error,
-                format!("`compatibility` has {n} characters; it must be 1 to {COMPATIBILITY_MAX}"),
+                code::COMPATIBILITY_EMPTY,
+                format!("`compatibility` is empty; when given it must be 1 to {COMPATIBILITY_MAX} characters"),
+                "compatibility",
+            );
+        } else if n > COMPATIBILITY_MAX {
+            push(
+                code::COMPATIBILITY_TOO_LONG,
+                format!("`compatibility` has {n} characters; the limit is {COMPATIBILITY_MAX}"),
                 "compatibility",
             );
         }
     }
-    for key in fm.extra.keys() {
-        push(
-            "unknown_field",
-            Severity::Warning,
-            format!("`{key}` is not a field of the Agent Skills spec; agents will ignore it"),
-            key,
-        );
+    for (key, _) in md.fields().filter(|(k, _)| !KNOWN_FIELDS.contains(k)) {
+        if FORBIDDEN_FIELDS.contains(&key) {
+            push(
+                code::FORBIDDEN_FIELD,
+                format!("`{key}` is an editor-specific field, not part of the Agent Skills spec; remove it"),
+                key,
+            );
+        } else {
+            push(
+                code::UNKNOWN_FIELD,
+                format!("`{key}` is not a field of the Agent Skills spec; agents will ignore it"),
+                key,
+            );
+        }
     }
     out
 }
 
-/// Every way `name` breaks the spec's naming rules.
-pub fn name_problems(name: &str) -> Vec<String> {
+/// Every way `name` breaks the spec's naming rules, at most one problem per code.
+/// Lowercase letters and digits of any script are allowed, as in the spec's reference validator.
+pub fn name_problems(name: &str) -> Vec<(&'static str, String)> {
     let mut p = Vec::new();
     let len = name.chars().count();
     if len > NAME_MAX {
-        p.push(format!("has {len} characters; the limit is {NAME_MAX}"));
+        p.push((code::NAME_TOO_LONG, format!("has {len} characters; the limit is {NAME_MAX}")));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_lowercase() || c.is_numeric() || *c == '-')) {
-        p.push(format!("may hold only lowercase letters, digits and hyphens, not {c:?}"));
+        p.push((code::NAME_CHARSET, format!("may hold only lowercase letters, digits and hyphens, not {c:?}")));
     }
+    let mut hyphens = Vec::new();
     if name.starts_with('-') || name.ends_with('-') {
-        p.push("must not start or end with a hyphen".into());
+        hyphens.push("must not start or end with a hyphen");
     }
     if name.contains("--") {
-        p.push("must not contain consecutive hyphens".into());
+        hyphens.push("must not contain consecutive hyphens");
+    }
+    if !hyphens.is_empty() {
+        p.push((code::NAME_NOT_KEBAB, hyphens.join(" and ")));
     }
     p
 }
@@ -100,6 +180,10 @@ mod tests {
         validate(&parse(src.as_bytes()).unwrap(), dir).into_iter().map(|f| f.code).collect()
     }
 
+    fn name_codes(name: &str) -> Vec<&'static str> {
+        name_problems(name).into_iter().map(|(c, _)| c).collect()
+    }
+
     #[test]
     fn valid_skill_has_no_findings() {
         assert!(codes("---\nname: pdf-tools\ndescription: Does PDFs.\n---\n", "pdf-tools").is_empty());
@@ -107,22 +191,65 @@ mod tests {
 
     #[test]
     fn name_rules() {
-        assert_eq!(name_problems("PDF-tools").len(), 1);
-        assert_eq!(name_problems("-pdf").len(), 1);
-        assert_eq!(name_problems("pdf--x").len(), 1);
-        assert_eq!(name_problems(&"a".repeat(65)).len(), 1);
+        assert_eq!(name_codes("PDF-tools"), [code::NAME_CHARSET]);
+        assert_eq!(name_codes("-pdf"), [code::NAME_NOT_KEBAB]);
+        assert_eq!(name_codes("pdf--x"), [code::NAME_NOT_KEBAB]);
+        assert_eq!(
+            name_problems("-a--b-")[0].1,
+            "must not start or end with a hyphen and must not contain consecutive hyphens"
+        );
+        assert_eq!(name_codes(&"a".repeat(65)), [code::NAME_TOO_LONG]);
+        assert_eq!(name_codes("Pdf_x-"), [code::NAME_CHARSET, code::NAME_NOT_KEBAB]);
         assert!(name_problems("données-2").is_empty());
-        assert_eq!(codes("---\nname: a\ndescription: d\n---\n", "b"), ["name_dir_mismatch"]);
+        assert!(name_problems("3d-tools").is_empty(), "the spec does not ask for a letter first");
+        assert_eq!(codes("---\nname: a\ndescription: d\n---\n", "b"), [code::NAME_DIR_MISMATCH]);
+        assert_eq!(codes("---\nname: '  '\ndescription: d\n---\n", "a"), [code::NAME_MISSING]);
     }
 
     #[test]
     fn description_and_compatibility_limits_and_unknown_fields() {
         let long = "x".repeat(1025);
-        let src = format!("---\nname: a\ndescription: {long}\ncompatibility: ''\nglobs: x\n---\n");
+        let src = format!("---\nname: a\ndescription: {long}\ncompatibility: ''\nglobs: x\nversion: 1\n---\n");
+        let f = check(&parse(src.as_bytes()).unwrap(), "a");
+        let c: Vec<_> = f.iter().map(|v| v.finding.code.as_str()).collect();
+        assert_eq!(
+            c,
+            [code::DESCRIPTION_OVER_LIMIT, code::COMPATIBILITY_EMPTY, code::FORBIDDEN_FIELD, code::UNKNOWN_FIELD]
+        );
+        assert_eq!((f[2].field.as_str(), f[2].finding.line), ("globs", Some(5)));
+        assert_eq!((f[3].field.as_str(), f[3].finding.severity), ("version", Severity::Warning));
+        let src = format!("---\nname: a\ndescription: d\ncompatibility: {}\n---\n", "c".repeat(501));
+        assert_eq!(codes(&src, "a"), [code::COMPATIBILITY_TOO_LONG]);
+        assert_eq!(codes("---\nname: a\n---\n", "a"), [code::DESCRIPTION_MISSING]);
+    }
+
+    #[test]
+    fn unknown_fields_come_in_document_order() {
+        let src = "---\nname: a\ndescription: d\nzeta: 1\nalpha: 2\n---\n";
         let f = validate(&parse(src.as_bytes()).unwrap(), "a");
-        let c: Vec<_> = f.iter().map(|f| f.code.as_str()).collect();
-        assert_eq!(c, ["description_too_long", "compatibility_length", "unknown_field"]);
-        assert_eq!(f[2].line, Some(5));
-        assert_eq!(codes("---\nname: a\n---\n", "a"), ["description_missing"]);
+        assert_eq!(f.iter().map(|f| f.line).collect::<Vec<_>>(), [Some(4), Some(5)]);
+    }
+
+    #[test]
+    fn type_problems_are_findings_with_their_field() {
+        let md = parse(b"---\nname: a\ndescription: d\nmetadata: [1]\nallowed-tools: [Bash]\n---\n").unwrap();
+        let f = check(&md, "a");
+        let got: Vec<_> = f.iter().map(|v| (v.finding.code.as_str(), v.field.as_str(), v.finding.severity)).collect();
+        assert_eq!(
+            got,
+            [
+                (code::METADATA_NOT_MAP, "metadata", Severity::Error),
+                (code::ALLOWED_TOOLS_LIST, "allowed-tools", Severity::Warning)
+            ]
+        );
+    }
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut all: Vec<_> = code::ALL.iter().map(|(c, _)| *c).collect();
+        assert!(all.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')), "{all:?}");
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), code::ALL.len());
     }
 }

@@ -3,6 +3,7 @@
 use super::matcher::Hit;
 use crate::report::Severity::*;
 use crate::skill::Skill;
+use skillscope_skill::validate::code;
 
 const BINARY_EXT: [&str; 14] =
     ["exe", "dll", "so", "dylib", "bin", "pyc", "pyo", "class", "jar", "msi", "scr", "com", "elf", "o"];
@@ -10,7 +11,7 @@ const ARCHIVE_EXT: [&str; 8] = ["zip", "tar", "gz", "tgz", "7z", "rar", "xz", "b
 const CODE_EXT: [&str; 8] = ["py", "sh", "js", "ts", "rb", "pl", "ps1", "bat"];
 
 /// (file path, hit) pairs; positions are 0 (whole file).
-pub fn scan(skill: &Skill) -> Vec<(String, Hit)> {
+pub(super) fn scan(skill: &Skill) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
     for f in skill.files {
         let name = f.path.rsplit('/').next().unwrap_or(&f.path);
@@ -34,13 +35,16 @@ pub fn scan(skill: &Skill) -> Vec<(String, Hit)> {
         }
     }
     if skill.has_skill_md {
-        for (key, msg) in [
-            ("name", "manifest has no name"),
-            ("description", "manifest has no description"),
-            ("license", "no license declared"),
+        // Missing name and description come from the spec check; the spec does not require a license.
+        let no_license =
+            skill.fm().and_then(|md| md.frontmatter.license.as_deref()).is_none_or(|l| l.trim().is_empty());
+        for (missing, severity, msg) in [
+            (skill.spec_reports(code::NAME_MISSING), Low, "manifest has no name"),
+            (skill.spec_reports(code::DESCRIPTION_MISSING), Low, "manifest has no description"),
+            (no_license, Info, "no license declared"),
         ] {
-            if skill.fm.get_str(key).is_none_or(|v| v.trim().is_empty()) {
-                out.push(("SKILL.md".into(), Hit::new("D5", if key == "license" { Info } else { Low }, 0.9, 0, msg)));
+            if missing {
+                out.push(("SKILL.md".into(), Hit::new("D5", severity, 0.9, 0, msg)));
             }
         }
     } else {

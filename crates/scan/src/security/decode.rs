@@ -4,7 +4,7 @@ use base64::Engine;
 use regex::Regex;
 use std::sync::OnceLock;
 
-pub struct Payload {
+pub(super) struct Payload {
     pub pos: usize,
     pub encoding: &'static str,
     pub text: String,
@@ -35,7 +35,7 @@ fn readable(bytes: &[u8]) -> Option<String> {
         .then(|| s.to_string())
 }
 
-pub fn payloads(text: &str) -> Vec<Payload> {
+pub(super) fn payloads(text: &str) -> Vec<Payload> {
     let mut out = Vec::new();
     for m in b64_re().find_iter(text) {
         let s = m.as_str();

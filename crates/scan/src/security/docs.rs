@@ -36,7 +36,7 @@ fn cap(hits: &mut [Hit], why: &str) {
     }
 }
 
-pub fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
+pub(super) fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let offset_of = |line: u32| line_starts.get(line as usize - 1).copied().unwrap_or(text.len());
     let headings = markdown::headings(text, 0);

@@ -26,7 +26,7 @@ fn raise(f: &mut SecurityFinding, to: Severity, why: &str) {
     }
 }
 
-pub fn apply(skill: &Skill, findings: &mut Vec<SecurityFinding>) {
+pub(super) fn apply(skill: &Skill, findings: &mut Vec<SecurityFinding>) {
     let at_least =
         |f: &SecurityFinding, ids: &[&str], s: Severity| ids.contains(&f.pattern.as_str()) && f.severity >= s;
 
@@ -53,7 +53,7 @@ pub fn apply(skill: &Skill, findings: &mut Vec<SecurityFinding>) {
     }
 
     let desc = skill.description();
-    let line = skill.fm.line_of("description");
+    let line = skill.line_of("description");
     let mk = |pattern: &str, severity, message: String| SecurityFinding {
         pattern: pattern.into(),
         category: super::taxonomy::pattern(pattern).category.into(),

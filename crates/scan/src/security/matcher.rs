@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 /// A detector match, positioned by byte offset in the scanned text.
 #[derive(Clone, Debug)]
-pub struct Hit {
+pub(super) struct Hit {
     pub pattern: &'static str,
     pub severity: Severity,
     pub confidence: f64,
@@ -17,7 +17,7 @@ pub struct Hit {
 }
 
 impl Hit {
-    pub fn new(
+    pub(super) fn new(
         pattern: &'static str,
         severity: Severity,
         confidence: f64,
@@ -49,7 +49,7 @@ fn quoted(text: &str, pos: usize) -> bool {
     line_prefix(text, pos).chars().filter(|c| matches!(c, '"' | '“' | '”' | '`')).count() % 2 == 1
 }
 
-pub fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
+pub(super) fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (rule, regex) in rules.iter().zip(compiled(rules)) {
         for m in regex.find_iter(text) {

@@ -5,7 +5,7 @@ use crate::report::Severity::{self, *};
 use regex::Regex;
 use std::sync::OnceLock;
 
-pub struct TextRule {
+pub(super) struct TextRule {
     pub pattern: &'static str,
     pub severity: Severity,
     pub confidence: f64,
@@ -27,7 +27,7 @@ const fn r(
 }
 
 /// Instructions addressed to the agent (Markdown prose, plain text, decoded hidden text).
-pub static PROSE: &[TextRule] = &[
+pub(super) static PROSE: &[TextRule] = &[
     r(
         "A1",
         High,
@@ -279,7 +279,7 @@ pub static PROSE: &[TextRule] = &[
 ];
 
 /// Shell command text: shell scripts, shell code blocks, strings run by code, decoded payloads.
-pub static SHELL: &[TextRule] = &[
+pub(super) static SHELL: &[TextRule] = &[
     r(
         "C3",
         Critical,
@@ -389,7 +389,7 @@ pub static SHELL: &[TextRule] = &[
 ];
 
 /// Code and configuration: secrets, credential paths, suspicious endpoints.
-pub static ARTIFACT: &[TextRule] = &[
+pub(super) static ARTIFACT: &[TextRule] = &[
     r(
         "B3",
         Critical,
@@ -449,7 +449,7 @@ pub static ARTIFACT: &[TextRule] = &[
 ];
 
 /// Values that mark a matched secret as a placeholder, not a real credential.
-pub fn is_placeholder(s: &str) -> bool {
+pub(super) fn is_placeholder(s: &str) -> bool {
     let l = s.to_lowercase();
     const WORDS: [&str; 17] = [
         "example",
@@ -474,7 +474,7 @@ pub fn is_placeholder(s: &str) -> bool {
 }
 
 /// ASCII word boundaries keep the fast DFA engines usable on non-ASCII text.
-pub fn ascii_boundaries(p: &str) -> String {
+pub(crate) fn ascii_boundaries(p: &str) -> String {
     p.replace(r"\b", r"(?-u:\b)")
 }
 
@@ -484,7 +484,7 @@ fn compile(rules: &[TextRule]) -> Vec<Regex> {
     rules.iter().map(|r| Regex::new(&ascii_boundaries(r.regex)).expect("rule regex")).collect()
 }
 
-pub fn compiled(rules: &'static [TextRule]) -> &'static [Regex] {
+pub(super) fn compiled(rules: &'static [TextRule]) -> &'static [Regex] {
     static PROSE_C: OnceLock<Vec<Regex>> = OnceLock::new();
     static SHELL_C: OnceLock<Vec<Regex>> = OnceLock::new();
     static ARTIFACT_C: OnceLock<Vec<Regex>> = OnceLock::new();

@@ -11,14 +11,14 @@ use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Parser};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Lang {
+pub(super) enum Lang {
     Python,
     Shell,
     JavaScript,
 }
 
 impl Lang {
-    pub fn from_path(path: &str, text: &str) -> Option<Lang> {
+    pub(super) fn from_path(path: &str, text: &str) -> Option<Lang> {
         let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
         match ext.as_deref() {
             Some("py" | "pyw") => Some(Lang::Python),
@@ -41,7 +41,7 @@ impl Lang {
         }
     }
 
-    pub fn from_fence(tag: &str) -> Option<Lang> {
+    pub(super) fn from_fence(tag: &str) -> Option<Lang> {
         match tag {
             "python" | "py" | "python3" => Some(Lang::Python),
             "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" => Some(Lang::Shell),
@@ -121,7 +121,7 @@ static_re!(
 );
 
 /// Result of scanning one script: hits positioned in `code`.
-pub fn scan(lang: Lang, code: &str) -> Vec<Hit> {
+pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
     let Some(tree) = parse(lang, code) else {
         return Vec::new();
     };

@@ -1,11 +1,8 @@
 //! Public API behaviour: scoring bounds, semantic-pass slot, exporters.
 
+use crate::common::file;
 use skillscope_scan::export::{to_json, to_markdown, to_sarif};
 use skillscope_scan::{scan, scan_with, ScanConfig, SecurityFinding, SemanticPass, Severity, SkillFile};
-
-fn file(path: &str, text: &str) -> SkillFile {
-    SkillFile { path: path.into(), bytes: text.as_bytes().to_vec() }
-}
 
 fn risky() -> Vec<SkillFile> {
     vec![

@@ -1,14 +1,7 @@
 //! Scans the hand-written skills in fixtures/scan and checks what each must (not) report.
 
-use skillscope_scan::{load_dir, scan, ScanConfig, ScanReport, Severity};
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> ScanReport {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/scan").join(name);
-    let files = load_dir(&dir).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(!files.is_empty(), "{name} has no files");
-    scan(name, &files, &ScanConfig::default())
-}
+use crate::common::{fixture, rules};
+use skillscope_scan::{ScanReport, Severity};
 
 fn worst(r: &ScanReport, pattern: &str) -> Option<Severity> {
     r.security.findings.iter().filter(|f| f.pattern == pattern).map(|f| f.severity).max()
@@ -96,7 +89,7 @@ fn poor_skill_fails_the_gate_with_located_findings() {
     let r = fixture("Bad_Skill");
     assert!(!r.quality.passed_gate, "{}", r.quality.overall);
     assert!(matches!(r.quality.grade.as_str(), "D" | "F"), "{}", r.quality.grade);
-    let rules: Vec<&str> = r.quality.findings.iter().map(|f| f.rule.as_str()).collect();
+    let rules = rules(&r);
     for want in [
         "name-charset",
         "forbidden-field",
@@ -107,6 +100,8 @@ fn poor_skill_fails_the_gate_with_located_findings() {
     ] {
         assert!(rules.contains(&want), "missing {want} in {rules:?}");
     }
+    // `Bad_Skill` breaks the name's character rule once; the hyphen rule does not repeat it.
+    assert!(!rules.contains(&"name-not-kebab"), "{rules:?}");
     let forbidden = r.quality.findings.iter().find(|f| f.rule == "forbidden-field").unwrap();
     assert_eq!((forbidden.file.as_str(), forbidden.line), ("SKILL.md", Some(4)));
 }
