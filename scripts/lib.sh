@@ -31,6 +31,13 @@ ensure_rust() {
   curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
 }
 
+# rustfmt and clippy, which a minimal Rust profile leaves out.
+ensure_rust_tools() {
+  cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 && return 0
+  log "rustup: adding rustfmt and clippy"
+  timeout -k 10 600 rustup component add rustfmt clippy
+}
+
 ensure_node() {
   command -v npm >/dev/null && return 0
   ensure_apt nodejs npm

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Runs every test: Rust unit and integration tests, the TypeScript checks and unit tests, the
+# Runs every test: format, lint and module-circle gates, Rust unit and integration tests, the TypeScript checks and unit tests, the
 # check that generated front-end types match the Rust types, and the end-to-end test of the real
 # app window under Xvfb. Installs and starts what the tests need first.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ensure_apt "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_rust
+ensure_rust_tools
 ensure_node
 ensure_dockerd || echo "warning: no Docker engine; tests that need one will fail" >&2
 ensure_ui_deps
 build_ui
 
-log "cargo build"
+log "gates: Rust format, module circles, UI lint and format"
+timeout -k 10 300 cargo fmt --all --check
+python3 scripts/module_cycles.py
+(cd ui && timeout -k 10 300 npm run --silent lint)
+
+log "cargo build and clippy"
 timeout -k 10 2400 cargo build --workspace --all-targets --quiet
+timeout -k 10 1800 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 log "Claude Code for the harness tests (npm, once)"
 # One install shared by every test workspace, kept with the build outputs.
@@ -20,13 +27,14 @@ export SKILLSCOPE_HARNESS_DIR="$ROOT/target/harnesses"
 timeout -k 10 600 target/debug/skillscope harness install claude-code
 
 log "cargo test (unit and integration)"
-timeout -k 10 1200 cargo test --workspace --exclude e2e --quiet
-
-log "generated TypeScript types match the Rust types"
+# The tests write the generated TypeScript (types and the command list) to a scratch folder, so
+# the committed ui/src/bindings stays as committed and the drift check below can fail.
 fresh="$(mktemp -d)"
-TS_RS_EXPORT_DIR="$fresh" timeout -k 10 600 cargo test --workspace --exclude e2e --quiet export_bindings >/dev/null
-if ! diff -r "$fresh" ui/src/bindings; then
-  echo "ui/src/bindings differs from the Rust types: run 'cargo test' and commit ui/src/bindings" >&2
+TS_RS_EXPORT_DIR="$fresh" timeout -k 10 1200 cargo test --workspace --exclude e2e --quiet
+
+log "committed ui/src/bindings match the Rust types and command list"
+if ! diff -r ui/src/bindings "$fresh"; then
+  echo "ui/src/bindings is stale: run 'cargo test --workspace --exclude e2e export_bindings' and commit ui/src/bindings" >&2
   exit 1
 fi
 

@@ -1,7 +1,7 @@
 //! A WebDriver session on the real app: starts tauri-driver in its own process group (killed
 //! on drop, with its WebKitWebDriver), waits for both its ports, and bounds every wait.
 
-pub use fantoccini::Locator;
+pub(crate) use fantoccini::Locator;
 use fantoccini::{elements::Element, Client, ClientBuilder};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(30);
 
-pub fn target_bin(name: &str) -> PathBuf {
+pub(crate) fn target_bin(name: &str) -> PathBuf {
     // CARGO_TARGET_TMPDIR is target/tmp; binaries live in target/debug.
     let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../debug").join(name);
     p.canonicalize().unwrap_or_else(|_| panic!("{} missing: run `cargo build` first", p.display()))
@@ -18,7 +18,7 @@ pub fn target_bin(name: &str) -> PathBuf {
 
 /// A private session keyring for this process and its children (tauri-driver, the app), so the
 /// kernel keyring store works without a desktop session.
-pub fn join_session_keyring() {
+pub(crate) fn join_session_keyring() {
     // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
     let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
     assert!(r >= 0, "cannot create a session keyring");
@@ -28,14 +28,14 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-pub struct Session {
+pub(crate) struct Session {
     pub client: Client,
     driver: Child,
     artifacts: PathBuf,
 }
 
 impl Session {
-    pub async fn start(home: &Path) -> Self {
+    pub(crate) async fn start(home: &Path) -> Self {
         assert!(std::env::var_os("DISPLAY").is_some(), "no DISPLAY: run under xvfb-run");
         let app = std::env::var_os("APP_BIN").map(PathBuf::from).unwrap_or_else(|| target_bin("skillscope-app"));
         let (port, native) = (free_port(), free_port());
@@ -65,7 +65,7 @@ impl Session {
         Session { client, driver, artifacts }
     }
 
-    pub async fn wait_for(&self, loc: Locator<'_>) -> Element {
+    pub(crate) async fn wait_for(&self, loc: Locator<'_>) -> Element {
         let found = self.client.wait().at_most(WAIT).for_element(loc).await;
         match found {
             Ok(e) => e,
@@ -76,7 +76,7 @@ impl Session {
         }
     }
 
-    pub async fn wait_gone(&self, loc: Locator<'_>) {
+    pub(crate) async fn wait_gone(&self, loc: Locator<'_>) {
         let deadline = Instant::now() + WAIT;
         while self.client.find(loc).await.is_ok() {
             assert!(Instant::now() < deadline, "{loc:?} is still there");
@@ -84,7 +84,7 @@ impl Session {
         }
     }
 
-    pub async fn wait_text(&self, el: &Element, needle: &str) {
+    pub(crate) async fn wait_text(&self, el: &Element, needle: &str) {
         let deadline = Instant::now() + WAIT;
         loop {
             let text = el.text().await.unwrap_or_default();
@@ -100,7 +100,7 @@ impl Session {
     }
 
     /// Saves a screenshot under .artifacts/ (after a short pause: WebKit's can lag the DOM).
-    pub async fn screenshot(&self, name: &str) {
+    pub(crate) async fn screenshot(&self, name: &str) {
         tokio::time::sleep(Duration::from_millis(600)).await;
         if let Ok(Ok(png)) = tokio::time::timeout(Duration::from_secs(15), self.client.screenshot()).await {
             std::fs::write(self.artifacts.join(name), png).unwrap();
@@ -108,13 +108,13 @@ impl Session {
     }
 
     /// Ends the WebDriver session, bounded: a hung close must not hang the test.
-    pub async fn close(&self) {
+    pub(crate) async fn close(&self) {
         let _ = tokio::time::timeout(Duration::from_secs(20), self.client.clone().close()).await;
     }
 
     /// Imports `source` through the Library's import dialog, waits for `expect` in the result,
     /// and closes the dialog with Escape.
-    pub async fn import_via_dialog(&self, source: &str, expect: &str) {
+    pub(crate) async fn import_via_dialog(&self, source: &str, expect: &str) {
         self.client.find(Locator::Css("[data-testid=import-open]")).await.unwrap().click().await.unwrap();
         let input = self.wait_for(Locator::Css("[data-testid=import-source]")).await;
         input.send_keys(source).await.unwrap();
@@ -141,7 +141,7 @@ impl Drop for Session {
 }
 
 /// Runs the project's CLI on a workspace (keys in the kernel keyring), failing loudly.
-pub fn cli(home: &Path, args: &[&str], stdin: &str) {
+pub(crate) fn cli(home: &Path, args: &[&str], stdin: &str) {
     use std::io::Write;
     let mut c = Command::new(target_bin("skillscope"))
         .arg("--home")
@@ -159,7 +159,7 @@ pub fn cli(home: &Path, args: &[&str], stdin: &str) {
 }
 
 /// Opens a local HTML file in headless Chromium (no network) and saves a screenshot.
-pub fn chromium_screenshot(html: &Path, png: &Path) {
+pub(crate) fn chromium_screenshot(html: &Path, png: &Path) {
     let profile = tempfile::tempdir().unwrap();
     let status = Command::new("timeout")
         .args([
@@ -188,7 +188,7 @@ pub fn chromium_screenshot(html: &Path, png: &Path) {
 }
 
 /// The project's scripted model server on 127.0.0.1, playing `script`.
-pub async fn model_server(
+pub(crate) async fn model_server(
     script: serde_json::Value,
     require_key: Option<&str>,
 ) -> skillscope_modelserver::ServerHandle {

@@ -1,14 +1,13 @@
-//! The Skillscope desktop app: opens the workspace, seeds the sample skills on first start, and
-//! exposes the core through thin IPC commands (see `commands.rs`).
+//! The Skillscope desktop app: opens the workspace, seeds the sample skills on first start, hosts
+//! the trial queue, and serves the command list generated from `skillscope-api`.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
-mod queue;
 
-use skillscope_api::{import, jobs, workspace, AppError, Workspace};
-
-/// The workspace, or why it could not be opened (shown by the UI instead of crashing).
-pub struct AppState(pub Result<Workspace, AppError>);
+use skillscope_api::events::{Event, EventSink};
+use skillscope_api::{import, jobs, workspace, Api, AppError, Workspace};
+use std::sync::Arc;
+use tauri::{AppHandle, Emitter, Manager};
 
 fn open_workspace() -> Result<Workspace, AppError> {
     let ws = skillscope_api::open(workspace::default_home()?)?;
@@ -28,76 +27,34 @@ fn open_workspace() -> Result<Workspace, AppError> {
     Ok(ws)
 }
 
+/// Forwards the back end's events to the window under their declared names.
+struct Window(AppHandle);
+
+impl EventSink for Window {
+    fn emit(&self, event: Event) {
+        if let Err(e) = self.0.emit(event.name(), &event) {
+            tracing::warn!("could not emit {}: {e}", event.name());
+        }
+    }
+}
+
 fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
         .init();
-    let state = open_workspace();
-    if let Err(e) = &state {
+    let ws = open_workspace();
+    if let Err(e) = &ws {
         tracing::error!("workspace unavailable: {e}");
     }
-    let logs = queue::LiveLogs::default();
-    let worker_ws = state.as_ref().ok().cloned();
-    let worker_logs = logs.clone();
-    tauri::Builder::default()
+    commands::register(tauri::Builder::default())
         .setup(move |app| {
-            if let Some(ws) = worker_ws {
-                queue::start(app.handle().clone(), ws, worker_logs);
-            }
+            let api = Api::new(ws, Arc::new(Window(app.handle().clone())));
+            app.manage(api);
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move { handle.state::<Api>().host_queue().await });
             Ok(())
         })
-        .manage(AppState(state))
-        .manage(logs)
-        .invoke_handler(tauri::generate_handler![
-            commands::workspace_info,
-            commands::list_skills,
-            commands::get_skill,
-            commands::get_version,
-            commands::read_file,
-            commands::diff_versions,
-            commands::start_import,
-            commands::recent_jobs,
-            commands::get_scan,
-            commands::scan_pending,
-            commands::export_scans,
-            commands::queue_status,
-            commands::list_runs,
-            commands::list_trials,
-            commands::trial_results,
-            commands::trial_log,
-            commands::set_queue_paused,
-            commands::cancel_trial,
-            commands::cancel_run,
-            commands::start_sandbox_run,
-            commands::start_agent_run,
-            commands::list_providers,
-            commands::save_provider,
-            commands::delete_provider,
-            commands::set_credential,
-            commands::delete_credential,
-            commands::test_credential,
-            commands::list_agents,
-            commands::save_agent,
-            commands::delete_agent,
-            commands::harness_status,
-            commands::install_harness,
-            commands::list_trajectories,
-            commands::trajectory_summary,
-            commands::trial_trajectories,
-            commands::trajectory_window,
-            commands::step_position,
-            commands::align_pair,
-            commands::import_trajectory,
-            commands::create_experiment,
-            commands::list_experiments,
-            commands::experiment_pairs,
-            commands::experiment_results,
-            commands::record_decision,
-            commands::list_decisions,
-            commands::export_report,
-            commands::experiment_charts,
-        ])
         .run(tauri::generate_context!("../tauri.conf.json"))
         .expect("error while running Skillscope");
 }

@@ -29,7 +29,7 @@ fn main() {
         .unwrap();
     }
     let versions: Vec<i64> =
-        import(&ws, &ImportRequest { source: src.display().to_string(), ..Default::default() }, &mut |_| {})
+        import(&ws, &ImportRequest { source: src.display().to_string(), ..Default::default() }, &mut |_| Ok(()))
             .unwrap()
             .skills
             .iter()

@@ -1,9 +1,17 @@
-//! The one facade the app and the CLI call. It names every stage under one roof (so an adapter
-//! depends on this crate alone), opens the workspace, and runs long work as persisted jobs.
+//! The one facade the app and the CLI call: the command list ([`with_commands!`]) and its
+//! implementation ([`Api`]), the types that cross IPC ([`ipc`]), jobs, events, and error codes.
+//! It also names every stage under one roof, so an adapter depends on this crate alone.
 
+mod api;
+pub mod commands;
+pub mod errors;
+pub mod events;
+pub mod ipc;
 pub mod jobs;
+mod live_logs;
 mod open;
 
+pub use api::Api;
 pub use open::open;
 pub use skillscope_experiments::{self as experiments, bundle, demo};
 pub use skillscope_library::{self as library, import, model, package, render, scans, sources};

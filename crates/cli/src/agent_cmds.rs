@@ -2,13 +2,15 @@
 
 use clap::Subcommand;
 use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::harnesses::Harness;
+use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
 use skillscope_api::models::{ApiKind, ProviderConfig};
 use skillscope_api::{credentials, trajectories, AppError, ErrorCode, Workspace};
 use std::io::Read;
 use std::path::PathBuf;
 
 #[derive(Subcommand)]
-pub enum TrajectoryCmd {
+pub(crate) enum TrajectoryCmd {
     /// Check an ATIF file against the schema and the cross-field rules (exit 1 on violations).
     Validate { file: PathBuf },
     /// Import an ATIF file produced elsewhere (Harbor, SkillEvaluator) into the workspace.
@@ -16,7 +18,7 @@ pub enum TrajectoryCmd {
 }
 
 #[derive(Subcommand)]
-pub enum TrialCmd {
+pub(crate) enum TrialCmd {
     /// Write a trial's evidence bundle (trajectories, output, file changes, phases, tokens, cost;
     /// secrets redacted) into a folder.
     Evidence {
@@ -26,7 +28,7 @@ pub enum TrialCmd {
     },
 }
 
-pub fn trial(ws: &Workspace, cmd: TrialCmd) -> Result<bool, AppError> {
+pub(crate) fn trial(ws: &Workspace, cmd: TrialCmd) -> Result<bool, AppError> {
     let TrialCmd::Evidence { trial, out } = cmd;
     for f in skillscope_api::evidence::export(ws, trial, &out)? {
         println!("{}", out.join(f).display());
@@ -35,7 +37,7 @@ pub fn trial(ws: &Workspace, cmd: TrialCmd) -> Result<bool, AppError> {
 }
 
 #[derive(Subcommand)]
-pub enum CredentialCmd {
+pub(crate) enum CredentialCmd {
     /// Store a provider's key in the OS keyring; the key is read from stdin.
     Set { provider: String },
     /// Make a cheap real call with the stored key.
@@ -49,7 +51,7 @@ pub enum CredentialCmd {
 }
 
 #[derive(Subcommand)]
-pub enum ProviderCmd {
+pub(crate) enum ProviderCmd {
     /// Add or update a provider (its key goes in with `credential set`).
     Add {
         id: String,
@@ -67,7 +69,7 @@ pub enum ProviderCmd {
 }
 
 #[derive(Subcommand)]
-pub enum AgentCmd {
+pub(crate) enum AgentCmd {
     /// Add a named configuration of the built-in agent.
     Add {
         name: String,
@@ -94,7 +96,7 @@ fn print_json(v: &impl serde::Serialize) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn trajectory(ws: &Workspace, cmd: TrajectoryCmd) -> Result<bool, AppError> {
+pub(crate) fn trajectory(ws: &Workspace, cmd: TrajectoryCmd) -> Result<bool, AppError> {
     match cmd {
         TrajectoryCmd::Validate { file } => {
             let text = std::fs::read_to_string(&file).map_err(|e| AppError::io(file.display(), e))?;
@@ -120,7 +122,7 @@ pub fn trajectory(ws: &Workspace, cmd: TrajectoryCmd) -> Result<bool, AppError> 
     }
 }
 
-pub fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, AppError> {
+pub(crate) fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, AppError> {
     match cmd {
         CredentialCmd::Set { provider } => {
             let mut secret = String::new();
@@ -148,7 +150,7 @@ pub fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, AppError> 
     Ok(true)
 }
 
-pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
+pub(crate) fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
     match cmd {
         ProviderCmd::Add { id, api, base_url, max_concurrency } => {
             let api: ApiKind = serde_json::from_value(serde_json::Value::String(api))?;
@@ -177,11 +179,11 @@ pub fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
     Ok(true)
 }
 
-pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
+pub(crate) fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
     match cmd {
         AgentCmd::Add { name, provider, model, max_turns, token_budget, harness } => {
             let limits = skillscope_api::agent::AgentLimits { max_turns, token_budget, ..Default::default() };
-            let harness = skillscope_api::harnesses::Harness::parse(&harness)?;
+            let harness = Harness::parse(&harness)?;
             let id = agents::save_agent(
                 ws,
                 &AgentConfig { id: 0, name: name.clone(), harness, provider_id: provider, model, limits },
@@ -210,7 +212,7 @@ pub fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
 }
 
 #[derive(Subcommand)]
-pub enum HarnessCmd {
+pub(crate) enum HarnessCmd {
     /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
     Install {
         #[arg(value_parser = ["claude-code"])]
@@ -218,11 +220,13 @@ pub enum HarnessCmd {
     },
 }
 
-pub fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError> {
+pub(crate) fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError> {
     match cmd {
-        HarnessCmd::Install { .. } => {
-            let binary = skillscope_api::harnesses::install_claude_code(ws)?;
-            println!("Claude Code {} is at {}", skillscope_api::agent::claude_code::VERSION, binary.display());
+        HarnessCmd::Install { harness } => {
+            let request = JobRequest::HarnessInstall { harness: Harness::parse(&harness)? };
+            if let JobOutcome::HarnessInstall(status) = jobs::run_here(ws, &request, &|_: &JobEvent| {})? {
+                println!("Claude Code {} is at {}", status.version, status.detail);
+            }
         }
     }
     Ok(true)

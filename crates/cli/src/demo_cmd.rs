@@ -10,7 +10,7 @@ use skillscope_api::{bundle, credentials, demo, import, library, AppError, Error
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
-pub enum DemoCmd {
+pub(crate) enum DemoCmd {
     /// Run the demo experiment (needs Docker) and write its bundle (gzip when OUT ends in .gz).
     Generate {
         #[arg(long)]
@@ -25,7 +25,7 @@ const PROVIDER: &str = "scripted-demo";
 /// golden, harmful and ineffective on the demo tasks, by the script's design.
 const SKILLS: [&str; 3] = ["csv-insights", "commit-messages", "pytest-triage"];
 
-pub fn run(cmd: DemoCmd) -> Result<bool, AppError> {
+pub(crate) fn run(cmd: DemoCmd) -> Result<bool, AppError> {
     let DemoCmd::Generate { out, inputs } = cmd;
     bundle::write_file(&out, &generate(&inputs)?)?;
     println!("{}", out.display());
@@ -45,7 +45,7 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
         let engine = skillscope_api::sandbox::Engine::connect().await?;
         skillscope_api::sandbox::bootstrap::busybox(&engine).await
     })
-    .map_err(crate::sandbox_cmd::sandbox_error)?;
+    .map_err(skillscope_api::errors::sandbox)?;
     let server = rt
         .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions { script, ..Default::default() }))
         .map_err(|e| AppError::io("starting the scripted model server", e))?;

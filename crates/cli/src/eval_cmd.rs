@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum Cond {
+pub(crate) enum Cond {
     Isolated,
     Group,
 }
@@ -98,7 +98,7 @@ pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i
     }
 }
 
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     pub skill: String,
     pub tasks: std::path::PathBuf,
     pub config: String,
@@ -108,7 +108,7 @@ pub struct EvalArgs {
     pub json: bool,
 }
 
-pub fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
+pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     let skill = library::resolve(ws, &a.skill)?;
     let decoys =
         a.decoys.iter().map(|d| library::resolve(ws, d).map(|s| s.version_id)).collect::<Result<Vec<_>, _>>()?;

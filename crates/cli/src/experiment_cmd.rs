@@ -1,11 +1,12 @@
 //! `skillscope experiment export|import`: experiments as bundles (see `skillscope_api::bundle`).
 
 use clap::Subcommand;
-use skillscope_api::{bundle, AppError, Workspace};
+use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
+use skillscope_api::{AppError, Workspace};
 use std::path::PathBuf;
 
 #[derive(Subcommand)]
-pub enum ExperimentCmd {
+pub(crate) enum ExperimentCmd {
     /// Write a finished experiment as a bundle (JSON, gzip when OUT ends in .gz; no keys, no local paths).
     Export {
         id: i64,
@@ -16,17 +17,17 @@ pub enum ExperimentCmd {
     Import { file: PathBuf },
 }
 
-pub fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
-    match cmd {
+pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
+    let request = match cmd {
         ExperimentCmd::Export { id, out } => {
-            bundle::write_file(&out, &bundle::export(ws, id, None)?)?;
-            println!("{}", out.display());
+            JobRequest::BundleExport { experiment_id: id, path: out.display().to_string() }
         }
-        ExperimentCmd::Import { file } => {
-            let bytes = std::fs::read(&file).map_err(|e| AppError::io(file.display(), e))?;
-            let id = bundle::import(ws, &bytes)?;
-            println!("{id}");
-        }
+        ExperimentCmd::Import { file } => JobRequest::BundleImport { path: file.display().to_string() },
+    };
+    match jobs::run_here(ws, &request, &|_: &JobEvent| {})? {
+        JobOutcome::BundleExport { path } => println!("{path}"),
+        JobOutcome::BundleImport { experiment_id } => println!("{experiment_id}"),
+        other => unreachable!("a bundle job ends with a bundle outcome, not {other:?}"),
     }
     Ok(())
 }

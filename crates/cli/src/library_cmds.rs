@@ -1,7 +1,8 @@
 //! Library subcommands: import, list, show, diff, samples.
 
 use serde::Serialize;
-use skillscope_api::import::{import as run_import, import_samples, Progress};
+use skillscope_api::import::import_samples;
+use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
 use skillscope_api::model::*;
 use skillscope_api::{library, scans};
 use skillscope_api::{AppError, Workspace};
@@ -23,7 +24,7 @@ struct SkillJson {
     imported_at: String,
     source: Source,
     findings: Vec<Finding>,
-    scan: Option<skillscope_api::model::ScanSummary>,
+    scan: Option<ScanSummary>,
 }
 
 fn skill_json(ws: &Workspace, s: SkillSummary, status: Option<ImportStatus>) -> Result<SkillJson, AppError> {
@@ -83,27 +84,29 @@ fn report_outcome(ws: &Workspace, outcome: ImportOutcome, json: bool) -> Result<
     Ok(())
 }
 
-pub fn import(ws: &Workspace, req: ImportRequest, json: bool) -> Result<(), AppError> {
+pub(crate) fn import(ws: &Workspace, req: ImportRequest, json: bool) -> Result<(), AppError> {
     let interactive = !json && std::io::stderr().is_terminal();
-    let outcome = run_import(ws, &req, &mut |p: Progress| {
-        if interactive && p.total > 0 {
-            eprint!("\r{}/{} {}\x1b[K", p.done, p.total, p.message);
+    let outcome = jobs::run_here(ws, &JobRequest::Import(req), &|ev: &JobEvent| {
+        if interactive && ev.total > 0 {
+            eprint!("\r{}/{} {}\x1b[K", ev.done, ev.total, ev.message);
         }
-    })?;
+    });
     if interactive {
         eprintln!();
     }
-    scans::scan_pending(ws, &mut |_, _| {})?;
-    report_outcome(ws, outcome, json)
+    match outcome? {
+        JobOutcome::Import(outcome) => report_outcome(ws, outcome, json),
+        other => unreachable!("an import job ends with an import outcome, not {other:?}"),
+    }
 }
 
-pub fn samples(ws: &Workspace, json: bool) -> Result<(), AppError> {
+pub(crate) fn samples(ws: &Workspace, json: bool) -> Result<(), AppError> {
     let outcome = import_samples(ws)?;
-    scans::scan_pending(ws, &mut |_, _| {})?;
+    scans::scan_pending(ws, &mut |_, _| Ok(()))?;
     report_outcome(ws, outcome, json)
 }
 
-pub fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
+pub(crate) fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
     let skills = library::list_skills(ws)?;
     if json {
         let all = skills.into_iter().map(|s| skill_json(ws, s, None)).collect::<Result<Vec<_>, _>>()?;
@@ -134,7 +137,7 @@ pub fn list(ws: &Workspace, json: bool) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn show(ws: &Workspace, skill: &str, version: Option<u32>, json: bool) -> Result<(), AppError> {
+pub(crate) fn show(ws: &Workspace, skill: &str, version: Option<u32>, json: bool) -> Result<(), AppError> {
     let s = library::resolve(ws, skill)?;
     let detail = library::get_skill(ws, s.id)?;
     let v = library::get_version(ws, library::version_id(ws, s.id, version)?)?;
@@ -176,7 +179,7 @@ pub fn show(ws: &Workspace, skill: &str, version: Option<u32>, json: bool) -> Re
     Ok(())
 }
 
-pub fn diff(ws: &Workspace, skill: &str, from: u32, to: u32, json: bool) -> Result<(), AppError> {
+pub(crate) fn diff(ws: &Workspace, skill: &str, from: u32, to: u32, json: bool) -> Result<(), AppError> {
     let s = library::resolve(ws, skill)?;
     let d = library::diff_versions(
         ws,

@@ -14,7 +14,7 @@ mod scan_cmd;
 mod stats_cmd;
 
 use clap::{Parser, Subcommand};
-use skillscope_api::{workspace, AppError, Workspace};
+use skillscope_api::{workspace, AppError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -228,7 +228,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),
         Command::Harness { cmd } => agent_cmds::harness(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
-        Command::Image { cmd } => sandbox_cmd::image(cmd),
+        Command::Image { cmd } => sandbox_cmd::image(&ws, cmd),
         Command::Import { source, git_ref, subpath, json } => {
             done(library_cmds::import(&ws, skillscope_api::model::ImportRequest { source, git_ref, subpath }, json))
         }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Subcommand)]
-pub enum QueueCmd {
+pub(crate) enum QueueCmd {
     /// Queue state: paused or not, engine problems, trial counts, runs.
     Status {
         #[arg(long)]
@@ -65,7 +65,7 @@ fn print_log(ev: QueueEvent) {
     }
 }
 
-pub fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
+pub(crate) fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
     match cmd {
         QueueCmd::Status { json } => {
             let status = store::status(ws)?;

@@ -7,29 +7,36 @@ use skillscope_api::{library, AppError, Workspace};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Html,
     Md,
     Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum VerdictArg {
+pub(crate) enum VerdictArg {
     Approve,
     Reject,
     NeedsWork,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum ChartFormat {
+pub(crate) enum ChartFormat {
     Svg,
     Png,
 }
 
 /// Writes every chart of an experiment into `out` as SVG or PNG; prints the files.
-pub fn charts(ws: &Workspace, experiment: i64, out: &std::path::Path, format: ChartFormat) -> Result<bool, AppError> {
+pub(crate) fn charts(
+    ws: &Workspace,
+    experiment: i64,
+    out: &std::path::Path,
+    format: ChartFormat,
+) -> Result<bool, AppError> {
     std::fs::create_dir_all(out).map_err(|e| AppError::io(out.display(), e))?;
-    for (i, (title, svg)) in skillscope_api::experiments::charts(ws, experiment)?.into_iter().enumerate() {
+    for (i, skillscope_api::experiments::Chart { title, svg }) in
+        skillscope_api::experiments::charts(ws, experiment)?.into_iter().enumerate()
+    {
         let slug: String =
             title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
         let (ext, bytes) = match format {
@@ -45,7 +52,7 @@ pub fn charts(ws: &Workspace, experiment: i64, out: &std::path::Path, format: Ch
     Ok(true)
 }
 
-pub fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>) -> Result<bool, AppError> {
+pub(crate) fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>) -> Result<bool, AppError> {
     let s = library::resolve(ws, skill)?;
     let format = match format {
         Format::Html => ReportFormat::Html,
@@ -63,7 +70,7 @@ pub fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>)
     Ok(true)
 }
 
-pub fn decide(
+pub(crate) fn decide(
     ws: &Workspace,
     skill: &str,
     verdict: VerdictArg,

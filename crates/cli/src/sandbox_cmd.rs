@@ -1,12 +1,14 @@
 //! `skillscope sandbox run` and `skillscope image bootstrap`.
 
 use clap::Subcommand;
-use skillscope_api::sandbox::{bootstrap, Engine, NetworkMode, SandboxError};
-use skillscope_api::{AppError, ErrorCode};
+use skillscope_api::errors::sandbox as sandbox_error;
+use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
+use skillscope_api::sandbox::{Engine, NetworkMode};
+use skillscope_api::{AppError, Workspace};
 use std::time::Duration;
 
 #[derive(Subcommand)]
-pub enum SandboxCmd {
+pub(crate) enum SandboxCmd {
     /// Run CMD in a fresh container (no network, limits, all capabilities dropped) and remove it.
     Run {
         #[arg(long)]
@@ -28,7 +30,7 @@ pub enum SandboxCmd {
 }
 
 #[derive(Subcommand)]
-pub enum ImageCmd {
+pub(crate) enum ImageCmd {
     /// Build the local base images: skillscope/busybox:1 (from busybox-static) and
     /// skillscope/debian-python:12 (debootstrap; takes minutes the first time).
     Bootstrap {
@@ -36,11 +38,6 @@ pub enum ImageCmd {
         #[arg(long)]
         busybox_only: bool,
     },
-}
-
-pub(crate) fn sandbox_error(e: SandboxError) -> AppError {
-    let code = if e.is_infrastructure() { ErrorCode::Io } else { ErrorCode::InvalidInput };
-    AppError::new(code, e.to_string())
 }
 
 /// `512m`, `1g`, `1048576` → bytes.
@@ -57,7 +54,7 @@ fn parse_memory(s: &str) -> Result<i64, AppError> {
         .map_err(|_| AppError::invalid_input(format!("bad memory size {s:?}; use e.g. 512m or 1g")))
 }
 
-pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
+pub(crate) fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
     let SandboxCmd::Run { image, network, memory, cpus, timeout, cmd } = cmd;
     let network = match network.as_str() {
         "none" => NetworkMode::None,
@@ -82,20 +79,18 @@ pub fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
     Ok(r.exit_code == Some(0))
 }
 
-pub fn image(cmd: ImageCmd) -> Result<bool, AppError> {
+pub(crate) fn image(ws: &Workspace, cmd: ImageCmd) -> Result<bool, AppError> {
     let ImageCmd::Bootstrap { busybox_only } = cmd;
-    crate::runtime()?
-        .block_on(async {
-            let engine = Engine::connect().await?;
-            let id = bootstrap::busybox(&engine).await?;
-            println!("skillscope/busybox:1 {id}");
-            if !busybox_only {
-                let id = bootstrap::debian_python(&engine, &mut |m: &str| eprintln!("{m}")).await?;
-                println!("skillscope/debian-python:12 {id}");
-            }
-            Ok(true)
-        })
-        .map_err(sandbox_error)
+    let request = JobRequest::ImagePreparation { debian: !busybox_only };
+    let outcome = jobs::run_here(ws, &request, &|ev: &JobEvent| {
+        if !ev.state.is_finished() {
+            eprintln!("{}", ev.message);
+        }
+    })?;
+    if let JobOutcome::ImagePreparation { images } = outcome {
+        images.iter().for_each(|image| println!("{image}"));
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

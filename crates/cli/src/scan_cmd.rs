@@ -36,7 +36,7 @@ fn reports(ws: &Workspace, target: &str) -> Result<Vec<(String, ScanReport)>, Ap
 }
 
 /// Prints the reports; returns false when a skill scores below `fail_under` (quality or security).
-pub fn run(ws: &Workspace, target: &str, format: Format, fail_under: Option<f64>) -> Result<bool, AppError> {
+pub(crate) fn run(ws: &Workspace, target: &str, format: Format, fail_under: Option<f64>) -> Result<bool, AppError> {
     let all = reports(ws, target)?;
     println!("{}", scans::render(&all, format.into())?);
     let Some(min) = fail_under else { return Ok(true) };

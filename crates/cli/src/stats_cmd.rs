@@ -12,7 +12,7 @@ fn fmt_p(p: f64) -> String {
     }
 }
 
-pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
+pub(crate) fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
     if json {
         println!("{}", serde_json::to_string_pretty(r)?);
         return Ok(());
@@ -27,7 +27,7 @@ pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
         "skill", "config", "n", "without", "with", "delta", "p", "q"
     );
     for s in r.skills.iter().chain(&r.groups) {
-        let class = serde_json::to_value(&s.class)?;
+        let class = serde_json::to_value(s.class)?;
         println!(
             "{:<28} {:<16} {:>4} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>7}  {}",
             s.skill,
@@ -44,7 +44,7 @@ pub fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn run(pairs: &Path, json: bool) -> Result<bool, AppError> {
+pub(crate) fn run(pairs: &Path, json: bool) -> Result<bool, AppError> {
     let f = std::fs::File::open(pairs).map_err(|e| AppError::io(pairs.display(), e))?;
     let rows =
         read_pairs_csv(f).map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", pairs.display())))?;

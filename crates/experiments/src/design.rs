@@ -47,13 +47,10 @@ pub struct ExperimentTask {
 #[ts(export)]
 pub struct ExperimentDesign {
     pub name: String,
-    #[ts(type = "number[]")]
     pub skill_version_ids: Vec<i64>,
     /// Present in both arms under the group condition.
-    #[ts(type = "number[]")]
     pub decoy_version_ids: Vec<i64>,
     pub tasks: Vec<ExperimentTask>,
-    #[ts(type = "number[]")]
     pub agent_config_ids: Vec<i64>,
     pub conditions: Vec<Condition>,
     pub repeats: u32,
@@ -62,7 +59,6 @@ pub struct ExperimentDesign {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct ArmView {
-    #[ts(type = "number")]
     pub trial_id: i64,
     pub state: TrialState,
     pub score: Option<f64>,
@@ -78,10 +74,8 @@ pub struct ArmView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct PairView {
-    #[ts(type = "number")]
     pub id: i64,
     pub skill: String,
-    #[ts(type = "number")]
     pub skill_version_id: i64,
     pub task: String,
     pub config: String,
@@ -240,6 +234,18 @@ fn shared_part(spec: Option<serde_json::Value>) -> Option<serde_json::Value> {
     Some(s)
 }
 
+/// One stored pair as read from `experiment_pairs`.
+struct PairRow {
+    id: i64,
+    skill_version_id: i64,
+    task: String,
+    config_id: i64,
+    condition: String,
+    repeat: u32,
+    trial_without: i64,
+    trial_with: i64,
+}
+
 /// Why a finished pair cannot be scored; empty when it can.
 fn check(
     without: &(ArmView, Option<serde_json::Value>),
@@ -291,7 +297,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         serde_json::from_str(&json)?
     };
     let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
-    let rows: Vec<(i64, i64, String, i64, String, u32, i64, i64)> = {
+    let rows: Vec<PairRow> = {
         let conn = ws.conn()?;
         let mut st = conn.prepare(
             "SELECT id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with
@@ -299,7 +305,16 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         )?;
         let rows = st
             .query_map([experiment_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+                Ok(PairRow {
+                    id: r.get(0)?,
+                    skill_version_id: r.get(1)?,
+                    task: r.get(2)?,
+                    config_id: r.get(3)?,
+                    condition: r.get(4)?,
+                    repeat: r.get(5)?,
+                    trial_without: r.get(6)?,
+                    trial_with: r.get(7)?,
+                })
             })?
             .collect::<rusqlite::Result<_>>()?;
         rows
@@ -311,8 +326,9 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")))
     };
     let mut out = Vec::new();
-    for (id, skill_version_id, task, config_id, cond, repeat, tw, tv) in rows {
-        let condition: Condition = serde_json::from_value(serde_json::Value::String(cond))?;
+    for PairRow { id, skill_version_id, task, config_id, condition, repeat, trial_without: tw, trial_with: tv } in rows
+    {
+        let condition: Condition = serde_json::from_value(serde_json::Value::String(condition))?;
         let skill = match names.get(&skill_version_id) {
             Some(n) => n.clone(),
             None => {
@@ -405,10 +421,8 @@ fn categories(ws: &Workspace, experiment_id: i64) -> Result<BTreeMap<String, Str
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct ExperimentView {
-    #[ts(type = "number")]
     pub id: i64,
     pub name: String,
-    #[ts(type = "number")]
     pub run_id: i64,
     pub created_at: String,
     pub design: ExperimentDesign,
@@ -454,14 +468,28 @@ pub fn list(ws: &Workspace) -> Result<Vec<ExperimentView>> {
         .collect()
 }
 
+/// A chart of an experiment: its title and the SVG document the back end rendered (and escaped).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Chart {
+    pub title: String,
+    pub svg: String,
+}
+
+impl Chart {
+    fn new(title: impl Into<String>, svg: String) -> Self {
+        Self { title: title.into(), svg }
+    }
+}
+
 /// The experiment's charts as titled SVG documents: skill deltas with CI, pass rates, PRG by
 /// baseline stratum, and requirement-level deltas per skill and configuration.
-pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)>> {
+pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<Chart>> {
     let r = results(ws, experiment_id)?;
     let mut out = vec![
-        ("Skill-level delta with 95% CI".to_string(), skillscope_charts::skill_deltas(&r.report.skills)),
-        ("Pass rate without vs with".to_string(), skillscope_charts::pass_rates(&r.report.skills)),
-        ("PRG by baseline stratum".to_string(), skillscope_charts::prg_by_stratum(&r.report.skills)),
+        Chart::new("Skill-level delta with 95% CI", skillscope_charts::skill_deltas(&r.report.skills)),
+        Chart::new("Pass rate without vs with", skillscope_charts::pass_rates(&r.report.skills)),
+        Chart::new("PRG by baseline stratum", skillscope_charts::prg_by_stratum(&r.report.skills)),
     ];
     let all = pairs(ws, experiment_id)?;
     for g in &r.report.groups {
@@ -474,7 +502,7 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
                 excluded: !p.excluded.is_empty(),
             })
             .collect();
-        out.push((
+        out.push(Chart::new(
             format!("Requirement-level deltas: {} · {}", g.skill, g.config),
             skillscope_charts::task_deltas(&g.skill, &deltas),
         ));
@@ -489,7 +517,7 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<(String, String)
                 tokens_with: p.with.effective_input_tokens,
             })
             .collect();
-        out.push((
+        out.push(Chart::new(
             format!("Time and token deltas: {} · {}", g.skill, g.config),
             skillscope_charts::efficiency(&g.skill, &costs),
         ));

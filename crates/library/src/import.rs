@@ -9,7 +9,8 @@ use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 
-/// Progress of a long import, for the CLI's and the app's progress displays.
+/// Progress of a long import, for the CLI's and the app's progress displays. The callback may
+/// return an error (a cancelled job does) to stop the import; nothing is committed then.
 #[derive(Debug, Clone)]
 pub struct Progress {
     pub done: u32,
@@ -17,15 +18,19 @@ pub struct Progress {
     pub message: String,
 }
 
-pub fn import(ws: &Workspace, req: &ImportRequest, progress: &mut dyn FnMut(Progress)) -> Result<ImportOutcome> {
-    progress(Progress { done: 0, total: 0, message: format!("Reading {}", req.source) });
+pub fn import(
+    ws: &Workspace,
+    req: &ImportRequest,
+    progress: &mut dyn FnMut(Progress) -> Result<()>,
+) -> Result<ImportOutcome> {
+    progress(Progress { done: 0, total: 0, message: format!("Reading {}", req.source) })?;
     let staged = stage_request(ws, req)?;
     store(ws, staged, progress)
 }
 
 /// Stages the sample skills shipped in the binary (first start of a workspace).
 pub fn import_samples(ws: &Workspace) -> Result<ImportOutcome> {
-    store(ws, sources::sample::stage_all()?, &mut |_| {})
+    store(ws, sources::sample::stage_all()?, &mut |_| Ok(()))
 }
 
 /// Stages a source without storing it (scans of paths outside the library).
@@ -54,7 +59,11 @@ pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSk
     }
 }
 
-fn store(ws: &Workspace, staged: Vec<StagedSkill>, progress: &mut dyn FnMut(Progress)) -> Result<ImportOutcome> {
+fn store(
+    ws: &Workspace,
+    staged: Vec<StagedSkill>,
+    progress: &mut dyn FnMut(Progress) -> Result<()>,
+) -> Result<ImportOutcome> {
     let total = staged.len() as u32;
     // Content-addressed blobs first: harmless if the transaction below fails.
     for s in &staged {
@@ -68,7 +77,7 @@ fn store(ws: &Workspace, staged: Vec<StagedSkill>, progress: &mut dyn FnMut(Prog
     let mut outcome = ImportOutcome::default();
     for (i, s) in staged.iter().enumerate() {
         outcome.skills.push(store_one(&tx, s, &at)?);
-        progress(Progress { done: i as u32 + 1, total, message: format!("Stored {}", s.name()) });
+        progress(Progress { done: i as u32 + 1, total, message: format!("Stored {}", s.name()) })?;
     }
     tx.commit()?;
     Ok(outcome)
@@ -167,7 +176,7 @@ pub fn seed_samples_once(ws: &Workspace) -> Result<Option<ImportOutcome>> {
         return Ok(None);
     }
     let outcome = import_samples(ws).map_err(|e: AppError| e.context("importing the sample skills"))?;
-    crate::scans::scan_pending(ws, &mut |_, _| {})?;
+    crate::scans::scan_pending(ws, &mut |_, _| Ok(()))?;
     skillscope_store::db::set_meta(&conn, "samples_seeded", &now())?;
     Ok(Some(outcome))
 }

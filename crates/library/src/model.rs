@@ -41,12 +41,10 @@ impl Source {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct SkillSummary {
-    #[ts(type = "number")]
     pub id: i64,
     pub name: String,
     pub description: String,
     pub version: u32,
-    #[ts(type = "number")]
     pub version_id: i64,
     pub version_count: u32,
     pub source: Source,
@@ -62,7 +60,6 @@ pub struct SkillSummary {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct VersionInfo {
-    #[ts(type = "number")]
     pub id: i64,
     pub version: u32,
     pub sha256: String,
@@ -82,7 +79,6 @@ pub struct SkillDetail {
 #[ts(export)]
 pub struct FileEntry {
     pub path: String,
-    #[ts(type = "number")]
     pub size: u64,
     pub sha256: String,
     pub binary: bool,
@@ -91,9 +87,7 @@ pub struct FileEntry {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct VersionDetail {
-    #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "number")]
     pub skill_id: i64,
     pub version: u32,
     pub sha256: String,
@@ -110,7 +104,6 @@ pub struct VersionDetail {
 #[ts(export)]
 pub struct FileContent {
     pub path: String,
-    #[ts(type = "number")]
     pub size: u64,
     pub binary: bool,
     pub text: Option<String>,
@@ -165,9 +158,7 @@ pub enum ImportStatus {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct ImportedSkill {
-    #[ts(type = "number")]
     pub skill_id: i64,
-    #[ts(type = "number")]
     pub version_id: i64,
     pub name: String,
     pub version: u32,
@@ -183,7 +174,7 @@ pub struct ImportOutcome {
 }
 
 /// Identifies the rule set that produced a stored result; results of older scanners are redone.
-pub const SCANNER: &str = concat!("skillscope-scan ", env!("CARGO_PKG_VERSION"), "+r", "1");
+pub const SCANNER: &str = concat!("skillscope-scan ", env!("CARGO_PKG_VERSION"), "+r", "2");
 
 /// The numbers the library table shows for a scanned version.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

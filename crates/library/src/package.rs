@@ -153,13 +153,11 @@ pub fn no_skill_error<'p>(what: &str, paths: impl IntoIterator<Item = &'p str>) 
     }
 }
 
+/// A skill's files as read from a source: path relative to the skill directory, and content.
+pub type RawFiles = Vec<(String, Vec<u8>)>;
+
 /// Parses and validates one skill's files (paths relative to the skill directory).
-pub fn stage(
-    dir_name: &str,
-    source: Source,
-    files: Vec<(String, Vec<u8>)>,
-    mut notes: Vec<Finding>,
-) -> Result<StagedSkill> {
+pub fn stage(dir_name: &str, source: Source, files: RawFiles, mut notes: Vec<Finding>) -> Result<StagedSkill> {
     let mut files: Vec<StagedFile> = files
         .into_iter()
         .map(|(path, bytes)| StagedFile { sha256: sha256_hex(&bytes), binary: is_binary(&bytes), path, bytes })

@@ -78,8 +78,9 @@ pub fn report(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
     }
 }
 
-/// Scans every version that has no current result. Returns how many were scanned.
-pub fn scan_pending(ws: &Workspace, progress: &mut dyn FnMut(u32, u32)) -> Result<u32> {
+/// Scans every version that has no current result. Returns how many were scanned. The progress
+/// callback may return an error to stop between versions; results stored so far are kept.
+pub fn scan_pending(ws: &Workspace, progress: &mut dyn FnMut(u32, u32) -> Result<()>) -> Result<u32> {
     let ids: Vec<i64> = {
         let conn = ws.conn()?;
         let mut st = conn.prepare(
@@ -92,7 +93,7 @@ pub fn scan_pending(ws: &Workspace, progress: &mut dyn FnMut(u32, u32)) -> Resul
     let total = ids.len() as u32;
     for (i, id) in ids.into_iter().enumerate() {
         scan_version(ws, id)?;
-        progress(i as u32 + 1, total);
+        progress(i as u32 + 1, total)?;
     }
     Ok(total)
 }

@@ -25,7 +25,6 @@ pub enum Verdict {
 #[ts(export)]
 pub struct EvidenceLink {
     pub kind: String,
-    #[ts(type = "number")]
     pub id: i64,
     pub label: String,
 }
@@ -33,7 +32,6 @@ pub struct EvidenceLink {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct NewDecision {
-    #[ts(type = "number")]
     pub version_id: i64,
     pub verdict: Verdict,
     pub rationale: String,
@@ -44,11 +42,8 @@ pub struct NewDecision {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Decision {
-    #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "number")]
     pub skill_id: i64,
-    #[ts(type = "number")]
     pub version_id: i64,
     pub version: u32,
     pub sha256: String,
@@ -91,6 +86,9 @@ pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
         .ok_or_else(|| AppError::not_found("the decision just recorded"))
 }
 
+/// A `decisions` row joined with its version, before the verdict and evidence are parsed.
+type DecisionRow = (i64, i64, i64, u32, String, String, String, String, String, String);
+
 /// Every decision on a skill, newest first.
 pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
     let latest = library::get_skill(ws, skill_id)?.summary.sha256;
@@ -99,7 +97,7 @@ pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
         "SELECT d.id, d.skill_id, d.version_id, v.version, d.sha256, d.verdict, d.rationale, d.reviewer, d.evidence_json, d.decided_at
          FROM decisions d JOIN skill_versions v ON v.id = d.version_id WHERE d.skill_id = ?1 ORDER BY d.id DESC",
     )?;
-    let rows: Vec<(i64, i64, i64, u32, String, String, String, String, String, String)> = st
+    let rows: Vec<DecisionRow> = st
         .query_map([skill_id], |r| {
             Ok((
                 r.get(0)?,

@@ -181,7 +181,7 @@ fn esc(s: &str) -> String {
 }
 
 fn class_of(s: &Summary) -> String {
-    serde_json::to_value(&s.class).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+    serde_json::to_value(s.class).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
 }
 
 fn ci(s: &Summary) -> String {

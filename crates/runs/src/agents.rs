@@ -23,7 +23,6 @@ pub struct ProviderView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct AgentConfig {
-    #[ts(type = "number")]
     pub id: i64,
     pub name: String,
     pub harness: Harness,

@@ -63,25 +63,45 @@ pub fn claude_code_binary(ws: &Workspace) -> Result<PathBuf> {
     ))
 }
 
-/// Installs Claude Code with npm (once; later calls find it); returns the binary.
-pub fn install_claude_code(ws: &Workspace) -> Result<PathBuf> {
+/// Installs Claude Code with npm (once; later calls find it); returns the binary. `stop` is
+/// polled while npm runs: when it says so, npm is killed and the install fails with `Conflict`.
+pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<PathBuf> {
     if let Ok(binary) = claude_code_binary(ws) {
         return Ok(binary);
     }
     let prefix = claude_code_prefix(ws);
     std::fs::create_dir_all(&prefix).map_err(|e| AppError::io(prefix.display(), e))?;
     let package = format!("@anthropic-ai/claude-code@{}", claude_code::VERSION);
-    let out = std::process::Command::new("npm")
+    let mut child = std::process::Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(&prefix)
         .arg(&package)
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| AppError::new(ErrorCode::Io, format!("cannot run npm to install {package}: {e}")))?;
-    if !out.status.success() {
-        return Err(AppError::new(
-            ErrorCode::Io,
-            format!("npm could not install {package}: {}", String::from_utf8_lossy(&out.stderr).trim()),
-        ));
+    // Drained on its own thread so a chatty npm never blocks on a full pipe.
+    let stderr = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+            text
+        })
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| AppError::io("waiting for npm", e))? {
+            break status;
+        }
+        if stop() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(AppError::new(ErrorCode::Conflict, format!("the install of {package} was cancelled")));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    if !status.success() {
+        let text = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+        return Err(AppError::new(ErrorCode::Io, format!("npm could not install {package}: {}", text.trim())));
     }
     claude_code_binary(ws)
 }
@@ -129,9 +149,9 @@ fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
 }
 
 /// Installs a harness (nothing to do for the built-in agent); returns its new status.
-pub fn install(ws: &Workspace, harness: Harness) -> Result<HarnessStatus> {
+pub fn install(ws: &Workspace, harness: Harness, stop: &dyn Fn() -> bool) -> Result<HarnessStatus> {
     if harness == Harness::ClaudeCode {
-        install_claude_code(ws)?;
+        install_claude_code(ws, stop)?;
     }
     Ok(status_of(ws, harness))
 }
@@ -161,7 +181,7 @@ mod tests {
         std::fs::write(&binary, b"").unwrap();
         assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true)]);
         assert_eq!(
-            install(&ws, Harness::ClaudeCode).unwrap().detail,
+            install(&ws, Harness::ClaudeCode, &|| false).unwrap().detail,
             binary.display().to_string(),
             "installed once, found after"
         );

@@ -13,19 +13,14 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct TrajectorySummary {
-    #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "number | null")]
     pub trial_id: Option<i64>,
     pub attempt: Option<u32>,
     pub origin: String,
     pub label: String,
     pub stop_reason: Option<String>,
-    #[ts(type = "number")]
     pub input_tokens: u64,
-    #[ts(type = "number")]
     pub cached_tokens: u64,
-    #[ts(type = "number")]
     pub output_tokens: u64,
     pub cost_usd: Option<f64>,
     pub steps: u32,
@@ -34,7 +29,6 @@ pub struct TrajectorySummary {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct ImportedTrajectory {
-    #[ts(type = "number")]
     pub id: i64,
     pub violations: Vec<Violation>,
 }
@@ -129,7 +123,7 @@ pub fn index_pending(conn: &mut Connection) -> Result<usize> {
 }
 
 /// Whether a step reads a skill's SKILL.md under the sandbox's skills directory.
-fn reads_skill(step: &skillscope_atif::Step) -> bool {
+fn reads_skill(step: &Step) -> bool {
     let prefix = format!("{}/", crate::queue::model::SKILLS_DIR);
     step.tool_calls.iter().flatten().any(|call| {
         let args = serde_json::Value::Object(call.arguments.clone()).to_string();
@@ -257,9 +251,8 @@ pub struct WindowStep {
     pub position: u32,
     /// Milliseconds since the previous step of the trajectory, when both have a timestamp (never
     /// negative: clock skew shows as 0).
-    #[ts(type = "number | null")]
     pub since_ms: Option<i64>,
-    pub step: skillscope_atif::Step,
+    pub step: Step,
     /// Some text of the step was cut at [`WINDOW_TEXT_CHARS`] characters.
     pub cut: bool,
 }

@@ -2,9 +2,10 @@
 //! Pure (no I/O); the library and the scanner both read skills through it.
 
 pub mod finding;
+mod rules;
 pub mod skill_md;
 pub mod validate;
 
 pub use finding::{Finding, Severity, ValidationStatus};
+pub use rules::Violation;
 pub use skill_md::{Frontmatter, ParseError, ParseErrorKind, SkillMd};
-pub use validate::Violation;

@@ -2,7 +2,7 @@
 //! Refuses only what makes the skill unusable; wrong field types become findings.
 
 use crate::finding::Finding;
-use crate::validate::{code, rule_severity, Violation};
+use crate::rules::{code, rule_severity, Violation};
 use serde::{Deserialize, Serialize};
 pub use serde_yaml::Value;
 use std::collections::BTreeMap;

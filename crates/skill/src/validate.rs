@@ -3,7 +3,9 @@
 //! This is the one implementation of the spec's rules: the library stores these findings and the
 //! scanner scores them, both under the codes in [`code`] (kebab-case, as the scanner's rule ids).
 
-use crate::finding::{Finding, Severity};
+use crate::finding::Finding;
+use crate::rules::rule_severity;
+pub use crate::rules::{code, Violation};
 use crate::skill_md::{SkillMd, FILE, KNOWN_FIELDS};
 
 pub const NAME_MAX: usize = 64;
@@ -11,63 +13,6 @@ pub const DESCRIPTION_MAX: usize = 1024;
 pub const COMPATIBILITY_MAX: usize = 500;
 /// Editor-specific fields (Cursor rules) that do not belong in a skill.
 pub const FORBIDDEN_FIELDS: &[&str] = &["alwaysApply", "always_apply", "globs"];
-
-/// The codes of the spec's rules.
-pub mod code {
-    /// A field has the wrong type (e.g. a list for `name`, a non-string metadata value).
-    pub const FIELD_TYPE: &str = "field-type";
-    /// `allowed-tools` written as a YAML list instead of a space-separated string.
-    pub const ALLOWED_TOOLS_LIST: &str = "allowed-tools-list";
-    /// `metadata` is not a mapping.
-    pub const METADATA_NOT_MAP: &str = "metadata-not-map";
-    pub const NAME_MISSING: &str = "name-missing";
-    pub const NAME_TOO_LONG: &str = "name-too-long";
-    /// A character other than a lowercase letter, a digit or a hyphen.
-    pub const NAME_CHARSET: &str = "name-charset";
-    /// A hyphen at the start or end, or two in a row.
-    pub const NAME_NOT_KEBAB: &str = "name-not-kebab";
-    pub const NAME_DIR_MISMATCH: &str = "name-dir-mismatch";
-    pub const DESCRIPTION_MISSING: &str = "description-missing";
-    pub const DESCRIPTION_OVER_LIMIT: &str = "description-over-limit";
-    pub const COMPATIBILITY_EMPTY: &str = "compatibility-empty";
-    pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
-    pub const FORBIDDEN_FIELD: &str = "forbidden-field";
-    pub const UNKNOWN_FIELD: &str = "unknown-field";
-
-    /// Every spec rule code with its severity.
-    pub const ALL: &[(&str, super::Severity)] = {
-        use super::Severity::{Error, Warning};
-        &[
-            (FIELD_TYPE, Error),
-            (ALLOWED_TOOLS_LIST, Warning),
-            (METADATA_NOT_MAP, Error),
-            (NAME_MISSING, Error),
-            (NAME_TOO_LONG, Error),
-            (NAME_CHARSET, Error),
-            (NAME_NOT_KEBAB, Error),
-            (NAME_DIR_MISMATCH, Warning),
-            (DESCRIPTION_MISSING, Error),
-            (DESCRIPTION_OVER_LIMIT, Error),
-            (COMPATIBILITY_EMPTY, Error),
-            (COMPATIBILITY_TOO_LONG, Error),
-            (FORBIDDEN_FIELD, Warning),
-            (UNKNOWN_FIELD, Warning),
-        ]
-    };
-}
-
-/// The severity of a spec rule code.
-pub(crate) fn rule_severity(code: &str) -> Severity {
-    code::ALL.iter().find(|(c, _)| *c == code).map(|(_, s)| *s).unwrap_or_else(|| panic!("unknown spec rule {code}"))
-}
-
-/// One broken spec rule and the top-level field it concerns (`"frontmatter"` for a key that is
-/// not a string).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    pub field: String,
-    pub finding: Finding,
-}
 
 /// Checks the frontmatter of a skill whose directory is named `dir_name`: the findings from
 /// reading it, then the spec's rules.
@@ -175,6 +120,7 @@ pub fn name_problems(name: &str) -> Vec<(&'static str, String)> {
 mod tests {
     use super::*;
     use crate::skill_md::parse;
+    use crate::Severity;
 
     fn codes(src: &str, dir: &str) -> Vec<String> {
         validate(&parse(src.as_bytes()).unwrap(), dir).into_iter().map(|f| f.code).collect()

@@ -22,6 +22,8 @@ pub enum ErrorCode {
     Git,
     /// The request is ambiguous or clashes with existing state.
     Conflict,
+    /// The container engine (Docker or Podman) is not reachable or failed; not a bug in Skillscope.
+    Engine,
     Internal,
 }
 

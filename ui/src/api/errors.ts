@@ -12,6 +12,7 @@ const ERROR_CODE_SET: Record<ErrorCode, true> = {
   database: true,
   git: true,
   conflict: true,
+  engine: true,
   internal: true,
 };
 
@@ -105,6 +106,13 @@ export function describeError(error: AppError): ErrorDescription {
         title: "Conflict",
         detail: `The operation conflicts with the current state: ${m}.`,
         action: "Another change happened at the same time. Refresh and try again.",
+      };
+    case "engine":
+      return {
+        title: "Container engine unavailable",
+        detail: `The container engine (Docker or Podman) could not be reached or failed: ${m}.`,
+        action:
+          "Start Docker or Podman (for example `sudo systemctl start docker`, or `systemctl --user start podman.socket` for rootless Podman), then try again.",
       };
     case "internal":
       return {

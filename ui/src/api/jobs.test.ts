@@ -10,7 +10,7 @@ const event = (job_id: number, state: JobEvent["state"], done = 0): JobEvent => 
   total: 2,
   message: `${state} ${done}`,
   error: null,
-  outcome: state === "succeeded" ? { skills: [] } : null,
+  outcome: state === "succeeded" ? { kind: "import", skills: [] } : null,
 });
 
 describe("JobEventFilter", () => {
@@ -42,7 +42,7 @@ describe("runJob", () => {
     };
     const progress: string[] = [];
     const start = async () => {
-      emit(event(3, "running", 1)); // emitted before start_import resolves
+      emit(event(3, "running", 1)); // emitted before start_job resolves
       setTimeout(() => {
         emit(event(4, "failed")); // another job
         emit(event(3, "succeeded", 2));

@@ -1,13 +1,12 @@
 // Background jobs: start one, follow its "job-progress" events, await its end.
 import { listen } from "@tauri-apps/api/event";
 import type { AppError } from "../bindings/AppError";
-import type { ImportOutcome } from "../bindings/ImportOutcome";
-import type { ImportRequest } from "../bindings/ImportRequest";
 import type { JobEvent } from "../bindings/JobEvent";
-import { startImport, hasBackend } from "./commands";
+import type { JobOutcome } from "../bindings/JobOutcome";
+import type { JobRequest } from "../bindings/JobRequest";
+import { JOB_PROGRESS, startJob } from "../bindings/commands";
+import { hasBackend } from "./invoke";
 import { toAppError } from "./errors";
-
-export const JOB_PROGRESS_EVENT = "job-progress";
 
 type Unsubscribe = () => void;
 export type Subscribe = (handler: (event: JobEvent) => void) => Promise<Unsubscribe>;
@@ -15,19 +14,19 @@ export type Subscribe = (handler: (event: JobEvent) => void) => Promise<Unsubscr
 const subscribeToJobProgress: Subscribe = async (handler) => {
   if (!hasBackend()) return () => {};
   try {
-    return await listen<JobEvent>(JOB_PROGRESS_EVENT, (e) => handler(e.payload));
+    return await listen<JobEvent>(JOB_PROGRESS, (e) => handler(e.payload));
   } catch (raw) {
     throw toAppError(raw);
   }
 };
 
 export function isFinished(event: JobEvent): boolean {
-  return event.state === "succeeded" || event.state === "failed";
+  return event.state === "succeeded" || event.state === "failed" || event.state === "cancelled";
 }
 
 /**
  * Forwards the events of one job. Events that arrive before the job id is
- * known (the back end may emit before `start_import` resolves) are buffered
+ * known (the back end may emit before `start_job` resolves) are buffered
  * and replayed once it is.
  */
 export class JobEventFilter {
@@ -49,7 +48,7 @@ export class JobEventFilter {
   }
 }
 
-/** Starts a job and resolves with its final event (succeeded or failed). */
+/** Starts a job and resolves with its final event (succeeded, failed or cancelled). */
 export async function runJob(
   start: () => Promise<number>,
   onProgress: (event: JobEvent) => void,
@@ -70,18 +69,25 @@ export async function runJob(
   }
 }
 
-/** Runs an import job; rejects with the job's AppError if it failed. */
-export async function runImport(
-  request: ImportRequest,
+/** What a job of the request's kind produces. */
+export type OutcomeOf<R extends JobRequest> = Extract<JobOutcome, { kind: R["kind"] }>;
+
+/**
+ * Starts `request` as a job, follows it, and resolves with its outcome; rejects
+ * with the job's AppError if it failed, or a conflict if it was cancelled.
+ */
+export async function runToOutcome<R extends JobRequest>(
+  request: R,
   onProgress: (event: JobEvent) => void,
   subscribe?: Subscribe,
-): Promise<ImportOutcome> {
-  const last = await runJob(() => startImport(request), onProgress, subscribe);
+): Promise<OutcomeOf<R>> {
+  const last = await runJob(() => startJob(request), onProgress, subscribe);
   if (last.state === "failed") {
-    throw last.error ?? ({ code: "internal", message: "the import failed without reporting why" } satisfies AppError);
+    throw last.error ?? ({ code: "internal", message: "the job failed without reporting why" } satisfies AppError);
   }
-  if (!last.outcome) {
-    throw { code: "internal", message: "the import finished without reporting a result" } satisfies AppError;
+  if (last.state === "cancelled") throw { code: "conflict", message: last.message } satisfies AppError;
+  if (last.outcome?.kind !== request.kind) {
+    throw { code: "internal", message: "the job finished without reporting a result" } satisfies AppError;
   }
-  return last.outcome;
+  return last.outcome as OutcomeOf<R>;
 }

@@ -3,10 +3,9 @@ import { listen } from "@tauri-apps/api/event";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { AppError } from "../bindings/AppError";
 import type { QueueEvent } from "../bindings/QueueEvent";
-import { hasBackend } from "./commands";
+import { QUEUE_EVENT } from "../bindings/commands";
+import { hasBackend } from "./invoke";
 import { toAppError } from "./errors";
-
-export const QUEUE_EVENT = "queue-event";
 
 /**
  * Calls `handler` with every queue event while the calling component is mounted

@@ -8,4 +8,4 @@ workspace: string | null,
 /**
  * Shell command (run with `sh -c`) whose exit code scores the trial.
  */
-verifier: string | null, skill_version_ids: number[], repeats: number, };
+verifier: string | null, skill_version_ids: Array<number>, repeats: number, };

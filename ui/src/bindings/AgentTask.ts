@@ -7,4 +7,4 @@ export type AgentTask = { agent_config_id: number, instruction: string,
 /**
  * Skill versions mounted read-only under /skills; empty = the without-skill arm (no /skills at all).
  */
-skill_version_ids: number[], };
+skill_version_ids: Array<number>, };

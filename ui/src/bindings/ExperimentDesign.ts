@@ -2,8 +2,8 @@
 import type { Condition } from "./Condition";
 import type { ExperimentTask } from "./ExperimentTask";
 
-export type ExperimentDesign = { name: string, skill_version_ids: number[], 
+export type ExperimentDesign = { name: string, skill_version_ids: Array<number>, 
 /**
  * Present in both arms under the group condition.
  */
-decoy_version_ids: number[], tasks: Array<ExperimentTask>, agent_config_ids: number[], conditions: Array<Condition>, repeats: number, };
+decoy_version_ids: Array<number>, tasks: Array<ExperimentTask>, agent_config_ids: Array<number>, conditions: Array<Condition>, repeats: number, };

@@ -19,7 +19,7 @@ verifier: Array<string> | null,
 /**
  * Host folder copied to `workdir` before the agent starts; its changes are recorded.
  */
-workspace: string | null, workdir: string, limits: TrialLimits, command_timeout_secs: bigint, verifier_timeout_secs: bigint, 
+workspace: string | null, workdir: string, limits: TrialLimits, command_timeout_secs: number, verifier_timeout_secs: number, 
 /**
  * When set, the built-in agent works on the task instead of `command` running.
  */

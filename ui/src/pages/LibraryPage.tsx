@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { listSkills } from "../api/commands";
+import { listSkills } from "../bindings/commands";
 import type { SkillSummary } from "../bindings/SkillSummary";
 import type { SourceKind } from "../bindings/SourceKind";
 import type { ValidationStatus } from "../bindings/ValidationStatus";

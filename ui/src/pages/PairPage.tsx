@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../api/commands";
+import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../bindings/commands";
 import type { AppError } from "../bindings/AppError";
 import type { AttemptResult } from "../bindings/AttemptResult";
 import type { ExperimentView } from "../bindings/ExperimentView";

@@ -1,5 +1,11 @@
 import { useEffect, useMemo } from "react";
-import { experimentCharts, experimentPairs, experimentResults, getVersion, listExperiments } from "../api/commands";
+import {
+  experimentCharts,
+  experimentPairs,
+  experimentResults,
+  getVersion,
+  listExperiments,
+} from "../bindings/commands";
 import { useQueueEvents } from "../api/queue";
 import type { ExperimentResults } from "../bindings/ExperimentResults";
 import type { ExperimentView } from "../bindings/ExperimentView";

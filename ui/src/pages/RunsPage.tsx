@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from "react";
-import { cancelRun, cancelTrial, listExperiments, listRuns, listTrials, queueStatus, trialLog } from "../api/commands";
+import {
+  cancelRun,
+  cancelTrial,
+  listExperiments,
+  listRuns,
+  listTrials,
+  queueStatus,
+  trialLog,
+} from "../bindings/commands";
 import { toAppError } from "../api/errors";
 import { useQueueEvents } from "../api/queue";
 import type { AppError } from "../bindings/AppError";

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { exportScans, listSkills, scanPending } from "../api/commands";
+import { runToOutcome } from "../api/jobs";
+import { exportScans, listSkills } from "../bindings/commands";
 import type { ExportFormat } from "../bindings/ExportFormat";
 import type { SkillSummary } from "../bindings/SkillSummary";
 import { EXPORT_FORMATS, ExportResult } from "../components/scan/ExportButtons";
@@ -36,7 +37,7 @@ export function ScansPage({ selectedId }: { selectedId: number | null }) {
   const [pending, runPending] = useAction<number>();
   const scanAndReload = () =>
     runPending(async () => {
-      const scanned = await scanPending();
+      const { scanned } = await runToOutcome({ kind: "scan_library" }, () => {});
       reload();
       return scanned;
     });

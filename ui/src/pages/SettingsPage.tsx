@@ -1,4 +1,4 @@
-import { listAgents, listProviders, workspaceInfo } from "../api/commands";
+import { listAgents, listProviders, workspaceInfo } from "../bindings/commands";
 import { AgentsSection } from "../components/settings/AgentsSection";
 import { HarnessesSection } from "../components/settings/HarnessesSection";
 import { ProvidersSection } from "../components/settings/ProvidersSection";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { getSkill, getVersion } from "../api/commands";
+import { getSkill, getVersion } from "../bindings/commands";
 import type { SkillDetail } from "../bindings/SkillDetail";
 import type { VersionDetail } from "../bindings/VersionDetail";
 import { FilesSection } from "../components/library/FilesSection";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { importTrajectory, listTrajectories, trajectorySummary } from "../api/commands";
+import { importTrajectory, listTrajectories, trajectorySummary } from "../bindings/commands";
 import type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
 import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 import { AsyncView } from "../components/shared/AsyncView";

@@ -123,7 +123,7 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
                 .to_string(),
             ..Default::default()
         },
-        &mut |_| {},
+        &mut |_| Ok(()),
     )
     .unwrap()
     .skills[0]

@@ -40,7 +40,8 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
 
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    harnesses::install_claude_code(&ws).expect("Claude Code installs with npm (scripts/test.sh installs it once)");
+    harnesses::install_claude_code(&ws, &|| false)
+        .expect("Claude Code installs with npm (scripts/test.sh installs it once)");
     agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
         .unwrap();
     skillscope_api::credentials::set("anthropic-scripted", KEY).unwrap();
@@ -111,7 +112,7 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
     let tmp = tempfile::tempdir().unwrap();
     let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
     ws.config_mut().queue.max_attempts = Some(1);
-    harnesses::install_claude_code(&ws).unwrap();
+    harnesses::install_claude_code(&ws, &|| false).unwrap();
     agents::save_provider(&ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, server.base_url.clone()))
         .unwrap();
     let config = AgentConfig {

@@ -7,32 +7,32 @@ use skillscope_api::{AppError, Workspace};
 use skillscope_sandbox::{bootstrap, Engine};
 use std::sync::{Arc, Mutex};
 
-pub const IMAGE: &str = "skillscope/busybox:1";
+pub(crate) const IMAGE: &str = "skillscope/busybox:1";
 
-pub fn rt() -> tokio::runtime::Runtime {
+pub(crate) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Runtime::new().unwrap()
 }
 
 /// Connects to the engine (failing loudly: these tests are about Docker) and builds busybox.
-pub async fn engine() -> Engine {
+pub(crate) async fn engine() -> Engine {
     let e = Engine::connect().await.expect("a running Docker engine (scripts/test.sh starts dockerd)");
     bootstrap::busybox(&e).await.expect("busybox image");
     e
 }
 
 /// Collects every event the worker emits.
-pub fn recorder() -> (Sink, Arc<Mutex<Vec<QueueEvent>>>) {
+pub(crate) fn recorder() -> (Sink, Arc<Mutex<Vec<QueueEvent>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s2 = seen.clone();
     (Arc::new(move |ev| s2.lock().unwrap().push(ev)), seen)
 }
 
-pub async fn drain(ws: &Workspace, socket: Option<String>, sink: Sink) -> Result<(), AppError> {
+pub(crate) async fn drain(ws: &Workspace, socket: Option<String>, sink: Sink) -> Result<(), AppError> {
     worker::run(ws.clone(), WorkerOptions { drain: true, socket }, sink).await
 }
 
 /// Containers still present for this workspace.
-pub async fn leftovers(engine: &Engine, ws: &Workspace) -> usize {
+pub(crate) async fn leftovers(engine: &Engine, ws: &Workspace) -> usize {
     let label = worker::workspace_label(ws);
     engine
         .managed_containers()
@@ -44,7 +44,7 @@ pub async fn leftovers(engine: &Engine, ws: &Workspace) -> usize {
 }
 
 /// A private session keyring for this process, so the kernel keyring store works headless.
-pub fn join_session_keyring() {
+pub(crate) fn join_session_keyring() {
     // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
     let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
     assert!(r >= 0, "keyctl join session keyring failed");
@@ -52,7 +52,7 @@ pub fn join_session_keyring() {
 }
 
 /// Connects to the engine and builds the Debian python image (glibc, python3, pytest).
-pub async fn debian_engine() -> Engine {
+pub(crate) async fn debian_engine() -> Engine {
     let engine = engine().await;
     bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}"))
         .await
@@ -61,17 +61,17 @@ pub async fn debian_engine() -> Engine {
 }
 
 /// Imports a skill made of one SKILL.md under `root`; returns its version id.
-pub fn import_skill(ws: &Workspace, root: &std::path::Path, name: &str, skill_md: &str) -> i64 {
+pub(crate) fn import_skill(ws: &Workspace, root: &std::path::Path, name: &str, skill_md: &str) -> i64 {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
     let request = skillscope_api::model::ImportRequest { source: dir.display().to_string(), ..Default::default() };
-    skillscope_api::import::import(ws, &request, &mut |_| {}).unwrap().skills[0].version_id
+    skillscope_api::import::import(ws, &request, &mut |_| Ok(())).unwrap().skills[0].version_id
 }
 
 /// Runs one skill on one task with one configuration (isolated, once) to the end; returns the
 /// pair and every event the worker emitted.
-pub fn run_one_pair(
+pub(crate) fn run_one_pair(
     ws: &Workspace,
     rt: &tokio::runtime::Runtime,
     skill_version: i64,

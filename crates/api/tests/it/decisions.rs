@@ -15,7 +15,7 @@ fn decisions_are_append_only_and_tied_to_a_version() {
     std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v1\n")
         .unwrap();
     let req = ImportRequest { source: dir.display().to_string(), ..Default::default() };
-    let v1 = import(&ws, &req, &mut |_| {}).unwrap().skills[0].clone();
+    let v1 = import(&ws, &req, &mut |_| Ok(())).unwrap().skills[0].clone();
     let new = |rationale: &str, reviewer: &str| NewDecision {
         version_id: v1.version_id,
         verdict: Verdict::Approve,
@@ -36,7 +36,7 @@ fn decisions_are_append_only_and_tied_to_a_version() {
 
     std::fs::write(dir.join("SKILL.md"), "---\nname: tool\ndescription: Does things. Use when needed.\n---\n# v2\n")
         .unwrap();
-    import(&ws, &req, &mut |_| {}).unwrap();
+    import(&ws, &req, &mut |_| Ok(())).unwrap();
     let all = decisions::list(&ws, v1.skill_id).unwrap();
     assert_eq!(all.len(), 1);
     assert!(!all[0].covers_latest, "a new version is not covered by the old decision");

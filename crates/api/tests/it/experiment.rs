@@ -86,7 +86,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     let skills = tmp.path().join("skills");
     let version = |name: &str, description: &str, script: Option<&str>| {
         let src = write_skill(&skills, name, description, script);
-        import(&ws, &ImportRequest { source: src, ..Default::default() }, &mut |_| {}).unwrap().skills[0].version_id
+        import(&ws, &ImportRequest { source: src, ..Default::default() }, &mut |_| Ok(())).unwrap().skills[0].version_id
     };
     let golden =
         version("golden-helper", "Solves copy tasks correctly. Use for HARD TASKs.", Some("cp task.txt answer.txt\n"));
@@ -141,7 +141,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     let class = |e: i64, skill: &str| {
         let r = experiments::results(&ws, e).unwrap();
         let s = r.report.skills.iter().find(|s| s.skill == skill).unwrap().clone();
-        (serde_json::to_value(&s.class).unwrap().as_str().unwrap().to_string(), s.delta, s.p_signflip)
+        (serde_json::to_value(s.class).unwrap().as_str().unwrap().to_string(), s.delta, s.p_signflip)
     };
     let (c, d, p) = class(e1, "golden-helper");
     assert_eq!((c.as_str(), d), ("golden", 100.0), "p = {p}");
@@ -157,13 +157,13 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     with.sort();
     assert_eq!(with, ["golden-helper", "irrelevant-notes"]);
     let charts = experiments::charts(&ws, e1).unwrap();
-    let titles: Vec<&str> = charts.iter().map(|(t, _)| t.as_str()).collect();
+    let titles: Vec<&str> = charts.iter().map(|c| c.title.as_str()).collect();
     assert!(
         titles.iter().any(|t| t.starts_with("Skill-level delta"))
             && titles.iter().any(|t| t.starts_with("Time and token deltas")),
         "{titles:?}"
     );
-    assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") || svg.contains("<svg")));
+    assert!(charts.iter().all(|c| c.svg.starts_with("<svg") || c.svg.contains("<svg")));
     let isolated = experiments::pairs(&ws, e1).unwrap();
     assert_eq!(isolated[0].without.skills_listed.as_deref(), Some(&[][..]), "no skill at all in the without arm");
 }

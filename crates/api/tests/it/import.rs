@@ -38,7 +38,7 @@ fn req(source: &Path) -> ImportRequest {
 }
 
 fn run(e: &Env, r: ImportRequest) -> Result<ImportOutcome, AppError> {
-    import(&e.ws, &r, &mut |_| {})
+    import(&e.ws, &r, &mut |_| Ok(()))
 }
 
 fn statuses(o: &ImportOutcome) -> Vec<(String, ImportStatus)> {
@@ -169,11 +169,14 @@ fn zip_and_skill_archives() {
     assert_eq!(run(&e, req(&nested)).unwrap().skills.len(), 2);
 }
 
+/// An archive's entries: path and content.
+type Entries<'a> = Vec<(&'a str, &'a [u8])>;
+
 #[test]
 fn hostile_archives_are_refused_and_change_nothing() {
     let e = env();
     let good = skill_md("evil");
-    let cases: Vec<(&str, Vec<(&str, &[u8])>, ErrorCode, &str)> = vec![
+    let cases: Vec<(&str, Entries<'_>, ErrorCode, &str)> = vec![
         (
             "traversal",
             vec![("evil/SKILL.md", good.as_bytes()), ("evil/../../escaped.txt", b"x")],

@@ -11,7 +11,7 @@ fn fixture(name: &str) -> String {
 }
 
 fn import_one(ws: &Workspace, name: &str) -> i64 {
-    let o = import(ws, &ImportRequest { source: fixture(name), ..Default::default() }, &mut |_| {}).unwrap();
+    let o = import(ws, &ImportRequest { source: fixture(name), ..Default::default() }, &mut |_| Ok(())).unwrap();
     o.skills[0].version_id
 }
 
@@ -24,9 +24,16 @@ fn scans_are_stored_summarised_and_exported() {
     assert!(library::list_skills(&ws).unwrap().iter().all(|s| s.scan.is_none()), "not scanned before scan_pending");
 
     let mut seen = Vec::new();
-    assert_eq!(scans::scan_pending(&ws, &mut |d, t| seen.push((d, t))).unwrap(), 2);
+    assert_eq!(
+        scans::scan_pending(&ws, &mut |d, t| {
+            seen.push((d, t));
+            Ok(())
+        })
+        .unwrap(),
+        2
+    );
     assert_eq!(seen, [(1, 2), (2, 2)]);
-    assert_eq!(scans::scan_pending(&ws, &mut |_, _| {}).unwrap(), 0, "current results are not redone");
+    assert_eq!(scans::scan_pending(&ws, &mut |_, _| Ok(())).unwrap(), 0, "current results are not redone");
 
     let list = library::list_skills(&ws).unwrap();
     let r = list.iter().find(|s| s.version_id == risky).unwrap().scan.clone().unwrap();

@@ -115,7 +115,7 @@ fn trajectories_stored_before_step_windows_are_indexed_on_open() {
         conn.execute("DELETE FROM trajectory_steps", []).unwrap();
         conn.execute("UPDATE trajectories SET step_count = NULL", []).unwrap();
     }
-    let ws = Workspace::open(home.path()).unwrap();
+    let ws = skillscope_api::open(home.path()).unwrap();
     let w = window(&ws, id, 30, 20, "");
     assert_eq!((w.steps_total, w.steps.len()), (40, 10));
     let page = trajectories::page(&ws, &TrajectoryQuery { offset: 0, limit: 10, search: String::new() }).unwrap();

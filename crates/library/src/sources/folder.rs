@@ -2,7 +2,7 @@
 
 use super::{dir_name, join_rel, source_for};
 use crate::model::{Finding, Severity, Source};
-use crate::package::{self, stage, Budget, StagedSkill};
+use crate::package::{self, stage, Budget, RawFiles, StagedSkill};
 use skillscope_store::error::{AppError, Result};
 use std::path::Path;
 use walkdir::WalkDir;
@@ -66,7 +66,7 @@ fn rel_path(base: &Path, p: &Path) -> Result<String> {
 
 /// Reads one skill directory. Symlinks may point inside the skill (their target's content is
 /// kept under the link's path) but never outside it.
-fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(Vec<(String, Vec<u8>)>, Vec<Finding>)> {
+fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(RawFiles, Vec<Finding>)> {
     let canon_root = dir.canonicalize().map_err(|e| AppError::io(dir.display(), e))?;
     let mut files = Vec::new();
     let mut notes = Vec::new();

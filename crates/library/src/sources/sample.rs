@@ -2,7 +2,7 @@
 
 use super::{base_source, dir_name};
 use crate::model::SourceKind;
-use crate::package::{stage, StagedSkill};
+use crate::package::{stage, RawFiles, StagedSkill};
 use include_dir::{include_dir, Dir};
 use skillscope_store::error::Result;
 
@@ -21,7 +21,7 @@ pub fn stage_all() -> Result<Vec<StagedSkill>> {
         .collect()
 }
 
-fn collect(dir: &Dir<'static>, root: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+fn collect(dir: &Dir<'static>, root: &std::path::Path, out: &mut RawFiles) {
     for f in dir.files() {
         let rel = f.path().strip_prefix(root).expect("embedded file under its dir");
         out.push((rel.to_string_lossy().replace('\\', "/"), f.contents().to_vec()));

@@ -11,7 +11,6 @@ use ts_rs::TS;
 #[ts(export)]
 pub struct AgentRunRequest {
     pub name: String,
-    #[ts(type = "number")]
     pub agent_config_id: i64,
     pub instruction: String,
     pub image: String,
@@ -19,7 +18,6 @@ pub struct AgentRunRequest {
     pub workspace: Option<String>,
     /// Shell command (run with `sh -c`) whose exit code scores the trial.
     pub verifier: Option<String>,
-    #[ts(type = "number[]")]
     pub skill_version_ids: Vec<i64>,
     pub repeats: u32,
 }

@@ -107,11 +107,9 @@ pub struct TrialSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct AgentTask {
-    #[ts(type = "number")]
     pub agent_config_id: i64,
     pub instruction: String,
     /// Skill versions mounted read-only under /skills; empty = the without-skill arm (no /skills at all).
-    #[ts(type = "number[]")]
     pub skill_version_ids: Vec<i64>,
 }
 
@@ -146,9 +144,7 @@ pub struct Phases {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct TrialView {
-    #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "number")]
     pub run_id: i64,
     pub label: String,
     pub state: TrialState,
@@ -195,7 +191,6 @@ impl StateCounts {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct RunView {
-    #[ts(type = "number")]
     pub id: i64,
     pub name: String,
     pub created_at: String,
@@ -219,7 +214,6 @@ pub struct QueueStatus {
 pub struct AttemptResult {
     pub attempt: u32,
     pub outcome: TrialState,
-    #[ts(type = "number | null")]
     pub exit_code: Option<i64>,
     pub timed_out: bool,
     pub oom_killed: bool,
@@ -228,7 +222,6 @@ pub struct AttemptResult {
     #[ts(type = "unknown")]
     pub file_changes: serde_json::Value,
     pub error: Option<String>,
-    #[ts(type = "number")]
     pub duration_ms: u64,
     /// The verifier's score in [0, 1] (pass ratio); None when the attempt was not scored.
     pub score: Option<f64>,
@@ -240,18 +233,10 @@ pub struct AttemptResult {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case", tag = "type")]
 #[ts(export)]
+// Events are built once and moved to the sink; boxing the trial would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 pub enum QueueEvent {
-    Trial {
-        trial: TrialView,
-    },
-    Status {
-        status: QueueStatus,
-    },
-    Log {
-        #[ts(type = "number")]
-        trial_id: i64,
-        attempt: u32,
-        stream: String,
-        text: String,
-    },
+    Trial { trial: TrialView },
+    Status { status: QueueStatus },
+    Log { trial_id: i64, attempt: u32, stream: String, text: String },
 }

@@ -16,7 +16,6 @@ pub struct SandboxRunRequest {
     pub command: String,
     pub count: u32,
     pub memory_mb: u32,
-    #[ts(type = "number")]
     pub timeout_secs: u64,
 }
 

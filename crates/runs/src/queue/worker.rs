@@ -56,10 +56,8 @@ async fn connect(opts: &WorkerOptions) -> std::result::Result<Engine, SandboxErr
     }
 }
 
-fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T> + Send + 'static,
-) -> impl std::future::Future<Output = Result<T>> {
-    async move { tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))? }
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?
 }
 
 fn emit_status(ws: &Workspace, sink: &Sink) {

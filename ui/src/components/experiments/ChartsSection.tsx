@@ -1,4 +1,4 @@
-import type { Chart } from "../../api/chart";
+import type { Chart } from "../../bindings/Chart";
 import type { AsyncState } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";
 import { EmptyState } from "../shared/EmptyState";
@@ -16,7 +16,7 @@ export function ChartsSection({ state, onRetry }: { state: AsyncState<Chart[]>; 
           ) : (
             <div className="charts-grid">
               {charts.map((chart) => (
-                <ChartFigure key={chart[0]} chart={chart} />
+                <ChartFigure key={chart.title} chart={chart} />
               ))}
             </div>
           )

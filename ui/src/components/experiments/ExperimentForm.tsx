@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { createExperiment } from "../../api/commands";
+import { createExperiment } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { Condition } from "../../bindings/Condition";
 import type { ExperimentDesign } from "../../bindings/ExperimentDesign";

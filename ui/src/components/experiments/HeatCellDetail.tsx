@@ -1,4 +1,4 @@
-import type { Chart } from "../../api/chart";
+import type { Chart } from "../../bindings/Chart";
 import type { PairView } from "../../bindings/PairView";
 import { pairDelta } from "../../lib/experiments";
 import { pairHref } from "../../lib/route";

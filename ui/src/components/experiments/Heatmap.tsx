@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Chart } from "../../api/chart";
+import type { Chart } from "../../bindings/Chart";
 import type { PairView } from "../../bindings/PairView";
 import type { StatsClass } from "../../bindings/StatsClass";
 import type { StatsReport } from "../../bindings/StatsReport";
@@ -136,7 +136,7 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
           {...selected}
           experimentId={experimentId}
           pairs={cellPairs(pairs, selected.skill, selected.config)}
-          chart={charts.find(([title]) => title === requirementChartTitle(selected.skill, selected.config))}
+          chart={charts.find((c) => c.title === requirementChartTitle(selected.skill, selected.config))}
           onClose={() => setSelected(null)}
         />
       )}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { trajectoryWindow } from "../../api/commands";
+import { trajectoryWindow } from "../../bindings/commands";
 import type { PairAlignment } from "../../bindings/PairAlignment";
 import type { WindowStep } from "../../bindings/WindowStep";
 import { moveHighlight } from "../../lib/stepNav";

@@ -1,4 +1,4 @@
-import { readFile } from "../../api/commands";
+import { readFile } from "../../bindings/commands";
 import { formatBytes } from "../../lib/format";
 import { useAsync } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";

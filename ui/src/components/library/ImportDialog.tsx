@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { toAppError } from "../../api/errors";
-import { runImport } from "../../api/jobs";
+import { runToOutcome } from "../../api/jobs";
 import type { AppError } from "../../bindings/AppError";
 import type { ImportOutcome } from "../../bindings/ImportOutcome";
 import type { JobEvent } from "../../bindings/JobEvent";
@@ -35,8 +35,8 @@ export function ImportDialog({ onClose, onImported }: Props) {
     e.preventDefault();
     setPhase({ step: "running", progress: null });
     try {
-      const outcome = await runImport(
-        { source: source.trim(), git_ref: emptyToNull(gitRef), subpath: emptyToNull(subpath) },
+      const outcome = await runToOutcome(
+        { kind: "import", source: source.trim(), git_ref: emptyToNull(gitRef), subpath: emptyToNull(subpath) },
         (progress) => setPhase({ step: "running", progress }),
       );
       setPhase({ step: "done", outcome });

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { diffVersions } from "../../api/commands";
+import { diffVersions } from "../../bindings/commands";
 import type { VersionInfo } from "../../bindings/VersionInfo";
 import { formatDateTime, formatSource } from "../../lib/format";
 import { useAsync } from "../../lib/useAsync";

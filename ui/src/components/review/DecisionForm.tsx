@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { recordDecision } from "../../api/commands";
+import { recordDecision } from "../../bindings/commands";
 import type { EvidenceLink } from "../../bindings/EvidenceLink";
 import type { NewDecision } from "../../bindings/NewDecision";
 import type { VersionInfo } from "../../bindings/VersionInfo";

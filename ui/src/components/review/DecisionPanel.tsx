@@ -1,4 +1,4 @@
-import { listDecisions, listExperiments } from "../../api/commands";
+import { listDecisions, listExperiments } from "../../bindings/commands";
 import type { SkillDetail } from "../../bindings/SkillDetail";
 import { evidenceOptions } from "../../lib/decisions";
 import { useAsync } from "../../lib/useAsync";

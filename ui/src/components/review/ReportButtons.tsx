@@ -1,4 +1,4 @@
-import { exportReport } from "../../api/commands";
+import { exportReport } from "../../bindings/commands";
 import type { ReportFormat } from "../../bindings/ReportFormat";
 import { useAction } from "../../lib/useAction";
 import { ExportResult } from "../scan/ExportButtons";

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { startAgentRun } from "../../api/commands";
+import { startAgentRun } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { AgentRunRequest } from "../../bindings/AgentRunRequest";
 import type { SkillSummary } from "../../bindings/SkillSummary";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { listAgents, listSkills } from "../../api/commands";
+import { listAgents, listSkills } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { SkillSummary } from "../../bindings/SkillSummary";
 import { useAsync } from "../../lib/useAsync";

@@ -1,4 +1,4 @@
-import { setQueuePaused } from "../../api/commands";
+import { setQueuePaused } from "../../bindings/commands";
 import type { QueueStatus } from "../../bindings/QueueStatus";
 import { countsText } from "../../lib/trialStates";
 import { useAction } from "../../lib/useAction";

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { startSandboxRun } from "../../api/commands";
+import { startSandboxRun } from "../../bindings/commands";
 import { SANDBOX_DEFAULTS, sandboxRequest, type SandboxForm as Fields } from "../../lib/sandboxForm";
 import { useAction } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";

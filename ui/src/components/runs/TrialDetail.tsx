@@ -1,4 +1,4 @@
-import { trialResults } from "../../api/commands";
+import { trialResults } from "../../bindings/commands";
 import type { AppError } from "../../bindings/AppError";
 import type { TrialView } from "../../bindings/TrialView";
 import type { LiveLog } from "../../lib/liveLog";

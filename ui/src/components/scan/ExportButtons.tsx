@@ -1,4 +1,4 @@
-import { exportScans } from "../../api/commands";
+import { exportScans } from "../../bindings/commands";
 import type { ExportFormat } from "../../bindings/ExportFormat";
 import { useAction, type ActionState } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";

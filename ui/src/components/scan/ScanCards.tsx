@@ -1,4 +1,4 @@
-import { getScan } from "../../api/commands";
+import { getScan } from "../../bindings/commands";
 import { useAsync } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";
 import { QualityCard } from "./QualityCard";

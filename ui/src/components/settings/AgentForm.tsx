@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { saveAgent } from "../../api/commands";
+import { saveAgent } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { Harness } from "../../bindings/Harness";
 import {

@@ -1,4 +1,4 @@
-import { deleteAgent } from "../../api/commands";
+import { deleteAgent } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import { HARNESS_LABELS } from "../../lib/agentForm";
 import { formatCount } from "../../lib/format";

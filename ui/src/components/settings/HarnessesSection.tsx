@@ -1,4 +1,5 @@
-import { harnessStatus, installHarness } from "../../api/commands";
+import { runToOutcome } from "../../api/jobs";
+import { harnessStatus } from "../../bindings/commands";
 import type { Harness } from "../../bindings/Harness";
 import type { HarnessStatus } from "../../bindings/HarnessStatus";
 import { HARNESS_LABELS } from "../../lib/agentForm";
@@ -15,7 +16,7 @@ export function HarnessesSection() {
   const [install, runInstall] = useAction<HarnessStatus>();
   const start = (harness: Harness) =>
     runInstall(async () => {
-      const status = await installHarness(harness);
+      const status = await runToOutcome({ kind: "harness_install", harness }, () => {});
       reload();
       return status;
     });

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { saveProvider } from "../../api/commands";
+import { saveProvider } from "../../bindings/commands";
 import type { ProviderConfig } from "../../bindings/ProviderConfig";
 import {
   API_KINDS,

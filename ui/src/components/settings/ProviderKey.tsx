@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { deleteCredential, setCredential, testCredential } from "../../api/commands";
+import { deleteCredential, setCredential, testCredential } from "../../bindings/commands";
 import type { AppError } from "../../bindings/AppError";
 import type { ProviderView } from "../../bindings/ProviderView";
 import { useAction } from "../../lib/useAction";

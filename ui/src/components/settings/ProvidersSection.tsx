@@ -1,4 +1,4 @@
-import { deleteProvider } from "../../api/commands";
+import { deleteProvider } from "../../bindings/commands";
 import type { ProviderConfig } from "../../bindings/ProviderConfig";
 import type { ProviderView } from "../../bindings/ProviderView";
 import { apiLabel } from "../../lib/providerForm";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { stepPosition, trajectoryWindow } from "../../api/commands";
+import { stepPosition, trajectoryWindow } from "../../bindings/commands";
 import type { WindowStep } from "../../bindings/WindowStep";
 import { shownOf } from "../../lib/format";
 import { moveHighlight, stepKeyAction } from "../../lib/stepNav";

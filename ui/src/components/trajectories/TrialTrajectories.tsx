@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { trialTrajectories } from "../../api/commands";
+import { trialTrajectories } from "../../bindings/commands";
 import type { TrajectorySummary } from "../../bindings/TrajectorySummary";
 import type { TrialView } from "../../bindings/TrialView";
 import { stepHref } from "../../lib/route";

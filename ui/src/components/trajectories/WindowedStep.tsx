@@ -1,4 +1,4 @@
-import { trajectoryWindow } from "../../api/commands";
+import { trajectoryWindow } from "../../bindings/commands";
 import type { WindowStep } from "../../bindings/WindowStep";
 import { useAction } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";

@@ -2,7 +2,7 @@
 //! server) and reproduces the committed demo bundle; `skillscope experiment export|import` move an
 //! experiment between workspaces and refuse what is not a bundle.
 
-mod common;
+use crate::common;
 
 use common::{join_session_keyring, ok, run, text};
 use skillscope_api::bundle::{self, Bundle};

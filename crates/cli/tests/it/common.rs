@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-pub fn run(home: &Path, args: &[&str], stdin: &str) -> Output {
+pub(crate) fn run(home: &Path, args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
         .arg("--home")
         .arg(home)
@@ -21,18 +21,18 @@ pub fn run(home: &Path, args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-pub fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
 /// Asserts success and parses stdout as JSON (Null when it is not JSON).
-pub fn ok(o: Output) -> serde_json::Value {
+pub(crate) fn ok(o: Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", text(&o));
     serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null)
 }
 
 /// A private session keyring for this process and the commands it starts.
-pub fn join_session_keyring() {
+pub(crate) fn join_session_keyring() {
     // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) creates and joins an anonymous keyring.
     let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
     assert!(r >= 0, "cannot create a session keyring");

@@ -8,7 +8,7 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
-mod common;
+use crate::common;
 
 fn run(home: &Path, args: &[&str]) -> Output {
     common::run(home, args, "")

@@ -2,7 +2,7 @@
 //! (built from a Dockerfile context, scored from reward.txt) with the built-in agent and the
 //! scripted model server on the real engine.
 
-mod common;
+use crate::common;
 
 use common::{join_session_keyring, ok, run};
 use std::path::{Path, PathBuf};

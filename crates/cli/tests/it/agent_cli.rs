@@ -1,6 +1,6 @@
 //! Trajectory, credential, provider and agent subcommands as scripts use them.
 
-mod common;
+use crate::common;
 
 use common::{join_session_keyring, text};
 use std::path::Path;

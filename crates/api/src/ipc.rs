@@ -1,0 +1,20 @@
+//! Every type a command takes or returns, under one name each: what the command list and the
+//! generated TypeScript client refer to.
+
+pub use crate::jobs::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
+pub use skillscope_experiments::{Chart, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
+pub use skillscope_library::model::{FileContent, SkillDetail, SkillSummary, VersionDetail, VersionDiff};
+pub use skillscope_library::scans::ExportFormat;
+pub use skillscope_models::ProviderConfig;
+pub use skillscope_review::decisions::{Decision, NewDecision};
+pub use skillscope_review::report::ReportFormat;
+pub use skillscope_runs::agents::{AgentConfig, ProviderView};
+pub use skillscope_runs::harnesses::{Harness, HarnessStatus};
+pub use skillscope_runs::queue::agent_run::AgentRunRequest;
+pub use skillscope_runs::queue::model::{AttemptResult, QueueEvent, QueueStatus, RunView, TrialView};
+pub use skillscope_runs::queue::sandbox_run::SandboxRunRequest;
+pub use skillscope_runs::trajectories::{
+    ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary, WindowRequest,
+};
+pub use skillscope_scan::ScanReport;
+pub use skillscope_store::workspace::WorkspaceInfo;

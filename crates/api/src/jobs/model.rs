@@ -1,0 +1,153 @@
+//! What a job is: its kind and request, its state, its progress and its typed outcome.
+
+use serde::{Deserialize, Serialize};
+use skillscope_library::model::{ImportOutcome, ImportRequest};
+use skillscope_runs::harnesses::{Harness, HarnessStatus};
+use skillscope_store::error::AppError;
+use ts_rs::TS;
+
+/// Long work other than trials. The request is stored with the job, so a job's row says what
+/// it was asked to do.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export)]
+pub enum JobRequest {
+    /// Imports a folder, archive or git repository, then reviews what it imported.
+    Import(ImportRequest),
+    /// Reviews every version that has no current static review.
+    ScanLibrary,
+    /// Installs a harness (Claude Code: from npm).
+    HarnessInstall { harness: Harness },
+    /// Builds the local base images (busybox; with `debian`, also Debian + Python by debootstrap).
+    ImagePreparation { debian: bool },
+    /// Writes an experiment's bundle to `path`.
+    BundleExport { experiment_id: i64, path: String },
+    /// Imports the bundle at `path` as a new experiment.
+    BundleImport { path: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum JobKind {
+    Import,
+    ScanLibrary,
+    HarnessInstall,
+    ImagePreparation,
+    BundleExport,
+    BundleImport,
+}
+
+impl JobRequest {
+    pub fn kind(&self) -> JobKind {
+        match self {
+            JobRequest::Import(_) => JobKind::Import,
+            JobRequest::ScanLibrary => JobKind::ScanLibrary,
+            JobRequest::HarnessInstall { .. } => JobKind::HarnessInstall,
+            JobRequest::ImagePreparation { .. } => JobKind::ImagePreparation,
+            JobRequest::BundleExport { .. } => JobKind::BundleExport,
+            JobRequest::BundleImport { .. } => JobKind::BundleImport,
+        }
+    }
+}
+
+impl JobKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Import => "import",
+            JobKind::ScanLibrary => "scan_library",
+            JobKind::HarnessInstall => "harness_install",
+            JobKind::ImagePreparation => "image_preparation",
+            JobKind::BundleExport => "bundle_export",
+            JobKind::BundleImport => "bundle_import",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> Option<Self> {
+        [
+            JobKind::Import,
+            JobKind::ScanLibrary,
+            JobKind::HarnessInstall,
+            JobKind::ImagePreparation,
+            JobKind::BundleExport,
+            JobKind::BundleImport,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum JobState {
+    Queued,
+    Running,
+    Succeeded,
+    Failed,
+    /// Stopped on request at a safe point; what it had finished is kept (see the message).
+    Cancelled,
+}
+
+impl JobState {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Succeeded => "succeeded",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> Self {
+        match s {
+            "queued" => JobState::Queued,
+            "running" => JobState::Running,
+            "succeeded" => JobState::Succeeded,
+            "cancelled" => JobState::Cancelled,
+            _ => JobState::Failed,
+        }
+    }
+
+    pub fn is_finished(self) -> bool {
+        matches!(self, JobState::Succeeded | JobState::Failed | JobState::Cancelled)
+    }
+}
+
+/// What a finished job produced, by kind.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export)]
+pub enum JobOutcome {
+    Import(ImportOutcome),
+    ScanLibrary {
+        scanned: u32,
+    },
+    HarnessInstall(HarnessStatus),
+    /// The images built, as `tag image-id`.
+    ImagePreparation {
+        images: Vec<String>,
+    },
+    BundleExport {
+        path: String,
+    },
+    BundleImport {
+        experiment_id: i64,
+    },
+}
+
+/// A job's state as stored and as sent to the front end on every change.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct JobEvent {
+    pub job_id: i64,
+    pub kind: JobKind,
+    pub state: JobState,
+    /// Steps done out of `total` (0 of 0 while the size of the work is not yet known).
+    pub done: u32,
+    pub total: u32,
+    pub message: String,
+    pub error: Option<AppError>,
+    pub outcome: Option<JobOutcome>,
+}

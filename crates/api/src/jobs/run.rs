@@ -1,0 +1,179 @@
+//! Runs one job to its end: each step is persisted and emitted, and a cancel request is honoured
+//! at the next step (between skills of an import, versions of a scan, while npm runs, between
+//! images). A job cancelled mid-import commits nothing; a cancelled scan keeps what it stored.
+
+use super::model::{JobEvent, JobOutcome, JobRequest, JobState};
+use super::store;
+use skillscope_experiments::bundle;
+use skillscope_library::import::{import, Progress};
+use skillscope_library::scans;
+use skillscope_runs::harnesses;
+use skillscope_sandbox::{bootstrap, Engine};
+use skillscope_store::error::{AppError, ErrorCode, Result};
+use skillscope_store::workspace::Workspace;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The job being run: its latest event, where events go and whether it was asked to stop.
+struct Step<'a> {
+    ws: &'a Workspace,
+    ev: JobEvent,
+    emit: &'a dyn Fn(&JobEvent),
+    cancel: &'a AtomicBool,
+}
+
+impl Step<'_> {
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Records progress; fails once the job was asked to stop, which unwinds the work.
+    fn progress(&mut self, done: u32, total: u32, message: String) -> Result<()> {
+        self.ev.done = done;
+        self.ev.total = total;
+        self.ev.message = message;
+        self.publish();
+        if self.cancelled() {
+            return Err(AppError::new(ErrorCode::Conflict, "cancelled"));
+        }
+        Ok(())
+    }
+
+    fn publish(&self) {
+        // A failed progress write must not abort the job; the final state is written again at the end.
+        if let Err(e) = store::save(self.ws, &self.ev) {
+            tracing::warn!("could not record progress of job {}: {e}", self.ev.job_id);
+        }
+        (self.emit)(&self.ev);
+    }
+}
+
+/// Runs the job `ev` (as created by [`store::create`]) and returns its final event.
+pub fn run(ws: &Workspace, ev: JobEvent, req: &JobRequest, cancel: &AtomicBool, emit: &dyn Fn(&JobEvent)) -> JobEvent {
+    let mut step = Step { ws, ev, emit, cancel };
+    step.ev.state = JobState::Running;
+    step.publish();
+    let result = execute(&mut step, req);
+    let ev = &mut step.ev;
+    match result {
+        Ok(outcome) => {
+            ev.state = JobState::Succeeded;
+            ev.message = finished_message(&outcome);
+            ev.outcome = Some(outcome);
+        }
+        Err(_) if step.cancel.load(Ordering::Relaxed) => {
+            ev.state = JobState::Cancelled;
+            // An import cancelled during its review has already said what it kept.
+            if ev.outcome.is_none() {
+                ev.message = cancelled_message(req).into();
+            }
+        }
+        Err(e) => {
+            ev.state = JobState::Failed;
+            if ev.outcome.is_none() {
+                ev.message = failed_message(req).into();
+            }
+            ev.error = Some(e);
+        }
+    }
+    step.publish();
+    step.ev
+}
+
+fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
+    let ws = step.ws;
+    match req {
+        JobRequest::Import(request) => {
+            let outcome = import(ws, request, &mut |p: Progress| step.progress(p.done, p.total, p.message))?;
+            let n = outcome.skills.len();
+            // The import is committed: a failed or cancelled review after it keeps the outcome.
+            step.ev.outcome = Some(JobOutcome::Import(outcome));
+            scan_library(step).map_err(|e| {
+                step.ev.message = format!("Imported {n} skill(s), but the static review did not finish");
+                e.context("static review after import")
+            })?;
+            Ok(step.ev.outcome.take().expect("set above"))
+        }
+        JobRequest::ScanLibrary => Ok(JobOutcome::ScanLibrary { scanned: scan_library(step)? }),
+        JobRequest::HarnessInstall { harness } => {
+            step.progress(0, 1, format!("Installing {}", harness.as_str()))?;
+            let status = harnesses::install(ws, *harness, &|| step.cancelled())?;
+            Ok(JobOutcome::HarnessInstall(status))
+        }
+        JobRequest::ImagePreparation { debian } => prepare_images(step, *debian),
+        JobRequest::BundleExport { experiment_id, path } => {
+            step.progress(0, 1, format!("Exporting experiment #{experiment_id}"))?;
+            bundle::write_file(std::path::Path::new(path), &bundle::export(ws, *experiment_id, None)?)?;
+            Ok(JobOutcome::BundleExport { path: path.clone() })
+        }
+        JobRequest::BundleImport { path } => {
+            step.progress(0, 1, format!("Importing {path}"))?;
+            let bytes = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
+            Ok(JobOutcome::BundleImport { experiment_id: bundle::import(ws, &bytes)? })
+        }
+    }
+}
+
+fn scan_library(step: &mut Step) -> Result<u32> {
+    let ws = step.ws;
+    scans::scan_pending(ws, &mut |done, total| step.progress(done, total, format!("Reviewed {done}/{total}")))
+}
+
+/// Builds the base images one after the other; a cancel takes effect between them.
+fn prepare_images(step: &mut Step, debian: bool) -> Result<JobOutcome> {
+    let total = if debian { 2 } else { 1 };
+    let engine_error = crate::errors::sandbox;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| AppError::io("starting the image job's runtime", e))?;
+    let mut images = Vec::new();
+    step.progress(0, total, format!("Building {}", bootstrap::BUSYBOX_TAG))?;
+    let engine = runtime.block_on(Engine::connect()).map_err(engine_error)?;
+    let id = runtime.block_on(bootstrap::busybox(&engine)).map_err(engine_error)?;
+    images.push(format!("{} {id}", bootstrap::BUSYBOX_TAG));
+    if debian {
+        step.progress(
+            1,
+            total,
+            format!("Building {} (debootstrap; minutes the first time)", bootstrap::DEBIAN_PYTHON_TAG),
+        )?;
+        let mut log = |m: &str| tracing::info!("{m}");
+        let id = runtime.block_on(bootstrap::debian_python(&engine, &mut log)).map_err(engine_error)?;
+        images.push(format!("{} {id}", bootstrap::DEBIAN_PYTHON_TAG));
+    }
+    step.progress(total, total, "Images ready".into())?;
+    Ok(JobOutcome::ImagePreparation { images })
+}
+
+fn finished_message(outcome: &JobOutcome) -> String {
+    match outcome {
+        JobOutcome::Import(o) => format!("Imported {} skill(s)", o.skills.len()),
+        JobOutcome::ScanLibrary { scanned } => format!("Reviewed {scanned} version(s)"),
+        JobOutcome::HarnessInstall(s) => format!("{} {} is installed", s.harness.as_str(), s.version),
+        JobOutcome::ImagePreparation { images } => format!("Built {} image(s)", images.len()),
+        JobOutcome::BundleExport { path } => format!("Wrote {path}"),
+        JobOutcome::BundleImport { experiment_id } => format!("Imported experiment #{experiment_id}"),
+    }
+}
+
+fn failed_message(req: &JobRequest) -> &'static str {
+    match req {
+        JobRequest::Import(_) => "Import failed; nothing was changed",
+        JobRequest::ScanLibrary => "The review stopped; versions reviewed before the error keep their results",
+        JobRequest::HarnessInstall { .. } => "The install failed",
+        JobRequest::ImagePreparation { .. } => "The image build failed",
+        JobRequest::BundleExport { .. } => "The export failed",
+        JobRequest::BundleImport { .. } => "The bundle import failed; nothing was changed",
+    }
+}
+
+fn cancelled_message(req: &JobRequest) -> &'static str {
+    match req {
+        JobRequest::Import(_) => "Cancelled; nothing was imported",
+        JobRequest::ScanLibrary => "Cancelled; versions reviewed before the cancel keep their results",
+        JobRequest::HarnessInstall { .. } => "Cancelled; npm was stopped",
+        JobRequest::ImagePreparation { .. } => "Cancelled; images built before the cancel are kept",
+        JobRequest::BundleExport { .. } => "Cancelled before the export started",
+        JobRequest::BundleImport { .. } => "Cancelled before the import started",
+    }
+}

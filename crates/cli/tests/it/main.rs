@@ -1,0 +1,8 @@
+//! The `skillscope` binary end to end, one test binary: each module is one area of the CLI.
+
+mod agent_cli;
+mod cli;
+mod common;
+mod demo_cli;
+mod eval_cli;
+mod queue_crash;

@@ -1,0 +1,169 @@
+// Generated from the Rust command list (crates/api/src/commands.rs) by `cargo test`; do not edit.
+import { call } from "../api/invoke";
+import type { AgentConfig } from "./AgentConfig";
+import type { AgentRunRequest } from "./AgentRunRequest";
+import type { AttemptResult } from "./AttemptResult";
+import type { Chart } from "./Chart";
+import type { Decision } from "./Decision";
+import type { ExperimentDesign } from "./ExperimentDesign";
+import type { ExperimentResults } from "./ExperimentResults";
+import type { ExperimentView } from "./ExperimentView";
+import type { ExportFormat } from "./ExportFormat";
+import type { FileContent } from "./FileContent";
+import type { HarnessStatus } from "./HarnessStatus";
+import type { ImportedTrajectory } from "./ImportedTrajectory";
+import type { JobEvent } from "./JobEvent";
+import type { JobRequest } from "./JobRequest";
+import type { NewDecision } from "./NewDecision";
+import type { PairAlignment } from "./PairAlignment";
+import type { PairView } from "./PairView";
+import type { ProviderConfig } from "./ProviderConfig";
+import type { ProviderView } from "./ProviderView";
+import type { QueueStatus } from "./QueueStatus";
+import type { ReportFormat } from "./ReportFormat";
+import type { RunView } from "./RunView";
+import type { SandboxRunRequest } from "./SandboxRunRequest";
+import type { ScanReport } from "./ScanReport";
+import type { SkillDetail } from "./SkillDetail";
+import type { SkillSummary } from "./SkillSummary";
+import type { StepWindow } from "./StepWindow";
+import type { TrajectoryPage } from "./TrajectoryPage";
+import type { TrajectoryQuery } from "./TrajectoryQuery";
+import type { TrajectorySummary } from "./TrajectorySummary";
+import type { TrialView } from "./TrialView";
+import type { VersionDetail } from "./VersionDetail";
+import type { VersionDiff } from "./VersionDiff";
+import type { WindowRequest } from "./WindowRequest";
+import type { WorkspaceInfo } from "./WorkspaceInfo";
+
+/** Where the workspace is and what it holds. */
+export const workspaceInfo = () => call<WorkspaceInfo>("workspace_info");
+
+/** Every skill in the library with its latest version. */
+export const listSkills = () => call<Array<SkillSummary>>("list_skills");
+
+export const getSkill = (id: number) => call<SkillDetail>("get_skill", { id });
+
+export const getVersion = (versionId: number) => call<VersionDetail>("get_version", { versionId });
+
+export const readFile = (versionId: number, path: string) => call<FileContent>("read_file", { versionId, path });
+
+export const diffVersions = (fromVersionId: number, toVersionId: number) => call<VersionDiff>("diff_versions", { fromVersionId, toVersionId });
+
+/** Starts a job (import, library scan, harness install, image preparation, bundle); resolves with its id. Progress and the outcome arrive as job events. */
+export const startJob = (request: JobRequest) => call<number>("start_job", { request });
+
+/** The newest jobs (any kind), newest first. */
+export const recentJobs = () => call<Array<JobEvent>>("recent_jobs");
+
+/** Asks a running job to stop at its next safe point; resolves with whether it was still running. */
+export const cancelJob = (jobId: number) => call<boolean>("cancel_job", { jobId });
+
+/** The static review of a version (the back end scans it first if it has no current result). */
+export const getScan = (versionId: number) => call<ScanReport>("get_scan", { versionId });
+
+/** Writes the versions' reports to the workspace's exports folder; resolves with the file's path. */
+export const exportScans = (versionIds: Array<number>, format: ExportFormat) => call<string>("export_scans", { versionIds, format });
+
+export const queueStatus = () => call<QueueStatus>("queue_status");
+
+/** Every run, newest first, with its trials counted by state. */
+export const listRuns = () => call<Array<RunView>>("list_runs");
+
+export const listTrials = (runId: number) => call<Array<TrialView>>("list_trials", { runId });
+
+/** One result per attempt of a trial (infrastructure retries make several). */
+export const trialResults = (trialId: number) => call<Array<AttemptResult>>("trial_results", { trialId });
+
+/** The output so far of a running trial. */
+export const trialLog = (trialId: number) => call<string>("trial_log", { trialId });
+
+export const setQueuePaused = (paused: boolean) => call<QueueStatus>("set_queue_paused", { paused });
+
+/** Resolves with whether the trial was still queued or running (and is now cancelled). */
+export const cancelTrial = (trialId: number) => call<boolean>("cancel_trial", { trialId });
+
+/** Cancels the run's unfinished trials; resolves with how many. */
+export const cancelRun = (runId: number) => call<number>("cancel_run", { runId });
+
+/** Queues a sandbox run; resolves with its run id. */
+export const startSandboxRun = (request: SandboxRunRequest) => call<number>("start_sandbox_run", { request });
+
+/** Queues an agent run (one trial per repeat); resolves with its run id. */
+export const startAgentRun = (request: AgentRunRequest) => call<number>("start_agent_run", { request });
+
+/** Every model provider, with whether the OS keyring holds a key for it. */
+export const listProviders = () => call<Array<ProviderView>>("list_providers");
+
+/** Creates or replaces the provider with this id. */
+export const saveProvider = (config: ProviderConfig) => call<void>("save_provider", { config });
+
+/** Removes a provider and its key; refused ("conflict") while an agent configuration uses it. */
+export const deleteProvider = (id: string) => call<void>("delete_provider", { id });
+
+/** Stores a provider's key in the OS keyring; it is never sent back. */
+export const setCredential = (provider: string, secret: string) => call<void>("set_credential", { provider, secret });
+
+/** Resolves with whether there was a key to delete. */
+export const deleteCredential = (provider: string) => call<boolean>("delete_credential", { provider });
+
+/** A cheap real call to `model` with the stored key; rejects with the specific reason it failed. */
+export const testCredential = (provider: string, model: string) => call<void>("test_credential", { provider, model });
+
+export const listAgents = () => call<Array<AgentConfig>>("list_agents");
+
+/** Creates (id 0) or updates an agent configuration; resolves with its id. */
+export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { config });
+
+export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
+
+/** Every harness (built-in agent, Claude Code) and whether it can run here. */
+export const harnessStatus = () => call<Array<HarnessStatus>>("harness_status");
+
+/** One page of the workspace's trajectories (trials' and imported ones), newest first, searched by label. */
+export const listTrajectories = (query: TrajectoryQuery) => call<TrajectoryPage>("list_trajectories", { query });
+
+export const trajectorySummary = (id: number) => call<TrajectorySummary>("trajectory_summary", { id });
+
+/** One trajectory per attempt of the trial that ran the agent. */
+export const trialTrajectories = (trialId: number) => call<Array<TrajectorySummary>>("trial_trajectories", { trialId });
+
+/** One window of a trajectory's steps, optionally filtered: a viewer never asks for a whole trajectory. */
+export const trajectoryWindow = (id: number, request: WindowRequest) => call<StepWindow>("trajectory_window", { id, request });
+
+/** The position of the first step with this id (what a step link names), or null. */
+export const stepPosition = (id: number, stepId: number) => call<number | null>("step_position", { id, stepId });
+
+/** How the trajectories of a pair's two arms line up (either may be missing). */
+export const alignPair = (withoutId: number | null, withId: number | null) => call<PairAlignment>("align_pair", { withoutId, withId });
+
+/** Imports an ATIF file from a path; resolves with its id and the rule violations found in it (kept anyway). */
+export const importTrajectory = (path: string) => call<ImportedTrajectory>("import_trajectory", { path });
+
+/** Queues every trial of the design as one run; resolves with the experiment id. */
+export const createExperiment = (design: ExperimentDesign) => call<number>("create_experiment", { design });
+
+/** Every experiment, newest first, with its design. */
+export const listExperiments = () => call<Array<ExperimentView>>("list_experiments");
+
+/** Every pair of the experiment with both arms and why it is not scored, if it is not. */
+export const experimentPairs = (id: number) => call<Array<PairView>>("experiment_pairs", { id });
+
+/** The statistics over the experiment's scored pairs. */
+export const experimentResults = (id: number) => call<ExperimentResults>("experiment_results", { id });
+
+/** The experiment's charts, rendered (and escaped) by the back end. */
+export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
+
+/** Appends a decision on a version to its skill's trail; rejects ("invalid_input") without a rationale or reviewer. */
+export const recordDecision = (decision: NewDecision) => call<Decision>("record_decision", { decision });
+
+/** Every decision on the skill, newest first. */
+export const listDecisions = (skillId: number) => call<Array<Decision>>("list_decisions", { skillId });
+
+/** Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path. */
+export const exportReport = (skillId: number, format: ReportFormat) => call<string>("export_report", { skillId, format });
+
+/** Event names, as the back end emits them. */
+export const JOB_PROGRESS = "job-progress";
+export const QUEUE_EVENT = "queue-event";
