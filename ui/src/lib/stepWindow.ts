@@ -1,7 +1,7 @@
 // The loaded part of a long list of steps: only a window of it is fetched (and crosses IPC) at a
 // time; scrolling extends it at either end and drops what is far away.
 
-/** Steps fetched at a time (crates/core/benches/trajectory_window.rs measures this window). */
+/** Steps fetched at a time (crates/api/benches/trajectory_window.rs measures this window). */
 export const PAGE = 50;
 /** Most steps kept loaded (and in the DOM); beyond, the far end is dropped. */
 export const MAX_LOADED = 250;
