@@ -7,7 +7,7 @@
 /// Calls `$callback! { ... }` with the command list. Entries read
 /// `/// doc` `fn name(arg: Type, ...) -> Result;` (every command can fail with an `AppError`, so
 /// results are written without `Result`). Every command is a blocking call: the app runs each
-/// on a worker thread.
+/// on tokio's blocking pool.
 #[macro_export]
 macro_rules! with_commands {
     ($callback:path) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JobEvent } from "../bindings/JobEvent";
-import { JobEventFilter, runJob, type Subscribe } from "./jobs";
+import { JobCancelled, JobEventFilter, runJob, runToOutcome, type Subscribe } from "./jobs";
 
 const event = (job_id: number, state: JobEvent["state"], done = 0): JobEvent => ({
   job_id,
@@ -69,5 +69,38 @@ describe("runJob", () => {
       ),
     ).rejects.toBe(failure);
     expect(unsubscribed).toBe(true);
+  });
+});
+
+describe("runToOutcome", () => {
+  const endingWith =
+    (last: JobEvent): Subscribe =>
+    async (handler) => {
+      setTimeout(() => handler(last), 0);
+      return () => {};
+    };
+  const start = async () => 5;
+
+  it("resolves with the outcome of the request's kind", async () => {
+    const done: JobEvent = {
+      ...event(5, "succeeded"),
+      kind: "scan_library",
+      outcome: { kind: "scan_library", scanned: 4 },
+    };
+    const outcome = await runToOutcome({ kind: "scan_library" }, () => {}, endingWith(done), start);
+    expect(outcome.scanned).toBe(4);
+  });
+
+  it("rejects with JobCancelled, carrying the job's message, when the job was cancelled", async () => {
+    const cancelled: JobEvent = { ...event(5, "cancelled"), message: "Cancelled; nothing was imported" };
+    const outcome = runToOutcome({ kind: "scan_library" }, () => {}, endingWith(cancelled), start);
+    await expect(outcome).rejects.toBeInstanceOf(JobCancelled);
+    await expect(outcome).rejects.toMatchObject({ code: "conflict", message: "Cancelled; nothing was imported" });
+  });
+
+  it("rejects with the job's error when it failed", async () => {
+    const error = { code: "engine" as const, message: "Docker engine unreachable" };
+    const failed: JobEvent = { ...event(5, "failed"), error };
+    await expect(runToOutcome({ kind: "scan_library" }, () => {}, endingWith(failed), start)).rejects.toBe(error);
   });
 });

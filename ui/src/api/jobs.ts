@@ -69,23 +69,30 @@ export async function runJob(
   }
 }
 
+/** Thrown by {@link runToOutcome} when the job was cancelled; an AppError with code "conflict". */
+export class JobCancelled implements AppError {
+  readonly code = "conflict" as const;
+  constructor(readonly message: string) {}
+}
+
 /** What a job of the request's kind produces. */
 export type OutcomeOf<R extends JobRequest> = Extract<JobOutcome, { kind: R["kind"] }>;
 
 /**
  * Starts `request` as a job, follows it, and resolves with its outcome; rejects
- * with the job's AppError if it failed, or a conflict if it was cancelled.
+ * with the job's AppError if it failed, or a {@link JobCancelled} if it was cancelled.
  */
 export async function runToOutcome<R extends JobRequest>(
   request: R,
   onProgress: (event: JobEvent) => void,
-  subscribe?: Subscribe,
+  subscribe: Subscribe = subscribeToJobProgress,
+  start: (request: R) => Promise<number> = startJob,
 ): Promise<OutcomeOf<R>> {
-  const last = await runJob(() => startJob(request), onProgress, subscribe);
+  const last = await runJob(() => start(request), onProgress, subscribe);
   if (last.state === "failed") {
     throw last.error ?? ({ code: "internal", message: "the job failed without reporting why" } satisfies AppError);
   }
-  if (last.state === "cancelled") throw { code: "conflict", message: last.message } satisfies AppError;
+  if (last.state === "cancelled") throw new JobCancelled(last.message);
   if (last.outcome?.kind !== request.kind) {
     throw { code: "internal", message: "the job finished without reporting a result" } satisfies AppError;
   }

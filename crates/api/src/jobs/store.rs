@@ -2,8 +2,7 @@
 //! restart. A job left running by a crash is marked failed on the next start, so the UI never
 //! shows a job that will not finish.
 
-use super::model::JobRequest;
-use super::model::{JobEvent, JobKind, JobState};
+use super::model::{JobEvent, JobKind, JobRequest, JobState};
 use rusqlite::params;
 use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::now;

@@ -1,5 +1,4 @@
 //! Shared set-up for tests that need the real Docker engine and the local busybox image.
-#![allow(dead_code)] // Each test binary uses a different part of this shared module.
 
 use skillscope_api::queue::model::QueueEvent;
 use skillscope_api::queue::worker::{self, Sink, WorkerOptions};

@@ -8,6 +8,7 @@ mod common;
 mod decisions;
 mod experiment;
 mod import;
+mod jobs;
 mod pytest_task;
 mod queue_engine_down;
 mod queue_store;

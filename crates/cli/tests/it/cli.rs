@@ -102,3 +102,21 @@ fn queue_status_pause_resume_cancel_as_json() {
     let bad = run(home.path(), &["queue", "cancel"]);
     assert_eq!(bad.status.code(), Some(2), "clap usage errors exit 2");
 }
+
+#[test]
+fn a_dead_container_engine_is_an_engine_error_that_says_where_it_looked() {
+    let home = tempfile::tempdir().unwrap();
+    let socket = home.path().join("no-daemon.sock");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .arg("--home")
+        .arg(home.path())
+        .args(["image", "bootstrap", "--busybox-only"])
+        .env("DOCKER_HOST", format!("unix://{}", socket.display()))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("skillscope: engine: "), "{stderr}");
+    assert!(last.contains("no-daemon.sock"), "the message names the socket it tried: {stderr}");
+}

@@ -1,6 +1,5 @@
 //! Running the `skillscope` binary from tests: keys go to the kernel keyring (see
 //! `join_session_keyring`), stdin is given, output is captured.
-#![allow(dead_code)] // Each test binary uses a different part of this shared module.
 
 use std::io::Write;
 use std::path::Path;

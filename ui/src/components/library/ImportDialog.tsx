@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { toAppError } from "../../api/errors";
-import { runToOutcome } from "../../api/jobs";
+import { JobCancelled, runToOutcome } from "../../api/jobs";
+import { cancelJob } from "../../bindings/commands";
 import type { AppError } from "../../bindings/AppError";
 import type { ImportOutcome } from "../../bindings/ImportOutcome";
 import type { JobEvent } from "../../bindings/JobEvent";
@@ -19,7 +20,8 @@ type Phase =
   | { step: "editing" }
   | { step: "running"; progress: JobEvent | null }
   | { step: "done"; outcome: ImportOutcome }
-  | { step: "failed"; error: AppError };
+  | { step: "failed"; error: AppError }
+  | { step: "cancelled"; message: string };
 
 type Props = { onClose: () => void; onImported: () => void };
 
@@ -42,8 +44,18 @@ export function ImportDialog({ onClose, onImported }: Props) {
       setPhase({ step: "done", outcome });
       onImported();
     } catch (raw) {
-      setPhase({ step: "failed", error: toAppError(raw) });
+      setPhase(
+        raw instanceof JobCancelled
+          ? { step: "cancelled", message: raw.message }
+          : { step: "failed", error: toAppError(raw) },
+      );
     }
+  };
+  // The job's id arrives with its first progress event; until then there is nothing to cancel.
+  const jobId = phase.step === "running" ? phase.progress?.job_id : undefined;
+  const cancel = () => {
+    if (jobId !== undefined)
+      cancelJob(jobId).catch((raw: unknown) => setPhase({ step: "failed", error: toAppError(raw) }));
   };
 
   return (
@@ -87,6 +99,11 @@ export function ImportDialog({ onClose, onImported }: Props) {
           label="Import"
           busyLabel="Importing…"
         />
+        {running && (
+          <button type="button" data-testid="import-cancel" disabled={jobId === undefined} onClick={cancel}>
+            Cancel import
+          </button>
+        )}
       </form>
       <ImportPhaseView phase={phase} onOpenSkill={onClose} />
     </Dialog>
@@ -108,6 +125,12 @@ function ImportPhaseView({ phase, onOpenSkill }: { phase: Phase; onOpenSkill: ()
     }
     case "failed":
       return <ErrorPanel error={phase.error} testId="import-error" />;
+    case "cancelled":
+      return (
+        <div className="notice" data-testid="import-cancelled">
+          <strong>{phase.message}.</strong>
+        </div>
+      );
     case "done":
       return <ImportResult outcome={phase.outcome} onOpenSkill={onOpenSkill} />;
   }
