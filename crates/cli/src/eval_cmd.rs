@@ -90,7 +90,7 @@ pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i
             }
         }
     });
-    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, socket: None }, progress)) {
+    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, ..Default::default() }, progress)) {
         Ok(()) => Ok(()),
         // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
         Err(e) if e.code == ErrorCode::Conflict => wait_for_experiment(ws, id),

@@ -113,7 +113,7 @@ pub(crate) fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
         QueueCmd::Work => {
             crate::runtime()?.block_on(worker::run(
                 ws.clone(),
-                worker::WorkerOptions { drain: true, socket: None },
+                worker::WorkerOptions { drain: true, ..Default::default() },
                 Arc::new(print_log),
             ))?;
         }
@@ -174,7 +174,7 @@ fn bench(ws: &mut Workspace, trials: u32, concurrency: u32, image: &str, floor_s
     let t = Instant::now();
     crate::runtime()?.block_on(worker::run(
         ws.clone(),
-        worker::WorkerOptions { drain: true, socket: None },
+        worker::WorkerOptions { drain: true, ..Default::default() },
         Arc::new(|_| {}),
     ))?;
     let wall = t.elapsed().as_secs_f64();

@@ -91,7 +91,7 @@ pub(crate) fn check_relative(p: &str) -> Result<String, String> {
 }
 
 /// Single-quotes a string for `sh`.
-pub(crate) fn sh_quote(s: &str) -> String {
+pub fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 

@@ -211,7 +211,8 @@ fn environment(
     if !out.bundled_skills.is_empty() {
         warnings.push(format!(
             "environment/skills holds {} skill(s) ({}) that the image may copy into agent skill folders; \
-             the paired run removes skill folders before the agent starts",
+             before the agent starts, each arm empties the agent skill folders it knows of and lists what \
+             is still visible, and a pair whose arms see other skills than intended is excluded",
             out.bundled_skills.len(),
             out.bundled_skills.join(", ")
         ));

@@ -4,6 +4,7 @@
 mod agent_trial;
 mod bundle;
 mod claude_code;
+mod clean_arms;
 mod common;
 mod decisions;
 mod experiment;

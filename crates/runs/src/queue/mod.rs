@@ -4,5 +4,6 @@ pub mod agent_phase;
 pub mod agent_run;
 pub mod model;
 pub mod sandbox_run;
+pub mod skill_roots;
 pub mod store;
 pub mod worker;

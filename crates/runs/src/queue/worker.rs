@@ -2,9 +2,9 @@
 //! container. One worker per workspace (a lock file); it survives the engine going away (pauses,
 //! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
 
-use super::agent_phase;
 use super::model::*;
 use super::store::{self, Claimed, Phase};
+use super::{agent_phase, skill_roots};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::workspace::Workspace;
@@ -21,6 +21,9 @@ pub struct WorkerOptions {
     pub drain: bool,
     /// Docker socket; default: DOCKER_HOST or the platform default.
     pub socket: Option<String>,
+    /// Tests only: leave the skill roots as the image has them, to show that the listing alone
+    /// still catches a baked-in skill.
+    pub skip_skill_wipe: bool,
 }
 
 /// How often the loop looks for new, cancelled or due trials when nothing wakes it.
@@ -124,8 +127,9 @@ pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
             for c in store::claim(&conn, limit)? {
                 let id = c.id;
                 let (ws, eng, label, sink, wake) = (ws.clone(), eng.clone(), label.clone(), sink.clone(), wake.clone());
+                let wipe = !opts.skip_skill_wipe;
                 let task = tokio::spawn(async move {
-                    run_trial(ws, eng, label, c, sink).await;
+                    run_trial(ws, eng, label, c, wipe, sink).await;
                     wake.notify_one();
                 });
                 running.insert(id, task);
@@ -212,9 +216,9 @@ impl From<AppError> for TrialError {
     }
 }
 
-async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, sink: Sink) {
+async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wipe: bool, sink: Sink) {
     let started = Instant::now();
-    let result = match execute(&ws, &engine, &label, &c, &sink).await {
+    let result = match execute(&ws, &engine, &label, &c, wipe, &sink).await {
         Ok(r) => r,
         Err(e) => AttemptResult {
             attempt: c.attempt,
@@ -293,6 +297,7 @@ async fn execute(
     engine: &Engine,
     label: &str,
     c: &Claimed,
+    wipe: bool,
     sink: &Sink,
 ) -> std::result::Result<AttemptResult, TrialError> {
     let spec = &c.spec;
@@ -322,11 +327,23 @@ async fn execute(
     let outcome = async {
         // The engine creates the working directory; without an upload it starts empty.
         container.start().await?;
-        let before = match &spec.workspace {
-            Some(dir) => {
-                container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
-                container.snapshot(&spec.workdir).await?
+        if let Some(dir) = &spec.workspace {
+            container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
+        }
+        // What the agent can see, recorded before it starts (after emptying every skill root, so
+        // an image or workspace that carries skills cannot leak them into an arm): the fairness
+        // check compares it with the arm's condition.
+        let skills_listed = match &spec.agent {
+            Some(_) => {
+                let script = skill_roots::script(&spec.workdir, wipe);
+                let clean = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+                let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
+                Some(skill_roots::parse(&listed.stdout))
             }
+            None => None,
+        };
+        let before = match &spec.workspace {
+            Some(_) => container.snapshot(&spec.workdir).await?,
             None => Snapshot::default(),
         };
         stamp(ws, c, Phase::Env, false, "Environment ready", sink);
@@ -345,15 +362,8 @@ async fn execute(
             workdir: Some(spec.workdir.clone()),
             ..Default::default()
         };
-        let mut skills_listed = None;
         let (agent_run, agent) = match (&prepared, &spec.agent) {
             (Some(prepared), Some(task)) => {
-                // What the agent can see, recorded before it starts: the fairness check compares it
-                // with the arm's condition.
-                let ls = vec!["sh".to_string(), "-c".into(), format!("ls -1A {} 2>/dev/null || true", SKILLS_DIR)];
-                let listed = container.exec(&ls, opts(30), &mut |_, _| {}).await?;
-                skills_listed =
-                    Some(listed.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect::<Vec<_>>());
                 let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
                 let live = |text: &str| {
                     sink(QueueEvent::Log {

@@ -1,0 +1,125 @@
+//! Clean arms on the real engine: an image in the SkillsBench form (skills copied into the
+//! harnesses' own folders) and a task workspace carrying `.agents/skills` run clean, because every
+//! skill root is emptied before the agent starts; with the wipe switched off, the listing still
+//! sees every baked skill and the pair is excluded, naming the paths.
+
+use crate::common::*;
+use serde_json::json;
+use skillscope_api::agents::{self, AgentConfig};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
+use skillscope_api::import::import;
+use skillscope_api::model::ImportRequest;
+use skillscope_api::queue::worker::{self, WorkerOptions};
+use skillscope_api::Workspace;
+use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_modelserver::{Script, ServerOptions};
+use std::path::Path;
+
+/// Where the image bakes a skill: the roots Harbor's SkillsBench tasks copy into, one per harness.
+const BAKED: &[&str] = &[
+    "/root/.claude/skills/baked",
+    "/etc/claude-code/.claude/skills/baked",
+    "/root/.agents/skills/baked",
+    "/root/.codex/skills/baked",
+    "/skills/baked",
+];
+
+fn image_context(root: &Path) -> String {
+    let dir = root.join("image");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mkdirs: Vec<String> = BAKED.iter().map(|p| format!("mkdir -p {p} && touch {p}/SKILL.md")).collect();
+    std::fs::write(dir.join("Dockerfile"), format!("FROM {IMAGE}\nRUN {}\n", mkdirs.join(" && "))).unwrap();
+    dir.display().to_string()
+}
+
+fn run_experiment(wipe: bool) -> Vec<PairView> {
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
+    skillscope_api::credentials::set("scripted", "sk-clean-arms-0000000").unwrap();
+    let config = AgentConfig {
+        id: 0,
+        name: "builtin".into(),
+        harness: Default::default(),
+        provider_id: "scripted".into(),
+        model: "m".into(),
+        limits: Default::default(),
+    };
+    let config = agents::save_agent(&ws, &config).unwrap();
+
+    let skill = tmp.path().join("skills/target-skill");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: target-skill\ndescription: Copies files. Use for copy tasks.\n---\n# Copy\n",
+    )
+    .unwrap();
+    let request = ImportRequest { source: skill.display().to_string(), ..Default::default() };
+    let version = import(&ws, &request, &mut |_| Ok(())).unwrap().skills[0].version_id;
+
+    let workspace = tmp.path().join("task");
+    std::fs::create_dir_all(workspace.join(".agents/skills/in-workspace")).unwrap();
+    std::fs::write(workspace.join(".agents/skills/in-workspace/SKILL.md"), "---\nname: in-workspace\n---\n").unwrap();
+    std::fs::write(workspace.join("task.txt"), "1\n").unwrap();
+    let task = ExperimentTask {
+        id: "copy".into(),
+        instruction: "Copy the content of task.txt into answer.txt.".into(),
+        image: "skillscope-test/baked-skills:1".into(),
+        workspace: Some(workspace.display().to_string()),
+        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+        scoring: None,
+        dockerfile_context: Some(image_context(tmp.path())),
+    };
+    let design = ExperimentDesign {
+        name: "baked".into(),
+        skill_version_ids: vec![version],
+        decoy_version_ids: vec![],
+        tasks: vec![task],
+        agent_config_ids: vec![config],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+    };
+    let id = experiments::create(&ws, &design).unwrap();
+    let (sink, _) = recorder();
+    let opts = WorkerOptions { drain: true, skip_skill_wipe: !wipe, ..Default::default() };
+    rt.block_on(worker::run(ws.clone(), opts, sink)).unwrap();
+    experiments::pairs(&ws, id).unwrap()
+}
+
+#[test]
+fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
+    join_session_keyring();
+    let pairs = run_experiment(true);
+    assert_eq!(pairs.len(), 1);
+    let p = &pairs[0];
+    assert!(p.excluded.is_empty(), "the pair is fair once the roots are emptied: {:?}", p.excluded);
+    assert_eq!(p.without.skills_listed.as_deref(), Some(&[][..]), "the without arm sees no skill");
+    assert_eq!(
+        p.with.skills_listed.as_deref(),
+        Some(&["target-skill".to_string()][..]),
+        "the with arm sees exactly its skill"
+    );
+}
+
+#[test]
+fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
+    join_session_keyring();
+    let pairs = run_experiment(false);
+    let p = &pairs[0];
+    let reasons = p.excluded.join("\n");
+    assert!(!p.excluded.is_empty(), "a contaminated pair is excluded");
+    let seen = p.without.skills_listed.clone().unwrap_or_default();
+    for path in BAKED.iter().filter(|p| !p.starts_with("/skills/")) {
+        assert!(seen.contains(&path.to_string()), "{path} not listed: {seen:?}");
+        assert!(reasons.contains(path), "the reason names {path}: {reasons}");
+    }
+    assert!(seen.contains(&"baked".to_string()), "the image's own /skills copy shows in the without arm: {seen:?}");
+    assert!(seen.iter().any(|s| s.ends_with("/.agents/skills/in-workspace")), "the workspace's skill: {seen:?}");
+}
