@@ -1,7 +1,8 @@
 //! Clean arms on the real engine: an image in the SkillsBench form (skills copied into the
 //! harnesses' own folders) and a task workspace carrying `.agents/skills` run clean, because every
 //! skill root is emptied before the agent starts; with the wipe switched off, the listing still
-//! sees every baked skill and the pair is excluded, naming the paths.
+//! sees every baked skill and the pair is excluded, naming the paths. A skill at a path on no list
+//! is found by searching the container's filesystem, and its pair is excluded too.
 
 use crate::common::*;
 use serde_json::json;
@@ -24,15 +25,18 @@ const BAKED: &[&str] = &[
     "/skills/baked",
 ];
 
-fn image_context(root: &Path) -> String {
+/// A skill at a path no harness is known to search: only the image search finds it.
+const HIDDEN: &str = "/opt/vendor/hidden-skill";
+
+fn image_context(root: &Path, baked: &[&str]) -> String {
     let dir = root.join("image");
     std::fs::create_dir_all(&dir).unwrap();
-    let mkdirs: Vec<String> = BAKED.iter().map(|p| format!("mkdir -p {p} && touch {p}/SKILL.md")).collect();
+    let mkdirs: Vec<String> = baked.iter().map(|p| format!("mkdir -p {p} && touch {p}/SKILL.md")).collect();
     std::fs::write(dir.join("Dockerfile"), format!("FROM {IMAGE}\nRUN {}\n", mkdirs.join(" && "))).unwrap();
     dir.display().to_string()
 }
 
-fn run_experiment(wipe: bool) -> Vec<PairView> {
+fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
     let rt = rt();
     rt.block_on(engine());
     let script: Script = serde_json::from_value(json!({
@@ -71,11 +75,11 @@ fn run_experiment(wipe: bool) -> Vec<PairView> {
     let task = ExperimentTask {
         id: "copy".into(),
         instruction: "Copy the content of task.txt into answer.txt.".into(),
-        image: "skillscope-test/baked-skills:1".into(),
+        image: format!("skillscope-test/{tag}:1"),
         workspace: Some(workspace.display().to_string()),
         verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
         scoring: None,
-        dockerfile_context: Some(image_context(tmp.path())),
+        dockerfile_context: Some(image_context(tmp.path(), baked)),
     };
     let design = ExperimentDesign {
         name: "baked".into(),
@@ -96,7 +100,7 @@ fn run_experiment(wipe: bool) -> Vec<PairView> {
 #[test]
 fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
     join_session_keyring();
-    let pairs = run_experiment(true);
+    let pairs = run_experiment(true, BAKED, "baked-skills");
     assert_eq!(pairs.len(), 1);
     let p = &pairs[0];
     assert!(p.excluded.is_empty(), "the pair is fair once the roots are emptied: {:?}", p.excluded);
@@ -111,7 +115,7 @@ fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
 #[test]
 fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
     join_session_keyring();
-    let pairs = run_experiment(false);
+    let pairs = run_experiment(false, BAKED, "baked-skills");
     let p = &pairs[0];
     let reasons = p.excluded.join("\n");
     assert!(!p.excluded.is_empty(), "a contaminated pair is excluded");
@@ -122,4 +126,15 @@ fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
     }
     assert!(seen.contains(&"baked".to_string()), "the image's own /skills copy shows in the without arm: {seen:?}");
     assert!(seen.iter().any(|s| s.ends_with("/.agents/skills/in-workspace")), "the workspace's skill: {seen:?}");
+}
+
+#[test]
+fn a_skill_at_a_path_on_no_list_is_found_by_the_image_search_and_excludes_the_pair() {
+    join_session_keyring();
+    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill");
+    let p = &pairs[0];
+    for arm in [&p.without, &p.with] {
+        assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "{arm:?}");
+    }
+    assert!(p.excluded.iter().any(|r| r.contains(HIDDEN)), "the reason names the path: {:?}", p.excluded);
 }

@@ -51,8 +51,10 @@ const ENV_ROOTS: &[(&str, &str)] = &[
 /// A POSIX `sh` script, run in the trial's container before the agent: with `wipe`, it removes
 /// every root (and [`SKILLS_DIR`] when the arm mounts nothing there, so an image's own copy goes
 /// too); then it prints one line per visible entry: a bare name under [`SKILLS_DIR`], the full
-/// path anywhere else. `wipe` is off only in tests that show the listing catches what a wipe
-/// would have removed.
+/// path of anything left in a root, and the folder of every `SKILL.md` anywhere else on the
+/// container's own filesystem (image and uploaded workspace; `-xdev` leaves out the mounts, the
+/// arm's skills among them). The search runs in every trial; it is not cached per image. `wipe`
+/// is off only in tests that show the listing catches what a wipe would have removed.
 pub fn script(workdir: &str, wipe: bool) -> String {
     let mut fixed: Vec<String> = FIXED_ROOTS.iter().map(|r| r.to_string()).collect();
     for dir in Path::new(workdir).ancestors() {
@@ -78,9 +80,10 @@ pub fn script(workdir: &str, wipe: bool) -> String {
          [ -n \"$h\" ] && printf '%s\\n' {homes}\n  done\n{env}  true\n}}\n\
          {wipe_step}\
          [ -d {SKILLS_DIR} ] && ls -1A {SKILLS_DIR}\n\
-         roots | sort -u | while IFS= read -r r; do\n  \
+         {{ roots | sort -u | while IFS= read -r r; do\n  \
          [ -d \"$r\" ] && ls -1A \"$r\" | while IFS= read -r e; do printf '%s/%s\\n' \"$r\" \"$e\"; done\n\
          done\n\
+         find / -xdev -name SKILL.md 2>/dev/null | while IFS= read -r f; do dirname \"$f\"; done; }} | sort -u\n\
          true\n",
         fixed = fixed.join(" "),
         homes = homes.join(" "),
