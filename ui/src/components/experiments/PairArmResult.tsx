@@ -10,7 +10,7 @@ const EXCERPT = { maxChars: 600, maxLines: 8 };
 
 type Props = { name: "without" | "with"; label: string; arm: ArmView; result: AttemptResult | null; runId: number };
 
-/** One arm's verifier result (its last attempt): score, outcome, exit code and output excerpts, linking to its trial. */
+/** One arm's verifier result (its last attempt): score, outcome, exit code, the skills it could see and output excerpts, linking to its trial. */
 export function PairArmResult({ name, label, arm, result, runId }: Props) {
   return (
     <section className="pair-arm" data-testid="arm-result" data-arm={name}>
@@ -27,6 +27,7 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
           Trial on the Runs page
         </a>
       </header>
+      <SkillsSeen listed={arm.skills_listed} />
       {result === null ? (
         <p className="muted">No attempt result was recorded.</p>
       ) : (
@@ -36,6 +37,16 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/** What the arm could read before the agent started: bare names are the arm's own skills, paths are skills found elsewhere. */
+function SkillsSeen({ listed }: { listed: string[] | null }) {
+  return (
+    <p className="muted" data-testid="arm-skills-seen">
+      Skills visible to the agent:{" "}
+      {listed === null ? "not recorded" : listed.length === 0 ? "none" : listed.map((s) => <code key={s}>{s} </code>)}
+    </p>
   );
 }
 
