@@ -160,10 +160,7 @@ impl Api {
     }
     pub fn test_credential(&self, provider: String, model: String) -> Result<()> {
         let ws = self.workspace()?;
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| AppError::io("starting the credential test's runtime", e))?;
+        let runtime = crate::runtime::current_thread("the credential test")?;
         runtime.block_on(agents::test_credential(ws, &provider, &model))
     }
     pub fn list_agents(&self) -> Result<Vec<AgentConfig>> {

@@ -122,10 +122,7 @@ fn scan_library(step: &mut Step) -> Result<u32> {
 fn prepare_images(step: &mut Step, debian: bool) -> Result<JobOutcome> {
     let total = if debian { 2 } else { 1 };
     let engine_error = crate::errors::sandbox;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| AppError::io("starting the image job's runtime", e))?;
+    let runtime = crate::runtime::current_thread("the image job")?;
     let mut images = Vec::new();
     step.progress(0, total, format!("Building {}", bootstrap::BUSYBOX_TAG))?;
     let engine = runtime.block_on(Engine::connect()).map_err(engine_error)?;

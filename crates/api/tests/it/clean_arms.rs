@@ -6,13 +6,11 @@
 
 use crate::common::*;
 use serde_json::json;
-use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::queue::worker::{self, WorkerOptions};
 use skillscope_api::Workspace;
-use skillscope_models::{ApiKind, ProviderConfig};
 use skillscope_modelserver::{Script, ServerOptions};
 use std::path::Path;
 
@@ -46,17 +44,7 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
     let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
-    skillscope_api::credentials::set("scripted", "sk-clean-arms-0000000").unwrap();
-    let config = AgentConfig {
-        id: 0,
-        name: "builtin".into(),
-        harness: Default::default(),
-        provider_id: "scripted".into(),
-        model: "m".into(),
-        limits: Default::default(),
-    };
-    let config = agents::save_agent(&ws, &config).unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-clean-arms-0000000");
 
     let skill = tmp.path().join("skills/target-skill");
     std::fs::create_dir_all(&skill).unwrap();

@@ -1,8 +1,10 @@
 //! Shared set-up for tests that need the real Docker engine and the local busybox image.
 
+use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::queue::model::QueueEvent;
 use skillscope_api::queue::worker::{self, Sink, WorkerOptions};
 use skillscope_api::{AppError, Workspace};
+use skillscope_models::{ApiKind, ProviderConfig};
 use skillscope_sandbox::{bootstrap, Engine};
 use std::sync::{Arc, Mutex};
 
@@ -93,4 +95,20 @@ pub(crate) fn run_one_pair(
     let mut pairs = experiments::pairs(ws, e).unwrap();
     assert_eq!(pairs.len(), 1);
     (pairs.remove(0), events)
+}
+
+/// Registers the scripted model server at `base_url` as provider "scripted" (OpenAI Chat, with
+/// `key` in the keyring) and a built-in agent configuration on it; returns the configuration's id.
+pub(crate) fn scripted_builtin_agent(ws: &Workspace, base_url: &str, key: &str) -> i64 {
+    agents::save_provider(ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, base_url.to_string())).unwrap();
+    skillscope_api::credentials::set("scripted", key).unwrap();
+    let config = AgentConfig {
+        id: 0,
+        name: "builtin".into(),
+        harness: Default::default(),
+        provider_id: "scripted".into(),
+        model: "m".into(),
+        limits: Default::default(),
+    };
+    agents::save_agent(ws, &config).unwrap()
 }

@@ -5,12 +5,10 @@
 
 use crate::common::*;
 use serde_json::json;
-use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::Workspace;
-use skillscope_models::{ApiKind, ProviderConfig};
 use skillscope_modelserver::{Script, ServerOptions};
 use std::path::Path;
 
@@ -69,20 +67,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
     ws.config_mut().queue.concurrency = Some(2);
-    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
-    skillscope_api::credentials::set("scripted", "sk-experiment-000000").unwrap();
-    let config = agents::save_agent(
-        &ws,
-        &AgentConfig {
-            id: 0,
-            name: "builtin".into(),
-            harness: Default::default(),
-            provider_id: "scripted".into(),
-            model: "m".into(),
-            limits: Default::default(),
-        },
-    )
-    .unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-experiment-000000");
     let skills = tmp.path().join("skills");
     let version = |name: &str, description: &str, script: Option<&str>| {
         let src = write_skill(&skills, name, description, script);

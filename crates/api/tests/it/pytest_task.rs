@@ -4,10 +4,8 @@
 
 use crate::common::*;
 use serde_json::json;
-use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::experiments::ExperimentTask;
 use skillscope_api::Workspace;
-use skillscope_models::{ApiKind, ProviderConfig};
 use skillscope_modelserver::{Script, ServerOptions};
 use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 use skillscope_tasks::{TaskFile, TaskVerifier};
@@ -41,20 +39,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
 
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    agents::save_provider(&ws, &ProviderConfig::new("scripted", ApiKind::OpenAiChat, server.base_url.clone())).unwrap();
-    skillscope_api::credentials::set("scripted", "sk-pytest-task-000000").unwrap();
-    let config = agents::save_agent(
-        &ws,
-        &AgentConfig {
-            id: 0,
-            name: "builtin".into(),
-            harness: Default::default(),
-            provider_id: "scripted".into(),
-            model: "m".into(),
-            limits: Default::default(),
-        },
-    )
-    .unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-pytest-task-000000");
     let skill = "---\nname: word-splitting\ndescription: Counts words right. Use when counting words in text.\n---\nSplit on any whitespace: `text.split()`.\n";
     let version = import_skill(&ws, tmp.path(), "word-splitting", skill);
 
