@@ -447,6 +447,7 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     let seen = |arm: &str| format!("[data-testid=arm-result][data-arm={arm}] [data-testid=arm-skills-seen]");
     s.wait_text(&s.wait_for(Locator::Css(&seen("without"))).await, "visible to the agent: none").await;
     s.wait_text(&s.wait_for(Locator::Css(&seen("with"))).await, "csv-insights").await;
+    s.screenshot("e2e-demo-pair-arms.png").await;
     s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;
     s.screenshot("e2e-demo-pair.png").await;

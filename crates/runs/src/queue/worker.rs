@@ -111,7 +111,9 @@ pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
         // Cancelled (or otherwise taken) trials stop now; their containers go with them.
         for id in store::not_running(&conn, &running.keys().copied().collect::<Vec<_>>())? {
             if let Some(h) = running.remove(&id) {
+                // Wait for the task to be dropped, so it cannot create a container after the sweep.
                 h.abort();
+                let _ = h.await;
                 remove_trial_containers(&eng, &label, id).await;
                 if let Ok(t) = store::trial(&conn, id) {
                     sink(QueueEvent::Trial { trial: t });
@@ -136,6 +138,8 @@ pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
             }
         }
         if opts.drain && running.is_empty() && nothing_due(&ws)? {
+            // An aborted create can still complete in the engine after its trial's sweep.
+            remove_orphans(&eng, &label, &running).await;
             emit_status(&ws, &sink);
             return Ok(());
         }
