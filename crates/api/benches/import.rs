@@ -30,7 +30,7 @@ fn generate(root: &Path) {
 fn timed_import(ws: &Workspace, source: &Path) -> (Result<usize, String>, f64) {
     let req = ImportRequest { source: source.display().to_string(), ..Default::default() };
     let t = Instant::now();
-    let r = import(ws, &req, &mut |_| Ok(())).map(|o| o.skills.len()).map_err(|e| e.message);
+    let r = import(ws, &req, &mut |_| Ok(())).map(|o| o.skills.len()).map_err(|e| e.to_string());
     (r, t.elapsed().as_secs_f64())
 }
 

@@ -2,6 +2,7 @@
 //! app's handlers and the front end's client are generated from the same list, so an adapter
 //! only forwards arguments.
 
+use crate::errors::{AppError, Result};
 use crate::events::{Event, Sink};
 use crate::ipc::*;
 use crate::jobs;
@@ -9,10 +10,11 @@ use crate::live_logs::LiveLogs;
 use skillscope_experiments as experiments;
 use skillscope_library::{self as library, scans};
 use skillscope_review::{decisions, report};
+use skillscope_runs::error::RunsError;
 use skillscope_runs::queue::worker::{self, WorkerOptions};
 use skillscope_runs::queue::{agent_run, sandbox_run, store};
 use skillscope_runs::{agents, credentials, harnesses, trajectories};
-use skillscope_store::{AppError, ErrorCode, Result, Workspace};
+use skillscope_store::Workspace;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,30 +57,30 @@ impl Api {
             });
             match worker::run(ws.clone(), WorkerOptions::default(), forward).await {
                 Ok(()) => return,
-                Err(e) if e.code == ErrorCode::Conflict => tracing::info!("{}; retrying in 10 s", e.message),
-                Err(e) => tracing::error!("queue worker stopped: {}; restarting in 10 s", e.message),
+                Err(e @ RunsError::Conflict(_)) => tracing::info!("{e}; retrying in 10 s"),
+                Err(e) => tracing::error!("queue worker stopped: {e}; restarting in 10 s"),
             }
             tokio::time::sleep(Duration::from_secs(10)).await;
         }
     }
 
     pub fn workspace_info(&self) -> Result<WorkspaceInfo> {
-        self.workspace()?.info()
+        Ok(self.workspace()?.info()?)
     }
     pub fn list_skills(&self) -> Result<Vec<SkillSummary>> {
-        library::list_skills(self.workspace()?)
+        Ok(library::list_skills(self.workspace()?)?)
     }
     pub fn get_skill(&self, id: i64) -> Result<SkillDetail> {
-        library::get_skill(self.workspace()?, id)
+        Ok(library::get_skill(self.workspace()?, id)?)
     }
     pub fn get_version(&self, version_id: i64) -> Result<VersionDetail> {
-        library::get_version(self.workspace()?, version_id)
+        Ok(library::get_version(self.workspace()?, version_id)?)
     }
     pub fn read_file(&self, version_id: i64, path: String) -> Result<FileContent> {
-        library::read_file(self.workspace()?, version_id, &path)
+        Ok(library::read_file(self.workspace()?, version_id, &path)?)
     }
     pub fn diff_versions(&self, from_version_id: i64, to_version_id: i64) -> Result<VersionDiff> {
-        library::diff_versions(self.workspace()?, from_version_id, to_version_id)
+        Ok(library::diff_versions(self.workspace()?, from_version_id, to_version_id)?)
     }
 
     /// Stores the job and runs it on a thread of its own; events go to the sink.
@@ -104,23 +106,23 @@ impl Api {
     }
 
     pub fn get_scan(&self, version_id: i64) -> Result<ScanReport> {
-        scans::report(self.workspace()?, version_id)
+        Ok(scans::report(self.workspace()?, version_id)?)
     }
     pub fn export_scans(&self, version_ids: Vec<i64>, format: ExportFormat) -> Result<String> {
-        scans::export_versions(self.workspace()?, &version_ids, format)
+        Ok(scans::export_versions(self.workspace()?, &version_ids, format)?)
     }
 
     pub fn queue_status(&self) -> Result<QueueStatus> {
-        store::status(self.workspace()?)
+        Ok(store::status(self.workspace()?)?)
     }
     pub fn list_runs(&self) -> Result<Vec<RunView>> {
-        store::runs(self.workspace()?)
+        Ok(store::runs(self.workspace()?)?)
     }
     pub fn list_trials(&self, run_id: i64) -> Result<Vec<TrialView>> {
-        store::trials(self.workspace()?, run_id)
+        Ok(store::trials(self.workspace()?, run_id)?)
     }
     pub fn trial_results(&self, trial_id: i64) -> Result<Vec<AttemptResult>> {
-        store::results(self.workspace()?, trial_id)
+        Ok(store::results(self.workspace()?, trial_id)?)
     }
     pub fn trial_log(&self, trial_id: i64) -> Result<String> {
         Ok(self.logs.get(trial_id))
@@ -128,71 +130,71 @@ impl Api {
     pub fn set_queue_paused(&self, paused: bool) -> Result<QueueStatus> {
         let ws = self.workspace()?;
         store::set_paused(ws, paused)?;
-        store::status(ws)
+        Ok(store::status(ws)?)
     }
     pub fn cancel_trial(&self, trial_id: i64) -> Result<bool> {
-        store::cancel_trial(self.workspace()?, trial_id)
+        Ok(store::cancel_trial(self.workspace()?, trial_id)?)
     }
     pub fn cancel_run(&self, run_id: i64) -> Result<u32> {
-        store::cancel_run(self.workspace()?, run_id)
+        Ok(store::cancel_run(self.workspace()?, run_id)?)
     }
     pub fn start_sandbox_run(&self, request: SandboxRunRequest) -> Result<i64> {
-        sandbox_run::create(self.workspace()?, &request)
+        Ok(sandbox_run::create(self.workspace()?, &request)?)
     }
     pub fn start_agent_run(&self, request: AgentRunRequest) -> Result<i64> {
-        agent_run::create(self.workspace()?, &request)
+        Ok(agent_run::create(self.workspace()?, &request)?)
     }
 
     pub fn list_providers(&self) -> Result<Vec<ProviderView>> {
-        agents::providers(self.workspace()?)
+        Ok(agents::providers(self.workspace()?)?)
     }
     pub fn save_provider(&self, config: ProviderConfig) -> Result<()> {
-        agents::save_provider(self.workspace()?, &config)
+        Ok(agents::save_provider(self.workspace()?, &config)?)
     }
     pub fn delete_provider(&self, id: String) -> Result<()> {
-        agents::delete_provider(self.workspace()?, &id)
+        Ok(agents::delete_provider(self.workspace()?, &id)?)
     }
     pub fn set_credential(&self, provider: String, secret: String) -> Result<()> {
-        credentials::set(&provider, &secret)
+        Ok(credentials::set(&provider, &secret)?)
     }
     pub fn delete_credential(&self, provider: String) -> Result<bool> {
-        credentials::delete(&provider)
+        Ok(credentials::delete(&provider)?)
     }
     pub fn test_credential(&self, provider: String, model: String) -> Result<()> {
         let ws = self.workspace()?;
         let runtime = crate::runtime::current_thread("the credential test")?;
-        runtime.block_on(agents::test_credential(ws, &provider, &model))
+        Ok(runtime.block_on(agents::test_credential(ws, &provider, &model))?)
     }
     pub fn list_agents(&self) -> Result<Vec<AgentConfig>> {
-        agents::agents(self.workspace()?)
+        Ok(agents::agents(self.workspace()?)?)
     }
     pub fn save_agent(&self, config: AgentConfig) -> Result<i64> {
-        agents::save_agent(self.workspace()?, &config)
+        Ok(agents::save_agent(self.workspace()?, &config)?)
     }
     pub fn delete_agent(&self, id: i64) -> Result<()> {
-        agents::delete_agent(self.workspace()?, id)
+        Ok(agents::delete_agent(self.workspace()?, id)?)
     }
     pub fn harness_status(&self) -> Result<Vec<HarnessStatus>> {
         Ok(harnesses::status(self.workspace()?))
     }
 
     pub fn list_trajectories(&self, query: TrajectoryQuery) -> Result<TrajectoryPage> {
-        trajectories::page(self.workspace()?, &query)
+        Ok(trajectories::page(self.workspace()?, &query)?)
     }
     pub fn trajectory_summary(&self, id: i64) -> Result<TrajectorySummary> {
-        trajectories::summary_of(self.workspace()?, id)
+        Ok(trajectories::summary_of(self.workspace()?, id)?)
     }
     pub fn trial_trajectories(&self, trial_id: i64) -> Result<Vec<TrajectorySummary>> {
-        trajectories::for_trial(self.workspace()?, trial_id)
+        Ok(trajectories::for_trial(self.workspace()?, trial_id)?)
     }
     pub fn trajectory_window(&self, id: i64, request: WindowRequest) -> Result<StepWindow> {
-        trajectories::window(self.workspace()?, id, &request)
+        Ok(trajectories::window(self.workspace()?, id, &request)?)
     }
     pub fn step_position(&self, id: i64, step_id: u64) -> Result<Option<u32>> {
-        trajectories::step_position(self.workspace()?, id, step_id)
+        Ok(trajectories::step_position(self.workspace()?, id, step_id)?)
     }
     pub fn align_pair(&self, without_id: Option<i64>, with_id: Option<i64>) -> Result<PairAlignment> {
-        trajectories::align(self.workspace()?, without_id, with_id)
+        Ok(trajectories::align(self.workspace()?, without_id, with_id)?)
     }
     pub fn import_trajectory(&self, path: String) -> Result<ImportedTrajectory> {
         let (id, violations) = trajectories::import_file(self.workspace()?, std::path::Path::new(&path))?;
@@ -200,29 +202,29 @@ impl Api {
     }
 
     pub fn create_experiment(&self, design: ExperimentDesign) -> Result<i64> {
-        experiments::create(self.workspace()?, &design)
+        Ok(experiments::create(self.workspace()?, &design)?)
     }
     pub fn list_experiments(&self) -> Result<Vec<ExperimentView>> {
-        experiments::list(self.workspace()?)
+        Ok(experiments::list(self.workspace()?)?)
     }
     pub fn experiment_pairs(&self, id: i64) -> Result<Vec<PairView>> {
-        experiments::pairs(self.workspace()?, id)
+        Ok(experiments::pairs(self.workspace()?, id)?)
     }
     pub fn experiment_results(&self, id: i64) -> Result<ExperimentResults> {
-        experiments::results(self.workspace()?, id)
+        Ok(experiments::results(self.workspace()?, id)?)
     }
     pub fn experiment_charts(&self, id: i64) -> Result<Vec<Chart>> {
-        experiments::charts(self.workspace()?, id)
+        Ok(experiments::charts(self.workspace()?, id)?)
     }
 
     pub fn record_decision(&self, decision: NewDecision) -> Result<Decision> {
-        decisions::record(self.workspace()?, &decision)
+        Ok(decisions::record(self.workspace()?, &decision)?)
     }
     pub fn list_decisions(&self, skill_id: i64) -> Result<Vec<Decision>> {
-        decisions::list(self.workspace()?, skill_id)
+        Ok(decisions::list(self.workspace()?, skill_id)?)
     }
     pub fn export_report(&self, skill_id: i64, format: ReportFormat) -> Result<String> {
-        report::export(self.workspace()?, skill_id, format)
+        Ok(report::export(self.workspace()?, skill_id, format)?)
     }
 }
 

@@ -13,13 +13,15 @@ mod open;
 mod runtime;
 
 pub use api::Api;
+pub use errors::{AppError, ErrorCode, Result};
 pub use open::open;
 pub use skillscope_experiments::{self as experiments, bundle, demo};
 pub use skillscope_library::{self as library, import, model, package, render, scans, sources};
 pub use skillscope_review::{decisions, report};
+pub use skillscope_runs::error::RunsError;
 pub use skillscope_runs::{agents, credentials, evidence, harnesses, queue, redaction, trajectories};
 pub use skillscope_skill as skill;
-pub use skillscope_store::{blobs, config, db, error, workspace, AppError, ErrorCode, Result, Workspace};
+pub use skillscope_store::{blobs, config, db, workspace, Workspace};
 
 // The leaf engines, for adapters that format or drive them directly.
 pub use skillscope_agent as agent;

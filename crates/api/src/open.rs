@@ -1,6 +1,7 @@
 //! Opening a workspace for an adapter: the store's migrations, then the stages' own catch-up work.
 
-use skillscope_store::{Result, Workspace};
+use crate::errors::Result;
+use skillscope_store::Workspace;
 use std::path::PathBuf;
 
 /// Opens (creating if needed) the workspace at `home` and indexes trajectories stored by older

@@ -1,6 +1,6 @@
 //! A runtime for one blocking command or job that drives async engine or model code.
 
-use skillscope_store::error::{AppError, Result};
+use crate::errors::{AppError, Result};
 use tokio::runtime::{Builder, Runtime};
 
 /// A current-thread runtime; `what` names the work in the error if it cannot start.

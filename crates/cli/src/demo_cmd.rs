@@ -44,8 +44,7 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
     rt.block_on(async {
         let engine = skillscope_api::sandbox::Engine::connect().await?;
         skillscope_api::sandbox::bootstrap::busybox(&engine).await
-    })
-    .map_err(skillscope_api::errors::sandbox)?;
+    })?;
     let server = rt
         .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions { script, ..Default::default() }))
         .map_err(|e| AppError::io("starting the scripted model server", e))?;
@@ -97,5 +96,5 @@ fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -
     for s in &results.report.skills {
         eprintln!("{}: {:?}, delta {:+.1}", s.skill, s.class, s.delta);
     }
-    bundle::export(ws, id, Some(demo::provenance()))
+    Ok(bundle::export(ws, id, Some(demo::provenance()))?)
 }

@@ -5,7 +5,7 @@ use clap::ValueEnum;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
 use skillscope_api::queue::worker;
 use skillscope_api::tasks::{evals, harbor, TaskSpec};
-use skillscope_api::{agents, library, AppError, ErrorCode, Workspace};
+use skillscope_api::{agents, library, AppError, RunsError, Workspace};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -93,8 +93,8 @@ pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i
     match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, ..Default::default() }, progress)) {
         Ok(()) => Ok(()),
         // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
-        Err(e) if e.code == ErrorCode::Conflict => wait_for_experiment(ws, id),
-        Err(e) => Err(e),
+        Err(RunsError::Conflict(_)) => wait_for_experiment(ws, id),
+        Err(e) => Err(e.into()),
     }
 }
 

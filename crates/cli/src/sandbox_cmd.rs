@@ -1,7 +1,6 @@
 //! `skillscope sandbox run` and `skillscope image bootstrap`.
 
 use clap::Subcommand;
-use skillscope_api::errors::sandbox as sandbox_error;
 use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
 use skillscope_api::sandbox::{Engine, NetworkMode};
 use skillscope_api::{AppError, Workspace};
@@ -67,7 +66,7 @@ pub(crate) fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
         skillscope_api::sandbox::run_once(&engine, &image, network, memory, cpus, Duration::from_secs(timeout), &cmd)
             .await
     });
-    let r = r.map_err(sandbox_error)?;
+    let r = r?;
     let why = if r.timed_out {
         " (timed out)"
     } else if r.oom_killed {

@@ -6,6 +6,7 @@
 //! gzip-compressed (`.gz`): trajectories make bundles large and repetitive.
 
 use crate::design::{self, Condition, ExperimentDesign, Provenance, ProvenanceKind};
+use crate::error::{ExperimentError, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_atif::Trajectory;
@@ -15,9 +16,9 @@ use skillscope_runs::agents::{self, AgentConfig};
 use skillscope_runs::queue::model::{AttemptResult, Phases, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
 use skillscope_runs::trajectories::{self, NewTrajectory};
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use std::collections::HashMap;
 
 /// The one format version this build writes and reads.
@@ -118,7 +119,7 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
     let view = design::list(ws)?
         .into_iter()
         .find(|e| e.id == experiment_id)
-        .ok_or_else(|| AppError::not_found(format!("no experiment with id {experiment_id}")))?;
+        .ok_or_else(|| ExperimentError::NotFound(format!("no experiment with id {experiment_id}")))?;
     let provenance = provenance
         .or_else(|| view.provenance.clone().map(|p| Provenance { imported_at: None, ..p }))
         .unwrap_or_else(|| export_provenance(&view.name));
@@ -129,10 +130,9 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
     let mut trials = Vec::new();
     for t in store::trials(ws, view.run_id)? {
         if !t.state.is_final() {
-            return Err(AppError::new(
-                ErrorCode::Conflict,
-                format!("experiment #{experiment_id} still has unfinished trials; export it when they are done"),
-            ));
+            return Err(ExperimentError::Conflict(format!(
+                "experiment #{experiment_id} still has unfinished trials; export it when they are done"
+            )));
         }
         let (spec, created_at): (String, String) =
             conn.query_row("SELECT spec_json, created_at FROM trials WHERE id = ?1", [t.id], |r| {
@@ -198,7 +198,7 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
         })
         .collect::<Result<Vec<_>>>()?;
     let agent_configs: Vec<AgentConfig> =
-        d.agent_config_ids.iter().map(|&id| agents::agent(ws, id)).collect::<Result<_>>()?;
+        d.agent_config_ids.iter().map(|&id| agents::agent(ws, id)).collect::<Result<_, _>>()?;
     let mut providers: Vec<ProviderConfig> = Vec::new();
     for a in &agent_configs {
         if !providers.iter().any(|p| p.id == a.provider_id) {
@@ -221,8 +221,8 @@ pub fn export(ws: &Workspace, experiment_id: i64, provenance: Option<Provenance>
     Ok(serde_json::to_string_pretty(&value)?)
 }
 
-fn refuse(m: impl std::fmt::Display) -> AppError {
-    AppError::invalid_input(format!("not a usable experiment bundle: {m}"))
+fn refuse(m: impl std::fmt::Display) -> ExperimentError {
+    ExperimentError::Bundle(m.to_string())
 }
 
 /// Writes a bundle, gzip-compressed when the file name ends in `.gz`.
@@ -230,11 +230,11 @@ pub fn write_file(path: &std::path::Path, json: &str) -> Result<()> {
     use std::io::Write;
     let bytes = if path.extension().is_some_and(|e| e == "gz") {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gz.write_all(json.as_bytes()).and_then(|()| gz.finish()).map_err(|e| AppError::io(path.display(), e))?
+        gz.write_all(json.as_bytes()).and_then(|()| gz.finish()).map_err(|e| IoError::new(path.display(), e))?
     } else {
         json.as_bytes().to_vec()
     };
-    std::fs::write(path, bytes).map_err(|e| AppError::io(path.display(), e))
+    Ok(std::fs::write(path, bytes).map_err(|e| IoError::new(path.display(), e))?)
 }
 
 /// Parses and checks a bundle (JSON, or gzip of it) without touching the workspace.
@@ -307,7 +307,7 @@ fn resolve_skills(ws: &Workspace, refs: &[SkillRef]) -> Result<HashMap<i64, i64>
             .optional()?
             .flatten();
         let id = found.ok_or_else(|| {
-            AppError::not_found(format!(
+            ExperimentError::NotFound(format!(
                 "the bundle's experiment uses skill {} (tree sha256 {}), which this workspace does not hold; import that skill version first",
                 s.name, s.sha256
             ))

@@ -4,8 +4,8 @@
 
 use crate::bundle;
 use crate::design::{Provenance, ProvenanceKind};
+use crate::error::{ExperimentError, Result};
 use skillscope_store::db;
-use skillscope_store::error::Result;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 
@@ -43,8 +43,8 @@ pub fn seed_once(ws: &Workspace) -> Result<Option<i64>> {
         }
         // The samples it evaluates are gone from this library: that will not change by itself,
         // so say it once and stop trying.
-        Err(e) if e.code == skillscope_store::error::ErrorCode::NotFound => {
-            db::set_meta(&conn, SEEDED, &format!("skipped: {}", e.message))?;
+        Err(e @ ExperimentError::NotFound(_)) => {
+            db::set_meta(&conn, SEEDED, &format!("skipped: {e}"))?;
             Err(e.context("importing the demo experiment (not tried again)"))
         }
         Err(e) => Err(e.context("importing the demo experiment")),

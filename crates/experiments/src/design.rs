@@ -2,13 +2,13 @@
 //! is one task run twice through the queue, identical but for the skill under test. A pair is
 //! scored only when both runs finished cleanly and the fairness check holds.
 
+use crate::error::{ExperimentError, Result};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use skillscope_library as library;
 use skillscope_runs::agents;
 use skillscope_runs::queue::model::{AgentTask, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use std::collections::{BTreeMap, HashMap};
@@ -134,10 +134,12 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
 pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
     if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty()
     {
-        return Err(AppError::invalid_input("an experiment needs skills, tasks, agent configurations and conditions"));
+        return Err(ExperimentError::InvalidInput(
+            "an experiment needs skills, tasks, agent configurations and conditions".into(),
+        ));
     }
     if d.repeats == 0 {
-        return Err(AppError::invalid_input("repeats must be at least 1"));
+        return Err(ExperimentError::InvalidInput("repeats must be at least 1".into()));
     }
     for &c in &d.agent_config_ids {
         agents::agent(ws, c)?;
@@ -293,7 +295,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         let conn = ws.conn()?;
         let json: String = conn
             .query_row("SELECT design_json FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))
-            .map_err(|_| AppError::not_found(format!("no experiment with id {experiment_id}")))?;
+            .map_err(|_| ExperimentError::NotFound(format!("no experiment with id {experiment_id}")))?;
         serde_json::from_str(&json)?
     };
     let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
@@ -323,7 +325,9 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
     let mut names: HashMap<i64, String> = HashMap::new();
     let arm = |id: i64| {
-        arms.get(&id).cloned().ok_or_else(|| AppError::not_found(format!("trial {id} of the experiment is missing")))
+        arms.get(&id)
+            .cloned()
+            .ok_or_else(|| ExperimentError::NotFound(format!("trial {id} of the experiment is missing")))
     };
     let mut out = Vec::new();
     for PairRow { id, skill_version_id, task, config_id, condition, repeat, trial_without: tw, trial_with: tv } in rows

@@ -4,5 +4,6 @@
 pub mod bundle;
 pub mod demo;
 mod design;
+pub mod error;
 
 pub use design::*;

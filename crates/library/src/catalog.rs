@@ -1,9 +1,9 @@
 //! Reading the library: skills, versions, files, findings and differences between versions.
 
+use crate::error::{LibraryError, Result};
 use crate::model::*;
 use crate::render::markdown_to_html;
 use rusqlite::{Connection, OptionalExtension, Row};
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::workspace::Workspace;
 
 const SUMMARY_SQL: &str = "
@@ -59,7 +59,7 @@ pub fn list_skills(ws: &Workspace) -> Result<Vec<SkillSummary>> {
 fn summary_of(ws: &Workspace, conn: &Connection, id: i64) -> Result<SkillSummary> {
     conn.query_row(&format!("{SUMMARY_SQL} AND s.id = ?2"), rusqlite::params![SCANNER, id], |r| summary(ws, r))
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no skill with id {id}")))
+        .ok_or_else(|| LibraryError::NotFound(format!("no skill with id {id}")))
 }
 
 /// Finds a skill by id or by name; a name shared by skills from several sources is ambiguous.
@@ -72,20 +72,17 @@ pub fn resolve(ws: &Workspace, name_or_id: &str) -> Result<SkillSummary> {
     let mut found: Vec<SkillSummary> =
         st.query_map(rusqlite::params![SCANNER, name_or_id], |r| summary(ws, r))?.collect::<rusqlite::Result<_>>()?;
     match found.len() {
-        0 => Err(AppError::not_found(format!("no skill named {name_or_id:?}; `skillscope list` shows the library"))),
+        0 => Err(LibraryError::NotFound(format!("no skill named {name_or_id:?}; `skillscope list` shows the library"))),
         1 => Ok(found.remove(0)),
-        _ => Err(AppError::new(
-            skillscope_store::error::ErrorCode::Conflict,
-            format!(
-                "{} skills are named {name_or_id:?}; use an id: {}",
-                found.len(),
-                found
-                    .iter()
-                    .map(|s| format!("{} ({:?} {})", s.id, s.source.kind, s.source.location))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )),
+        _ => Err(LibraryError::Ambiguous(format!(
+            "{} skills are named {name_or_id:?}; use an id: {}",
+            found.len(),
+            found
+                .iter()
+                .map(|s| format!("{} ({:?} {})", s.id, s.source.kind, s.source.location))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     }
 }
 
@@ -121,7 +118,7 @@ pub fn version_id(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result
         |r| r.get(0),
     )
     .optional()?
-    .ok_or_else(|| AppError::not_found(format!("skill {skill_id} has no version {}", version.map_or("at all".into(), |v| v.to_string()))))
+    .ok_or_else(|| LibraryError::NotFound(format!("skill {skill_id} has no version {}", version.map_or("at all".into(), |v| v.to_string()))))
 }
 
 pub fn findings(conn: &Connection, version_id: i64) -> Result<Vec<Finding>> {
@@ -163,7 +160,7 @@ pub fn get_version(ws: &Workspace, version_id: i64) -> Result<VersionDetail> {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, json_col(r, 4)?, json_col(r, 5)?, r.get(6)?)),
         )
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no skill version with id {version_id}")))?;
+        .ok_or_else(|| LibraryError::NotFound(format!("no skill version with id {version_id}")))?;
     Ok(VersionDetail {
         id: version_id,
         skill_id,
@@ -203,7 +200,7 @@ fn file_entry(conn: &Connection, version_id: i64, path: &str) -> Result<Option<F
 pub fn read_file(ws: &Workspace, version_id: i64, path: &str) -> Result<FileContent> {
     let conn = ws.conn()?;
     let f = file_entry(&conn, version_id, path)?
-        .ok_or_else(|| AppError::not_found(format!("version {version_id} has no file {path:?}")))?;
+        .ok_or_else(|| LibraryError::NotFound(format!("version {version_id} has no file {path:?}")))?;
     let text = if f.binary { None } else { Some(String::from_utf8_lossy(&ws.blobs().get(&f.sha256)?).into_owned()) };
     Ok(FileContent { path: f.path, size: f.size, binary: f.binary, text })
 }
@@ -213,7 +210,7 @@ pub fn diff_versions(ws: &Workspace, from_id: i64, to_id: i64) -> Result<Version
     let version_of = |id: i64| -> Result<u32> {
         conn.query_row("SELECT version FROM skill_versions WHERE id = ?1", [id], |r| r.get(0))
             .optional()?
-            .ok_or_else(|| AppError::not_found(format!("no skill version with id {id}")))
+            .ok_or_else(|| LibraryError::NotFound(format!("no skill version with id {id}")))
     };
     let (from_version, to_version) = (version_of(from_id)?, version_of(to_id)?);
     let old = files(&conn, from_id)?;

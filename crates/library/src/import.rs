@@ -1,11 +1,11 @@
 //! The import pipeline: stage every skill of a source in memory (all refusals happen here),
 //! then store blobs and commit every version in one transaction.
 
+use crate::error::{LibraryError, Result};
 use crate::model::{Finding, ImportOutcome, ImportRequest, ImportStatus, ImportedSkill, SourceKind};
 use crate::package::{Budget, StagedSkill};
 use crate::sources::{self, archive, base_source, folder, git, Origin};
 use rusqlite::{params, OptionalExtension, Transaction};
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 
@@ -175,7 +175,7 @@ pub fn seed_samples_once(ws: &Workspace) -> Result<Option<ImportOutcome>> {
     if skillscope_store::db::get_meta(&conn, "samples_seeded")?.is_some() {
         return Ok(None);
     }
-    let outcome = import_samples(ws).map_err(|e: AppError| e.context("importing the sample skills"))?;
+    let outcome = import_samples(ws).map_err(|e: LibraryError| e.context("importing the sample skills"))?;
     crate::scans::scan_pending(ws, &mut |_, _| Ok(()))?;
     skillscope_store::db::set_meta(&conn, "samples_seeded", &now())?;
     Ok(Some(outcome))

@@ -2,6 +2,7 @@
 //! versions and diffs, and the stored static scans of each version.
 
 mod catalog;
+pub mod error;
 pub mod import;
 pub mod model;
 pub mod package;

@@ -1,13 +1,13 @@
 //! A staged skill: every file read into memory under the import limits, hashed and checked,
 //! before anything is written to the workspace.
 
+use crate::error::{LibraryError, Result};
 use crate::model::{Finding, Severity, Source};
 use sha2::{Digest, Sha256};
 use skillscope_skill::skill_md::{self, SkillMd};
 use skillscope_skill::validate::validate;
 use skillscope_store::blobs::sha256_hex;
 use skillscope_store::config::ImportLimits;
-use skillscope_store::error::{AppError, Result};
 
 #[derive(Debug, Clone)]
 pub struct StagedFile {
@@ -52,7 +52,7 @@ impl<'a> Budget<'a> {
     pub fn admit(&mut self, path: &str, size: u64) -> Result<()> {
         let l = self.limits;
         if size > l.max_file_bytes {
-            return Err(AppError::too_large(format!(
+            return Err(LibraryError::TooLarge(format!(
                 "{path} is {size} bytes; the limit per file is {} bytes",
                 l.max_file_bytes
             )));
@@ -60,10 +60,10 @@ impl<'a> Budget<'a> {
         self.files += 1;
         self.bytes += size;
         if self.files > l.max_files {
-            return Err(AppError::too_large(format!("more than {} files in one import", l.max_files)));
+            return Err(LibraryError::TooLarge(format!("more than {} files in one import", l.max_files)));
         }
         if self.bytes > l.max_total_bytes {
-            return Err(AppError::too_large(format!(
+            return Err(LibraryError::TooLarge(format!(
                 "the import exceeds {} bytes in total (reached at {path})",
                 l.max_total_bytes
             )));
@@ -83,17 +83,17 @@ pub fn read_bounded(r: impl std::io::Read, limit: u64) -> std::io::Result<Vec<u8
 pub fn safe_relative(name: &str) -> Result<String> {
     let unified = name.replace('\\', "/");
     if unified.starts_with('/') || unified.as_bytes().get(1) == Some(&b':') {
-        return Err(AppError::unsafe_archive(format!("entry {name:?} has an absolute path")));
+        return Err(LibraryError::UnsafeArchive(format!("entry {name:?} has an absolute path")));
     }
     let mut parts = Vec::new();
     for part in unified.split('/') {
         match part {
             "" | "." => {}
             ".." => {
-                return Err(AppError::unsafe_archive(format!("entry {name:?} climbs out of the package with '..'")))
+                return Err(LibraryError::UnsafeArchive(format!("entry {name:?} climbs out of the package with '..'")))
             }
             p if p.contains('\0') => {
-                return Err(AppError::unsafe_archive(format!("entry {name:?} contains a NUL byte")))
+                return Err(LibraryError::UnsafeArchive(format!("entry {name:?} contains a NUL byte")))
             }
             p => parts.push(p),
         }
@@ -140,14 +140,16 @@ pub fn skill_roots<'p>(paths: impl IntoIterator<Item = &'p str>) -> Vec<String> 
 }
 
 /// The error for a source with no SKILL.md, pointing at a wrongly cased one if present.
-pub fn no_skill_error<'p>(what: &str, paths: impl IntoIterator<Item = &'p str>) -> AppError {
+pub fn no_skill_error<'p>(what: &str, paths: impl IntoIterator<Item = &'p str>) -> LibraryError {
     let near = paths.into_iter().find(|p| {
         let file = p.rsplit('/').next().unwrap_or(p);
         file.eq_ignore_ascii_case(skill_md::FILE)
     });
     match near {
-        Some(p) => AppError::invalid_skill(format!("{what}: found {p:?}, but the file must be named exactly SKILL.md")),
-        None => AppError::invalid_skill(format!(
+        Some(p) => {
+            LibraryError::InvalidSkill(format!("{what}: found {p:?}, but the file must be named exactly SKILL.md"))
+        }
+        None => LibraryError::InvalidSkill(format!(
             "{what} holds no SKILL.md; a skill is a folder whose top level holds SKILL.md"
         )),
     }
@@ -168,7 +170,7 @@ pub fn stage(dir_name: &str, source: Source, files: RawFiles, mut notes: Vec<Fin
         .iter()
         .find(|f| f.path == skill_md::FILE)
         .ok_or_else(|| no_skill_error(&where_, files.iter().map(|f| f.path.as_str())))?;
-    let md = skill_md::parse(&skill_md.bytes).map_err(|e| AppError::invalid_skill(format!("{where_}: {e}")))?;
+    let md = skill_md::parse(&skill_md.bytes).map_err(|e| LibraryError::InvalidSkill(format!("{where_}: {e}")))?;
     notes.extend(files.iter().filter(|f| f.binary).map(|f| {
         Finding::new("binary_file", Severity::Info, format!("binary file kept ({} bytes)", f.bytes.len()))
             .at(&f.path, None)
@@ -187,7 +189,7 @@ mod tests {
         assert_eq!(safe_relative("a/./b//c").unwrap(), "a/b/c");
         for bad in ["../x", "a/../../x", "/etc/passwd", "C:\\x", "a\\..\\..\\x"] {
             let e = safe_relative(bad).unwrap_err();
-            assert_eq!(e.code, skillscope_store::error::ErrorCode::UnsafeArchive, "{bad}");
+            assert!(matches!(e, LibraryError::UnsafeArchive(_)), "{bad}");
         }
     }
 
@@ -202,13 +204,13 @@ mod tests {
     fn budget_limits() {
         let limits = ImportLimits { max_file_bytes: 10, max_total_bytes: 15, max_files: 2, ..Default::default() };
         let mut b = Budget::new(&limits);
-        assert!(b.admit("a", 11).unwrap_err().message.contains("per file"));
+        assert!(b.admit("a", 11).unwrap_err().to_string().contains("per file"));
         b.admit("a", 8).unwrap();
-        assert!(b.admit("b", 8).unwrap_err().message.contains("in total"));
+        assert!(b.admit("b", 8).unwrap_err().to_string().contains("in total"));
         let mut b = Budget::new(&limits);
         b.admit("a", 1).unwrap();
         b.admit("b", 1).unwrap();
-        assert!(b.admit("c", 1).unwrap_err().message.contains("files"));
+        assert!(b.admit("c", 1).unwrap_err().to_string().contains("files"));
     }
 
     #[test]

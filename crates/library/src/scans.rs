@@ -2,14 +2,15 @@
 //! result per version, and applies the workspace's thresholds when results are read.
 
 use crate::catalog;
+use crate::error::{LibraryError, Result};
 use crate::model::SCANNER;
 use crate::package::StagedSkill;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_scan::{ScanConfig, ScanReport, SkillFile};
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use ts_rs::TS;
 
 fn config(ws: &Workspace) -> ScanConfig {
@@ -39,7 +40,7 @@ pub fn scan_version(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
     let dir_name: String = conn
         .query_row("SELECT dir_name FROM skill_versions WHERE id = ?1", [version_id], |r| r.get(0))
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no skill version with id {version_id}")))?;
+        .ok_or_else(|| LibraryError::NotFound(format!("no skill version with id {version_id}")))?;
     let files: Vec<SkillFile> = catalog::version_files(ws, version_id)?
         .into_iter()
         .map(|(f, bytes)| SkillFile { path: f.path, bytes })
@@ -130,7 +131,7 @@ pub fn render(reports: &[(String, ScanReport)], format: ExportFormat) -> Result<
 /// Writes the reports of library versions to `<home>/exports/` and returns the file's path.
 pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat) -> Result<String> {
     if version_ids.is_empty() {
-        return Err(AppError::invalid_input("nothing to export: choose at least one skill"));
+        return Err(LibraryError::InvalidInput("nothing to export: choose at least one skill".into()));
     }
     let mut reports = Vec::new();
     for &id in version_ids {
@@ -138,14 +139,14 @@ pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat
         reports.push((source_label(&v.source), report(ws, id)?));
     }
     let dir = ws.home().join("exports");
-    std::fs::create_dir_all(&dir).map_err(|e| AppError::io(dir.display(), e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let stem = match reports.as_slice() {
         [(_, one)] => one.name.clone(),
         _ => format!("{}-skills", reports.len()),
     };
     let stamp = now().replace([':', '.'], "-");
     let path = dir.join(format!("scan-{stem}-{stamp}.{}", format.extension()));
-    std::fs::write(&path, render(&reports, format)?).map_err(|e| AppError::io(path.display(), e))?;
+    std::fs::write(&path, render(&reports, format)?).map_err(|e| IoError::new(path.display(), e))?;
     Ok(path.display().to_string())
 }
 

@@ -3,10 +3,10 @@
 //! database refuses updates and deletes); a newer version of the skill is not covered by older
 //! decisions.
 
+use crate::error::{Result, ReviewError};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use skillscope_library as library;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
@@ -58,10 +58,10 @@ pub struct Decision {
 
 pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
     if d.rationale.trim().is_empty() {
-        return Err(AppError::invalid_input("a decision needs a rationale"));
+        return Err(ReviewError::InvalidInput("a decision needs a rationale".into()));
     }
     if d.reviewer.trim().is_empty() {
-        return Err(AppError::invalid_input("a decision needs the reviewer's name"));
+        return Err(ReviewError::InvalidInput("a decision needs the reviewer's name".into()));
     }
     let v = library::get_version(ws, d.version_id)?;
     let conn = ws.conn()?;
@@ -83,7 +83,7 @@ pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
     list(ws, v.skill_id)?
         .into_iter()
         .find(|x| x.id == id)
-        .ok_or_else(|| AppError::not_found("the decision just recorded"))
+        .ok_or_else(|| ReviewError::NotFound("the decision just recorded".into()))
 }
 
 /// A `decisions` row joined with its version, before the verdict and evidence are parsed.

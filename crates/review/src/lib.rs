@@ -1,4 +1,5 @@
 //! What a reviewer acts on: append-only decisions per skill version and deployment reports.
 
 pub mod decisions;
+pub mod error;
 pub mod report;

@@ -4,6 +4,7 @@
 //! local paths redacted.
 
 use crate::decisions::{self, Decision, EvidenceLink};
+use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use skillscope_experiments as experiments;
 use skillscope_experiments::Provenance;
@@ -11,9 +12,9 @@ use skillscope_library as library;
 use skillscope_library::model::SourceKind;
 use skillscope_library::scans;
 use skillscope_stats::Summary;
-use skillscope_store::error::Result;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use ts_rs::TS;
@@ -424,13 +425,13 @@ pub fn export(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<Str
     let text = render(ws, skill_id, format)?;
     let name = library::get_skill(ws, skill_id)?.summary.name;
     let dir = ws.home().join("exports");
-    std::fs::create_dir_all(&dir).map_err(|e| skillscope_store::error::AppError::io(dir.display(), e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let ext = match format {
         ReportFormat::Html => "html",
         ReportFormat::Md => "md",
         ReportFormat::Json => "json",
     };
     let path = dir.join(format!("report-{name}-{}.{ext}", now().replace([':', '.'], "-")));
-    std::fs::write(&path, text).map_err(|e| skillscope_store::error::AppError::io(path.display(), e))?;
+    std::fs::write(&path, text).map_err(|e| IoError::new(path.display(), e))?;
     Ok(path.display().to_string())
 }

@@ -2,12 +2,12 @@
 //! of its record: it lives in the OS keyring (see `credentials`).
 
 use crate::credentials;
+use crate::error::{Result, RunsError};
 use crate::harnesses::Harness;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_agent::AgentLimits;
 use skillscope_models::ProviderConfig;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
@@ -33,7 +33,7 @@ pub struct AgentConfig {
 
 pub fn save_provider(ws: &Workspace, cfg: &ProviderConfig) -> Result<()> {
     if cfg.id.trim().is_empty() || cfg.base_url.trim().is_empty() {
-        return Err(AppError::invalid_input("a provider needs an id and a base URL"));
+        return Err(RunsError::InvalidInput("a provider needs an id and a base URL".into()));
     }
     ws.conn()?.execute(
         "INSERT INTO providers(id, config_json, updated_at) VALUES (?1, ?2, ?3)
@@ -49,7 +49,7 @@ pub fn provider(ws: &Workspace, id: &str) -> Result<ProviderConfig> {
         .query_row("SELECT config_json FROM providers WHERE id = ?1", [id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| {
-            AppError::not_found(format!("no provider {id:?}; add it in Settings or with `skillscope provider add`"))
+            RunsError::NotFound(format!("no provider {id:?}; add it in Settings or with `skillscope provider add`"))
         })?;
     Ok(serde_json::from_str(&json)?)
 }
@@ -72,10 +72,9 @@ pub fn delete_provider(ws: &Workspace, id: &str) -> Result<()> {
     let conn = ws.conn()?;
     let users: u32 = conn.query_row("SELECT COUNT(*) FROM agent_configs WHERE provider_id = ?1", [id], |r| r.get(0))?;
     if users > 0 {
-        return Err(AppError::new(
-            skillscope_store::ErrorCode::Conflict,
-            format!("{users} agent configuration(s) use provider {id:?}; change or delete them first"),
-        ));
+        return Err(RunsError::Conflict(format!(
+            "{users} agent configuration(s) use provider {id:?}; change or delete them first"
+        )));
     }
     conn.execute("DELETE FROM providers WHERE id = ?1", [id])?;
     credentials::delete(id)?;
@@ -85,11 +84,11 @@ pub fn delete_provider(ws: &Workspace, id: &str) -> Result<()> {
 /// Creates (id 0) or updates a configuration; returns its id.
 pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
     if a.name.trim().is_empty() || a.model.trim().is_empty() {
-        return Err(AppError::invalid_input("an agent configuration needs a name and a model"));
+        return Err(RunsError::InvalidInput("an agent configuration needs a name and a model".into()));
     }
     let p = provider(ws, &a.provider_id)?;
     if a.harness == Harness::ClaudeCode && p.api != skillscope_models::ApiKind::Anthropic {
-        return Err(AppError::invalid_input(format!(
+        return Err(RunsError::InvalidInput(format!(
             "Claude Code speaks the Anthropic Messages API; provider {} uses another API",
             p.id
         )));
@@ -111,17 +110,16 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
         )
         .map_err(|e| unique_name(e, &a.name))?;
     if n == 0 {
-        return Err(AppError::not_found(format!("no agent configuration with id {}", a.id)));
+        return Err(RunsError::NotFound(format!("no agent configuration with id {}", a.id)));
     }
     Ok(a.id)
 }
 
-fn unique_name(e: rusqlite::Error, name: &str) -> AppError {
+fn unique_name(e: rusqlite::Error, name: &str) -> RunsError {
     match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => AppError::new(
-            skillscope_store::ErrorCode::Conflict,
-            format!("an agent configuration named {name:?} already exists"),
-        ),
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+            RunsError::Conflict(format!("an agent configuration named {name:?} already exists"))
+        }
         other => other.into(),
     }
 }
@@ -151,7 +149,7 @@ pub fn agent(ws: &Workspace, id: i64) -> Result<AgentConfig> {
     agents(ws)?
         .into_iter()
         .find(|a| a.id == id)
-        .ok_or_else(|| AppError::not_found(format!("no agent configuration with id {id}")))
+        .ok_or_else(|| RunsError::NotFound(format!("no agent configuration with id {id}")))
 }
 
 pub fn delete_agent(ws: &Workspace, id: i64) -> Result<()> {
@@ -164,9 +162,6 @@ pub async fn test_credential(ws: &Workspace, provider_id: &str, model: &str) -> 
     let cfg = provider(ws, provider_id)?;
     let key = credentials::get(provider_id)?;
     let client = skillscope_models::Client::new(cfg, key.map(skillscope_models::Secret::new))
-        .map_err(|e| AppError::invalid_input(e.to_string()))?;
-    client
-        .check(model)
-        .await
-        .map_err(|e| AppError::new(skillscope_store::ErrorCode::InvalidInput, format!("{provider_id}: {e}")))
+        .map_err(|source| RunsError::Model { what: provider_id.to_string(), source })?;
+    client.check(model).await.map_err(|source| RunsError::Model { what: provider_id.to_string(), source })
 }

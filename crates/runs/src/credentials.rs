@@ -1,7 +1,7 @@
 //! Model API keys live only in the OS keyring (service `skillscope`, one entry per provider id).
 //! Nothing here writes a secret anywhere else; callers hold it in memory for one call.
 
-use skillscope_store::error::{AppError, ErrorCode, Result};
+use crate::error::{Result, RunsError};
 
 pub const SERVICE: &str = "skillscope";
 /// `keyutils` (kernel keyring, e.g. under `keyctl session`) or `secret-service`; default: the
@@ -22,25 +22,20 @@ pub fn init_store() {
 
 fn entry(provider: &str) -> Result<keyring::Entry> {
     if provider.trim().is_empty() {
-        return Err(AppError::invalid_input("a provider id is required"));
+        return Err(RunsError::InvalidInput("a provider id is required".into()));
     }
     init_store();
     keyring::Entry::new(SERVICE, provider).map_err(|e| keyring_error(provider, e))
 }
 
-fn keyring_error(provider: &str, e: keyring::Error) -> AppError {
-    AppError::new(
-        ErrorCode::Io,
-        format!(
-            "the OS keyring is unavailable for {provider:?} ({e}); start a Secret Service (e.g. gnome-keyring) or set {STORE_ENV}=keyutils"
-        ),
-    )
+fn keyring_error(provider: &str, source: keyring::Error) -> RunsError {
+    RunsError::Keyring { provider: provider.to_string(), env: STORE_ENV, source }
 }
 
 pub fn set(provider: &str, secret: &str) -> Result<()> {
     let secret = secret.trim();
     if secret.is_empty() {
-        return Err(AppError::invalid_input("the key is empty"));
+        return Err(RunsError::InvalidInput("the key is empty".into()));
     }
     entry(provider)?.set_password(secret).map_err(|e| keyring_error(provider, e))
 }

@@ -2,18 +2,19 @@
 //! changed, what it printed, how long each phase took, tokens and cost. Everything passes through
 //! the scrubber (stored provider keys, key shapes, local paths) on the way out.
 
+use crate::error::Result;
 use crate::queue::store;
 use crate::redaction::Scrubber;
 use crate::trajectories;
 use serde_json::json;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use std::path::Path;
 
 fn write(dir: &Path, name: &str, mut value: serde_json::Value, r: &Scrubber) -> Result<()> {
     r.json(&mut value);
     let path = dir.join(name);
-    std::fs::write(&path, serde_json::to_string_pretty(&value)?).map_err(|e| AppError::io(path.display(), e))
+    Ok(std::fs::write(&path, serde_json::to_string_pretty(&value)?).map_err(|e| IoError::new(path.display(), e))?)
 }
 
 /// Writes the bundle of `trial_id` into `dir` (created if missing); returns the files written.
@@ -22,7 +23,7 @@ pub fn export(ws: &Workspace, trial_id: i64, dir: &Path) -> Result<Vec<String>> 
     let results = store::results(ws, trial_id)?;
     let trajs = trajectories::for_trial(ws, trial_id)?;
     let r = Scrubber::new(ws)?;
-    std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir.display(), e))?;
+    std::fs::create_dir_all(dir).map_err(|e| IoError::new(dir.display(), e))?;
     let mut files = vec!["trial.json".to_string()];
     write(
         dir,

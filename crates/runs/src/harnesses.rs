@@ -1,10 +1,11 @@
 //! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or the real
 //! Claude Code CLI, installed from npm (pinned) into the workspace and mounted into trial containers.
 
+use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
 use skillscope_agent::claude_code;
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use std::path::PathBuf;
 use ts_rs::TS;
 
@@ -33,7 +34,7 @@ impl Harness {
     pub fn parse(s: &str) -> Result<Self> {
         Self::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
             let known: Vec<&str> = Self::ALL.iter().map(|h| h.as_str()).collect();
-            AppError::invalid_input(format!("unknown harness {s:?}: one of {}", known.join(", ")))
+            RunsError::InvalidInput(format!("unknown harness {s:?}: one of {}", known.join(", ")))
         })
     }
 }
@@ -54,13 +55,10 @@ pub fn claude_code_binary(ws: &Workspace) -> Result<PathBuf> {
     if binary.is_file() {
         return Ok(binary);
     }
-    Err(AppError::new(
-        ErrorCode::NotFound,
-        format!(
-            "Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)",
-            claude_code::VERSION
-        ),
-    ))
+    Err(RunsError::NotFound(format!(
+        "Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)",
+        claude_code::VERSION
+    )))
 }
 
 /// Installs Claude Code with npm (once; later calls find it); returns the binary. `stop` is
@@ -70,7 +68,7 @@ pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<Pa
         return Ok(binary);
     }
     let prefix = claude_code_prefix(ws);
-    std::fs::create_dir_all(&prefix).map_err(|e| AppError::io(prefix.display(), e))?;
+    std::fs::create_dir_all(&prefix).map_err(|e| IoError::new(prefix.display(), e))?;
     let package = format!("@anthropic-ai/claude-code@{}", claude_code::VERSION);
     let mut child = std::process::Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
@@ -79,7 +77,7 @@ pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<Pa
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| AppError::new(ErrorCode::Io, format!("cannot run npm to install {package}: {e}")))?;
+        .map_err(|source| RunsError::NoNpm { package: package.clone(), source })?;
     // Drained on its own thread so a chatty npm never blocks on a full pipe.
     let stderr = child.stderr.take().map(|mut pipe| {
         std::thread::spawn(move || {
@@ -89,19 +87,19 @@ pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<Pa
         })
     });
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| AppError::io("waiting for npm", e))? {
+        if let Some(status) = child.try_wait().map_err(|e| IoError::new("waiting for npm", e))? {
             break status;
         }
         if stop() {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(AppError::new(ErrorCode::Conflict, format!("the install of {package} was cancelled")));
+            return Err(RunsError::Conflict(format!("the install of {package} was cancelled")));
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
     if !status.success() {
         let text = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
-        return Err(AppError::new(ErrorCode::Io, format!("npm could not install {package}: {}", text.trim())));
+        return Err(RunsError::Install { package, stderr: text.trim().to_string() });
     }
     claude_code_binary(ws)
 }
@@ -170,8 +168,8 @@ mod tests {
         let ready = |ws: &Workspace| status(ws).into_iter().map(|s| (s.harness, s.installed)).collect::<Vec<_>>();
         assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, false)]);
         let err = claude_code_binary(&ws).unwrap_err();
-        assert_eq!(err.code, ErrorCode::NotFound);
-        assert!(err.message.contains("skillscope harness install claude-code"), "{}", err.message);
+        assert!(matches!(err, RunsError::NotFound(_)));
+        assert!(err.to_string().contains("skillscope harness install claude-code"), "{err}");
 
         let binary = harnesses.path().join(format!(
             "claude-code-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
@@ -186,6 +184,6 @@ mod tests {
             "installed once, found after"
         );
         assert_eq!(Harness::parse("claude-code").unwrap(), Harness::ClaudeCode);
-        assert_eq!(Harness::parse("codex").unwrap_err().code, ErrorCode::InvalidInput);
+        assert!(matches!(Harness::parse("codex").unwrap_err(), RunsError::InvalidInput(_)));
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod credentials;
+pub mod error;
 pub mod evidence;
 pub mod harnesses;
 pub mod queue;

@@ -4,8 +4,8 @@
 
 use crate::agents;
 use crate::credentials;
+use crate::error::Result;
 use skillscope_atif::Redactor;
-use skillscope_store::error::Result;
 use skillscope_store::workspace::Workspace;
 
 pub struct Scrubber {

@@ -2,10 +2,10 @@
 //! step, so that a viewer reads one window of steps at a time however long the trajectory is.
 //! Trials write theirs; files from Harbor or SkillEvaluator are imported.
 
+use crate::error::{Result, RunsError};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_atif::{Content, ContentPart, Step, Trajectory, Violation};
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
@@ -41,13 +41,9 @@ pub struct NewTrajectory<'a> {
     pub stop_reason: Option<&'a str>,
 }
 
-fn store_error(e: impl std::fmt::Display) -> AppError {
-    AppError::new(ErrorCode::Internal, format!("trajectory storage: {e}"))
-}
-
 /// Stores a trajectory once (a trial attempt's second write is ignored); returns its id.
 pub fn store(conn: &mut Connection, t: NewTrajectory) -> Result<i64> {
-    let gz = skillscope_atif::compress(t.trajectory).map_err(store_error)?;
+    let gz = skillscope_atif::compress(t.trajectory)?;
     let fm = t.trajectory.final_metrics.as_ref();
     let tok = |f: fn(&skillscope_atif::FinalMetrics) -> Option<i64>| fm.and_then(f).unwrap_or(0);
     let tx = conn.savepoint()?; // nests inside a caller's transaction (bundle import)
@@ -90,7 +86,7 @@ fn index_steps(conn: &Connection, id: i64, trajectory: &Trajectory) -> Result<()
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for (row, step) in skillscope_atif::index(trajectory).into_iter().zip(&trajectory.steps) {
-        let step_gz = skillscope_atif::compress(step).map_err(store_error)?;
+        let step_gz = skillscope_atif::compress(step)?;
         ins.execute(params![
             id,
             row.position,
@@ -215,11 +211,11 @@ fn read(conn: &Connection, id: i64) -> Result<Trajectory> {
         .query_row("SELECT atif_gz FROM trajectories WHERE id = ?1", [id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| no_trajectory(id))?;
-    skillscope_atif::decompress(&gz).map_err(store_error)
+    Ok(skillscope_atif::decompress(&gz)?)
 }
 
-fn no_trajectory(id: i64) -> AppError {
-    AppError::not_found(format!("no trajectory with id {id}"))
+fn no_trajectory(id: i64) -> RunsError {
+    RunsError::NotFound(format!("no trajectory with id {id}"))
 }
 
 /// Most steps one window carries: what a screen or two shows, never the whole of a long run.
@@ -303,7 +299,7 @@ pub fn window(ws: &Workspace, id: i64, req: &WindowRequest) -> Result<StepWindow
     let mut steps = Vec::new();
     for row in rows {
         let (position, since, gz) = row?;
-        let mut step = skillscope_atif::decompress(&gz).map_err(store_error)?;
+        let mut step = skillscope_atif::decompress(&gz)?;
         let cut = !req.whole && cut_texts(&mut step);
         steps.push(WindowStep { position, since_ms: since.map(|ms| ms.max(0)), step, cut });
     }
@@ -405,7 +401,7 @@ pub fn align(ws: &Workspace, without: Option<i64>, with: Option<i64>) -> Result<
 /// Imports an ATIF file produced elsewhere. Files with violations are kept (and the violations
 /// returned); files that are not ATIF at all are refused.
 pub fn import_file(ws: &Workspace, path: &std::path::Path) -> Result<(i64, Vec<Violation>)> {
-    let imported = skillscope_atif::import_file(path).map_err(|e| AppError::invalid_input(e.to_string()))?;
+    let imported = skillscope_atif::import_file(path)?;
     let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let id = store(
         &mut ws.conn()?,

@@ -1,6 +1,6 @@
 //! Content-addressed file store: `objects/<first two hex>/<rest of sha256>`.
 
-use crate::error::{AppError, Result};
+use crate::error::{IoError, Result, StoreError};
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,13 +16,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 impl BlobStore {
     pub fn open(root: PathBuf) -> Result<Self> {
-        std::fs::create_dir_all(&root).map_err(|e| AppError::io(root.display(), e))?;
+        std::fs::create_dir_all(&root).map_err(|e| IoError::new(root.display(), e))?;
         Ok(Self { root })
     }
 
     fn path_of(&self, sha: &str) -> Result<PathBuf> {
         if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(AppError::invalid_input(format!("not a sha256: {sha:?}")));
+            return Err(StoreError::BadDigest(sha.to_string()));
         }
         Ok(self.root.join(&sha[..2]).join(&sha[2..]))
     }
@@ -35,16 +35,16 @@ impl BlobStore {
             return Ok(());
         }
         let dir = path.parent().expect("blob path has a parent");
-        std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir.display(), e))?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| AppError::io(dir.display(), e))?;
-        tmp.write_all(bytes).map_err(|e| AppError::io(path.display(), e))?;
-        tmp.persist(&path).map_err(|e| AppError::io(path.display(), e.error))?;
+        std::fs::create_dir_all(dir).map_err(|e| IoError::new(dir.display(), e))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| IoError::new(dir.display(), e))?;
+        tmp.write_all(bytes).map_err(|e| IoError::new(path.display(), e))?;
+        tmp.persist(&path).map_err(|e| IoError::new(path.display(), e.error))?;
         Ok(())
     }
 
     pub fn get(&self, sha: &str) -> Result<Vec<u8>> {
         let path = self.path_of(sha)?;
-        std::fs::read(&path).map_err(|e| AppError::io(format!("stored file {sha}"), e))
+        Ok(std::fs::read(&path).map_err(|e| IoError::new(format!("stored file {sha}"), e))?)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Workspace settings read from `<home>/config.toml`; every field has a safe default.
 
-use crate::error::{AppError, ErrorCode, Result};
+use crate::error::{IoError, Result, StoreError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -85,9 +85,9 @@ impl Config {
     pub fn load(path: &Path) -> Result<Self> {
         match std::fs::read_to_string(path) {
             Ok(text) => toml::from_str(&text)
-                .map_err(|e| AppError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display()))),
+                .map_err(|e| StoreError::Config { path: path.display().to_string(), source: Box::new(e) }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(AppError::io(path.display(), e)),
+            Err(e) => Err(IoError::new(path.display(), e).into()),
         }
     }
 }
@@ -105,6 +105,6 @@ mod tests {
         assert_eq!(c.import.max_file_bytes, 42);
         assert_eq!(c.import.max_files, ImportLimits::default().max_files);
         std::fs::write(&p, "[import]\nmax_file_byte = 42\n").unwrap();
-        assert!(Config::load(&p).unwrap_err().message.contains("max_file_byte"));
+        assert!(Config::load(&p).unwrap_err().to_string().contains("max_file_byte"));
     }
 }

@@ -1,6 +1,6 @@
 //! SQLite connection set-up and the schema's migrations (versioned by `PRAGMA user_version`).
 
-use crate::error::Result;
+use crate::error::{Result, StoreError};
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
@@ -255,13 +255,7 @@ pub fn connect(path: &Path) -> Result<Connection> {
 pub fn migrate(conn: &mut Connection) -> Result<()> {
     let current: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if current > latest_schema_version() {
-        return Err(crate::error::AppError::new(
-            crate::error::ErrorCode::Database,
-            format!(
-                "this workspace has schema version {current}, newer than this build's {}; update Skillscope",
-                latest_schema_version()
-            ),
-        ));
+        return Err(StoreError::NewerSchema { found: current, supported: latest_schema_version() });
     }
     migrations().to_latest(conn)?;
     Ok(())
@@ -307,6 +301,6 @@ mod tests {
         let mut c = connect(&dir.path().join("t.db")).unwrap();
         c.pragma_update(None, "user_version", 999).unwrap();
         let e = migrate(&mut c).unwrap_err();
-        assert!(e.message.contains("newer"), "{e}");
+        assert!(e.to_string().contains("newer"), "{e}");
     }
 }

@@ -7,7 +7,7 @@ pub mod db;
 pub mod error;
 pub mod workspace;
 
-pub use error::{AppError, ErrorCode, Result};
+pub use error::{IoError, Result, StoreError};
 pub use workspace::Workspace;
 
 /// Current UTC time in RFC 3339, the one timestamp format of the database.

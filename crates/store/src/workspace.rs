@@ -4,7 +4,7 @@
 use crate::blobs::BlobStore;
 use crate::config::Config;
 use crate::db;
-use crate::error::{AppError, Result};
+use crate::error::{IoError, Result, StoreError};
 use rusqlite::Connection;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -33,17 +33,15 @@ pub fn default_home() -> Result<PathBuf> {
     if let Some(h) = std::env::var_os(HOME_ENV).filter(|h| !h.is_empty()) {
         return Ok(PathBuf::from(h));
     }
-    dirs::data_dir()
-        .map(|d| d.join("skillscope"))
-        .ok_or_else(|| AppError::invalid_input(format!("no data directory found; set {HOME_ENV}")))
+    dirs::data_dir().map(|d| d.join("skillscope")).ok_or(StoreError::NoHome(HOME_ENV))
 }
 
 impl Workspace {
     /// Creates the directory layout if needed and migrates the database.
     pub fn open(home: impl Into<PathBuf>) -> Result<Self> {
         let home = home.into();
-        std::fs::create_dir_all(&home).map_err(|e| AppError::io(home.display(), e))?;
-        let home = home.canonicalize().map_err(|e| AppError::io(home.display(), e))?;
+        std::fs::create_dir_all(&home).map_err(|e| IoError::new(home.display(), e))?;
+        let home = home.canonicalize().map_err(|e| IoError::new(home.display(), e))?;
         let config = Config::load(&home.join("config.toml"))?;
         let blobs = BlobStore::open(home.join("objects"))?;
         let ws = Self { home, config, blobs };
@@ -70,8 +68,8 @@ impl Workspace {
     /// Scratch space inside the workspace (git clones), so nothing is written outside it.
     pub fn staging_dir(&self) -> Result<tempfile::TempDir> {
         let dir = self.home.join("staging");
-        std::fs::create_dir_all(&dir).map_err(|e| AppError::io(dir.display(), e))?;
-        tempfile::tempdir_in(&dir).map_err(|e| AppError::io(dir.display(), e))
+        std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
+        Ok(tempfile::tempdir_in(&dir).map_err(|e| IoError::new(dir.display(), e))?)
     }
 
     /// A fresh connection; cheap, and lets app threads work concurrently under WAL.

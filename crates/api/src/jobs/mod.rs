@@ -10,7 +10,7 @@ pub use model::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
 pub use run::run;
 pub use store::{create, fail_interrupted, recent};
 
-use skillscope_store::error::{AppError, ErrorCode, Result};
+use crate::errors::{AppError, ErrorCode, Result};
 use skillscope_store::workspace::Workspace;
 use std::sync::atomic::AtomicBool;
 

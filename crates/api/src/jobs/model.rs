@@ -1,9 +1,9 @@
 //! What a job is: its kind and request, its state, its progress and its typed outcome.
 
+use crate::errors::AppError;
 use serde::{Deserialize, Serialize};
 use skillscope_library::model::{ImportOutcome, ImportRequest};
 use skillscope_runs::harnesses::{Harness, HarnessStatus};
-use skillscope_store::error::AppError;
 use ts_rs::TS;
 
 /// Long work other than trials. The request is stored with the job, so a job's row says what

@@ -4,12 +4,13 @@
 
 use super::model::{JobEvent, JobOutcome, JobRequest, JobState};
 use super::store;
+use crate::errors::{AppError, ErrorCode, Result};
 use skillscope_experiments::bundle;
+use skillscope_library::error::LibraryError;
 use skillscope_library::import::{import, Progress};
 use skillscope_library::scans;
 use skillscope_runs::harnesses;
 use skillscope_sandbox::{bootstrap, Engine};
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::workspace::Workspace;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -83,7 +84,9 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
     let ws = step.ws;
     match req {
         JobRequest::Import(request) => {
-            let outcome = import(ws, request, &mut |p: Progress| step.progress(p.done, p.total, p.message))?;
+            let outcome = import(ws, request, &mut |p: Progress| {
+                step.progress(p.done, p.total, p.message).map_err(|_| LibraryError::Cancelled)
+            })?;
             let n = outcome.skills.len();
             // The import is committed: a failed or cancelled review after it keeps the outcome.
             step.ev.outcome = Some(JobOutcome::Import(outcome));
@@ -115,18 +118,20 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
 
 fn scan_library(step: &mut Step) -> Result<u32> {
     let ws = step.ws;
-    scans::scan_pending(ws, &mut |done, total| step.progress(done, total, format!("Reviewed {done}/{total}")))
+    let mut progress = |done, total| {
+        step.progress(done, total, format!("Reviewed {done}/{total}")).map_err(|_| LibraryError::Cancelled)
+    };
+    Ok(scans::scan_pending(ws, &mut progress)?)
 }
 
 /// Builds the base images one after the other; a cancel takes effect between them.
 fn prepare_images(step: &mut Step, debian: bool) -> Result<JobOutcome> {
     let total = if debian { 2 } else { 1 };
-    let engine_error = crate::errors::sandbox;
     let runtime = crate::runtime::current_thread("the image job")?;
     let mut images = Vec::new();
     step.progress(0, total, format!("Building {}", bootstrap::BUSYBOX_TAG))?;
-    let engine = runtime.block_on(Engine::connect()).map_err(engine_error)?;
-    let id = runtime.block_on(bootstrap::busybox(&engine)).map_err(engine_error)?;
+    let engine = runtime.block_on(Engine::connect())?;
+    let id = runtime.block_on(bootstrap::busybox(&engine))?;
     images.push(format!("{} {id}", bootstrap::BUSYBOX_TAG));
     if debian {
         step.progress(
@@ -135,7 +140,7 @@ fn prepare_images(step: &mut Step, debian: bool) -> Result<JobOutcome> {
             format!("Building {} (debootstrap; minutes the first time)", bootstrap::DEBIAN_PYTHON_TAG),
         )?;
         let mut log = |m: &str| tracing::info!("{m}");
-        let id = runtime.block_on(bootstrap::debian_python(&engine, &mut log)).map_err(engine_error)?;
+        let id = runtime.block_on(bootstrap::debian_python(&engine, &mut log))?;
         images.push(format!("{} {id}", bootstrap::DEBIAN_PYTHON_TAG));
     }
     step.progress(total, total, "Images ready".into())?;

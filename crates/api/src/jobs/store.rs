@@ -3,8 +3,8 @@
 //! shows a job that will not finish.
 
 use super::model::{JobEvent, JobKind, JobRequest, JobState};
+use crate::errors::{AppError, ErrorCode, Result};
 use rusqlite::params;
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 

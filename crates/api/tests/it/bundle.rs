@@ -8,7 +8,7 @@ use serde_json::Value;
 use skillscope_api::experiments::{self, PairView};
 use skillscope_api::queue::store;
 use skillscope_api::{bundle, experiments::ProvenanceKind};
-use skillscope_api::{credentials, demo, import, trajectories, ErrorCode, Workspace};
+use skillscope_api::{credentials, demo, import, trajectories, AppError, ErrorCode, Workspace};
 use std::path::Path;
 
 const CANARY: &str = "sk-canary-bundle-5e1d8c3a9f7b2046";
@@ -151,7 +151,7 @@ fn bad_bundles_are_refused_and_nothing_is_written() {
     ];
     let before: Vec<i64> = tables.iter().map(|t| count(&b, t)).collect();
     let refused = |bytes: &[u8], code: ErrorCode, needle: &str| {
-        let e = bundle::import(&b, bytes).unwrap_err();
+        let e = AppError::from(bundle::import(&b, bytes).unwrap_err());
         assert_eq!(e.code, code, "{e}");
         assert!(e.message.contains(needle), "{e}");
         assert_eq!(tables.iter().map(|t| count(&b, t)).collect::<Vec<_>>(), before, "nothing written after: {e}");
@@ -177,7 +177,7 @@ fn bad_bundles_are_refused_and_nothing_is_written() {
 
     // A workspace without the samples lacks the demo's skills.
     let bare = Workspace::open(tmp.path().join("bare")).unwrap();
-    let e = bundle::import(&bare, demo::BUNDLE).unwrap_err();
+    let e = AppError::from(bundle::import(&bare, demo::BUNDLE).unwrap_err());
     assert_eq!(e.code, ErrorCode::NotFound);
     assert!(e.message.contains("import that skill version first"), "{e}");
     assert_eq!(count(&bare, "runs"), 0);
@@ -187,7 +187,7 @@ fn bad_bundles_are_refused_and_nothing_is_written() {
 fn a_library_without_the_samples_declines_the_demo_once() {
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path()).unwrap();
-    let err = demo::seed_once(&ws).unwrap_err();
+    let err = AppError::from(demo::seed_once(&ws).unwrap_err());
     assert_eq!(err.code, ErrorCode::NotFound);
     assert!(err.message.contains("not tried again"), "{}", err.message);
     assert_eq!(count(&ws, "experiments"), 0, "nothing half-imported");

@@ -29,7 +29,7 @@ pub(crate) fn recorder() -> (Sink, Arc<Mutex<Vec<QueueEvent>>>) {
 }
 
 pub(crate) async fn drain(ws: &Workspace, socket: Option<String>, sink: Sink) -> Result<(), AppError> {
-    worker::run(ws.clone(), WorkerOptions { drain: true, socket, ..Default::default() }, sink).await
+    Ok(worker::run(ws.clone(), WorkerOptions { drain: true, socket, ..Default::default() }, sink).await?)
 }
 
 /// Containers still present for this workspace.

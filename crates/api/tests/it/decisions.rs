@@ -4,7 +4,7 @@
 use skillscope_api::decisions::{self, EvidenceLink, NewDecision, Verdict};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
-use skillscope_api::{ErrorCode, Workspace};
+use skillscope_api::{AppError, ErrorCode, Workspace};
 
 #[test]
 fn decisions_are_append_only_and_tied_to_a_version() {
@@ -23,8 +23,11 @@ fn decisions_are_append_only_and_tied_to_a_version() {
         reviewer: reviewer.into(),
         evidence: vec![EvidenceLink { kind: "experiment".into(), id: 7, label: "eval on tasks".into() }],
     };
-    assert_eq!(decisions::record(&ws, &new("  ", "Ana")).unwrap_err().code, ErrorCode::InvalidInput);
-    assert_eq!(decisions::record(&ws, &new("Helps on every task", "")).unwrap_err().code, ErrorCode::InvalidInput);
+    assert_eq!(AppError::from(decisions::record(&ws, &new("  ", "Ana")).unwrap_err()).code, ErrorCode::InvalidInput);
+    assert_eq!(
+        AppError::from(decisions::record(&ws, &new("Helps on every task", "")).unwrap_err()).code,
+        ErrorCode::InvalidInput
+    );
     let d = decisions::record(&ws, &new("Golden on 10 tasks, no risky findings", "Ana")).unwrap();
     assert!(d.covers_latest);
     assert_eq!(d.evidence[0].id, 7);

@@ -38,7 +38,7 @@ fn req(source: &Path) -> ImportRequest {
 }
 
 fn run(e: &Env, r: ImportRequest) -> Result<ImportOutcome, AppError> {
-    import(&e.ws, &r, &mut |_| Ok(()))
+    Ok(import(&e.ws, &r, &mut |_| Ok(()))?)
 }
 
 fn statuses(o: &ImportOutcome) -> Vec<(String, ImportStatus)> {
@@ -150,7 +150,7 @@ fn same_name_from_two_sources_both_stay() {
     let list = library::list_skills(&e.ws).unwrap();
     assert_eq!(list.len(), 2);
     assert_ne!(list[0].source.location, list[1].source.location);
-    assert_eq!(library::resolve(&e.ws, "tool").unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(AppError::from(library::resolve(&e.ws, "tool").unwrap_err()).code, ErrorCode::Conflict);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use skillscope_api::trajectories::{self, NewTrajectory, TrajectoryQuery, WindowRequest, MAX_PAGE, MAX_WINDOW};
-use skillscope_api::{ErrorCode, Workspace};
+use skillscope_api::{AppError, ErrorCode, Workspace};
 use skillscope_atif::{synthetic, Agent, Trajectory, TrajectoryBuilder, TurnMetrics};
 use time::macros::datetime;
 
@@ -58,7 +58,7 @@ fn filters_count_and_window_the_matching_steps() {
     let missing =
         trajectories::window(&ws, 9999, &WindowRequest { offset: 0, limit: 1, filter: String::new(), whole: false })
             .unwrap_err();
-    assert_eq!(missing.code, ErrorCode::NotFound);
+    assert_eq!(AppError::from(missing).code, ErrorCode::NotFound);
 }
 
 /// A run that lists the directory, optionally reads the skill, then writes `answer`.

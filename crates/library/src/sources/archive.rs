@@ -2,9 +2,10 @@
 //! decompression is bounded per entry and in total, whatever sizes the archive claims.
 
 use super::{dir_name, join_rel, source_for};
+use crate::error::{LibraryError, Result};
 use crate::model::{Finding, Severity, Source};
 use crate::package::{self, read_bounded, safe_relative, stage, Budget, StagedSkill};
-use skillscope_store::error::{AppError, Result};
+use skillscope_store::IoError;
 use std::collections::BTreeMap;
 use std::io::BufReader;
 use std::path::Path;
@@ -15,15 +16,15 @@ struct Entry {
     symlink: bool,
 }
 
-fn zip_error(path: &Path, e: zip::result::ZipError) -> AppError {
-    AppError::invalid_input(format!("{} is not a readable zip archive: {e}", path.display()))
+fn zip_error(path: &Path, e: zip::result::ZipError) -> LibraryError {
+    LibraryError::InvalidInput(format!("{} is not a readable zip archive: {e}", path.display()))
 }
 
 pub fn stage_all(path: &Path, sub: &str, base: &Source, budget: &mut Budget) -> Result<Vec<StagedSkill>> {
-    let file = std::fs::File::open(path).map_err(|e| AppError::io(path.display(), e))?;
+    let file = std::fs::File::open(path).map_err(|e| IoError::new(path.display(), e))?;
     let mut zip = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| zip_error(path, e))?;
     if zip.len() > budget.limits.max_files {
-        return Err(AppError::too_large(format!(
+        return Err(LibraryError::TooLarge(format!(
             "the archive has {} entries; the limit is {}",
             zip.len(),
             budget.limits.max_files
@@ -86,14 +87,14 @@ fn read_entry(
     budget: &mut Budget,
 ) -> Result<Vec<u8>> {
     let limits = budget.limits;
-    let f = zip.by_index(index).map_err(|e| AppError::invalid_input(format!("cannot read {name}: {e}")))?;
+    let f = zip.by_index(index).map_err(|e| LibraryError::InvalidInput(format!("cannot read {name}: {e}")))?;
     let compressed = f.compressed_size().max(1);
     // Headers can lie: the budget counts the bytes really decompressed, not the claimed size.
-    let bytes = read_bounded(f, limits.max_file_bytes).map_err(|e| AppError::io(format!("reading {name}"), e))?;
+    let bytes = read_bounded(f, limits.max_file_bytes).map_err(|e| IoError::new(format!("reading {name}"), e))?;
     let actual = bytes.len() as u64;
     budget.admit(name, actual)?;
     if actual > limits.ratio_floor_bytes && actual / compressed > limits.max_compression_ratio {
-        return Err(AppError::too_large(format!(
+        return Err(LibraryError::TooLarge(format!(
             "{name} expands {}:1 (limit {}:1); this looks like a zip bomb",
             actual / compressed,
             limits.max_compression_ratio
@@ -109,7 +110,7 @@ fn resolve_links(files: &mut BTreeMap<String, Vec<u8>>, links: Vec<(String, Stri
         let dir = link.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         let joined = if target.starts_with('/') { target.clone() } else { join_rel(dir, &target) };
         let resolved = safe_relative(&joined).map_err(|_| {
-            AppError::unsafe_archive(format!("symbolic link {link} points outside the skill (to {target})"))
+            LibraryError::UnsafeArchive(format!("symbolic link {link} points outside the skill (to {target})"))
         })?;
         match files.get(&resolved).cloned() {
             Some(bytes) => {

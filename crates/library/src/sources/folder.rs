@@ -1,9 +1,10 @@
 //! A folder holding one skill, or a tree (a checkout, a skills collection) holding many.
 
 use super::{dir_name, join_rel, source_for};
+use crate::error::{LibraryError, Result};
 use crate::model::{Finding, Severity, Source};
 use crate::package::{self, stage, Budget, RawFiles, StagedSkill};
-use skillscope_store::error::{AppError, Result};
+use skillscope_store::IoError;
 use std::path::Path;
 use walkdir::WalkDir;
 
@@ -23,7 +24,7 @@ pub fn stage_all(
 ) -> Result<Vec<StagedSkill>> {
     let start = root.join(sub);
     if !start.is_dir() {
-        return Err(AppError::not_found(format!("no folder {sub:?} inside {}", root.display())));
+        return Err(LibraryError::NotFound(format!("no folder {sub:?} inside {}", root.display())));
     }
     let mut skill_md_paths = Vec::new();
     let mut all = Vec::new();
@@ -32,7 +33,7 @@ pub fn stage_all(
         .into_iter()
         .filter_entry(|e| !(e.file_type().is_dir() && skipped(&e.file_name().to_string_lossy())))
     {
-        let entry = entry.map_err(|e| AppError::io(start.display(), e.into()))?;
+        let entry = entry.map_err(|e| IoError::new(start.display(), e.into()))?;
         if entry.file_type().is_dir() {
             continue;
         }
@@ -61,18 +62,18 @@ fn rel_path(base: &Path, p: &Path) -> Result<String> {
     let rel = p.strip_prefix(base).expect("walkdir yields paths under its root");
     rel.to_str()
         .map(|s| s.replace('\\', "/"))
-        .ok_or_else(|| AppError::invalid_skill(format!("file name is not UTF-8: {}", p.display())))
+        .ok_or_else(|| LibraryError::InvalidSkill(format!("file name is not UTF-8: {}", p.display())))
 }
 
 /// Reads one skill directory. Symlinks may point inside the skill (their target's content is
 /// kept under the link's path) but never outside it.
 fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(RawFiles, Vec<Finding>)> {
-    let canon_root = dir.canonicalize().map_err(|e| AppError::io(dir.display(), e))?;
+    let canon_root = dir.canonicalize().map_err(|e| IoError::new(dir.display(), e))?;
     let mut files = Vec::new();
     let mut notes = Vec::new();
     let walk = WalkDir::new(dir).follow_links(false).into_iter();
     for entry in walk.filter_entry(|e| !(e.file_type().is_dir() && skipped(&e.file_name().to_string_lossy()))) {
-        let entry = entry.map_err(|e| AppError::io(dir.display(), e.into()))?;
+        let entry = entry.map_err(|e| IoError::new(dir.display(), e.into()))?;
         let rel = rel_path(dir, entry.path())?;
         let ft = entry.file_type();
         let target = if ft.is_symlink() {
@@ -83,7 +84,7 @@ fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(RawFiles, Vec<Find
                 continue;
             };
             if !target.starts_with(&canon_root) {
-                return Err(AppError::unsafe_archive(format!(
+                return Err(LibraryError::UnsafeArchive(format!(
                     "symbolic link {rel} points outside the skill (to {})",
                     target.display()
                 )));
@@ -98,10 +99,10 @@ fn read_skill_dir(dir: &Path, budget: &mut Budget) -> Result<(RawFiles, Vec<Find
             continue;
         };
         let bytes = package::read_bounded(
-            std::fs::File::open(&target).map_err(|e| AppError::io(&rel, e))?,
+            std::fs::File::open(&target).map_err(|e| IoError::new(&rel, e))?,
             budget.limits.max_file_bytes,
         )
-        .map_err(|e| AppError::io(&rel, e))?;
+        .map_err(|e| IoError::new(&rel, e))?;
         budget.admit(&rel, bytes.len() as u64)?;
         files.push((rel, bytes));
     }

@@ -1,7 +1,7 @@
 //! Git repositories (URL or local path) through the `git` command, cloned into the workspace's
 //! staging area. Only plain transports are allowed and prompts are off, so nothing waits on stdin.
 
-use skillscope_store::error::{AppError, ErrorCode, Result};
+use crate::error::{LibraryError, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -22,13 +22,11 @@ fn git(args: &[&str], cwd: Option<&Path>) -> Result<String> {
     if let Some(d) = cwd {
         cmd.current_dir(d);
     }
-    let out = cmd.output().map_err(|e| {
-        AppError::new(ErrorCode::Git, format!("cannot run git ({e}); install git to import repositories"))
-    })?;
+    let out = cmd.output().map_err(LibraryError::NoGit)?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let line = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("unknown error");
-        return Err(AppError::new(ErrorCode::Git, format!("git {}: {}", args[0], line.trim())));
+        return Err(LibraryError::Git(format!("git {}: {}", args[0], line.trim())));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
@@ -36,17 +34,17 @@ fn git(args: &[&str], cwd: Option<&Path>) -> Result<String> {
 /// Clones `url` into `into` and checks out `git_ref` (branch, tag or commit; default HEAD).
 pub fn checkout(url: &str, git_ref: Option<&str>, into: &Path) -> Result<Checkout> {
     if url.starts_with('-') || git_ref.is_some_and(|r| r.starts_with('-')) {
-        return Err(AppError::invalid_input("a repository or ref may not start with '-'"));
+        return Err(LibraryError::InvalidInput("a repository or ref may not start with '-'".into()));
     }
     let dir = into.join("repo");
-    let dir_s = dir.to_str().ok_or_else(|| AppError::invalid_input("staging path is not UTF-8"))?;
+    let dir_s = dir.to_str().ok_or_else(|| LibraryError::InvalidInput("staging path is not UTF-8".into()))?;
     git(&["clone", "--quiet", "--no-checkout", "--", url, dir_s], None)?;
     let wanted = git_ref.unwrap_or("HEAD");
     // Branches of a clone live under origin/; try that first, then the ref as given.
     let target = [format!("origin/{wanted}"), wanted.to_string()]
         .into_iter()
         .find(|r| git(&["rev-parse", "--verify", "--quiet", &format!("{r}^{{commit}}")], Some(&dir)).is_ok())
-        .ok_or_else(|| AppError::new(ErrorCode::Git, format!("{url} has no branch, tag or commit {wanted:?}")))?;
+        .ok_or_else(|| LibraryError::Git(format!("{url} has no branch, tag or commit {wanted:?}")))?;
     git(&["checkout", "--quiet", "--detach", &target], Some(&dir))?;
     let commit = git(&["rev-parse", "HEAD"], Some(&dir))?;
     let git_ref = match git_ref {

@@ -5,9 +5,10 @@ pub mod folder;
 pub mod git;
 pub mod sample;
 
+use crate::error::{LibraryError, Result};
 use crate::model::{ImportRequest, Source, SourceKind};
 use crate::package::safe_relative;
-use skillscope_store::error::{AppError, Result};
+use skillscope_store::IoError;
 use std::path::{Path, PathBuf};
 
 /// What an import request points at.
@@ -21,14 +22,14 @@ pub enum Origin {
 pub fn classify(req: &ImportRequest) -> Result<Origin> {
     let s = req.source.trim();
     if s.is_empty() {
-        return Err(AppError::invalid_input("no source given: name a folder, an archive or a git URL"));
+        return Err(LibraryError::InvalidInput("no source given: name a folder, an archive or a git URL".into()));
     }
     if s.contains("://") || s.starts_with("git@") {
         return Ok(Origin::Git(s.to_string()));
     }
     let path = Path::new(s);
-    let meta = std::fs::metadata(path).map_err(|e| AppError::not_found(format!("cannot open {s}: {e}")))?;
-    let path = path.canonicalize().map_err(|e| AppError::io(s, e))?;
+    let meta = std::fs::metadata(path).map_err(|e| LibraryError::NotFound(format!("cannot open {s}: {e}")))?;
+    let path = path.canonicalize().map_err(|e| IoError::new(s, e))?;
     if meta.is_dir() {
         // A local repository is read through git only when a ref is asked for or it is bare;
         // otherwise its working tree (with uncommitted edits) is what the user means.
@@ -43,7 +44,7 @@ pub fn classify(req: &ImportRequest) -> Result<Origin> {
         _ if path.file_name().is_some_and(|n| n == "SKILL.md") => {
             Ok(Origin::Folder(path.parent().expect("a file has a parent").to_path_buf()))
         }
-        _ => Err(AppError::invalid_input(format!(
+        _ => Err(LibraryError::InvalidInput(format!(
             "{s} is a file but not a .zip or .skill archive; pass a folder, an archive or a git URL"
         ))),
     }
@@ -53,7 +54,7 @@ pub fn classify(req: &ImportRequest) -> Result<Origin> {
 pub fn subpath(req: &ImportRequest) -> Result<String> {
     req.subpath
         .as_deref()
-        .map(|p| safe_relative(p).map_err(|e| AppError::invalid_input(e.message)))
+        .map(|p| safe_relative(p).map_err(|e| LibraryError::InvalidInput(e.to_string())))
         .transpose()
         .map(Option::unwrap_or_default)
 }

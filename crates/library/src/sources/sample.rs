@@ -1,10 +1,10 @@
 //! The project's sample skills, embedded at build time so a new workspace is never empty.
 
 use super::{base_source, dir_name};
+use crate::error::Result;
 use crate::model::SourceKind;
 use crate::package::{stage, RawFiles, StagedSkill};
 use include_dir::{include_dir, Dir};
-use skillscope_store::error::Result;
 
 static SAMPLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../fixtures/skills");
 

@@ -6,6 +6,7 @@
 use super::model::{AgentTask, SKILLS_DIR};
 use crate::agents;
 use crate::credentials;
+use crate::error::{Result, RunsError};
 use crate::harnesses::Harness;
 use crate::trajectories;
 use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
@@ -13,8 +14,8 @@ use skillscope_atif::Redactor;
 use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
 use skillscope_sandbox::Container;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 
 /// What runs the agent, with what it needs on the host.
 pub enum Runner {
@@ -42,9 +43,8 @@ pub struct Prepared {
 fn prices(ws: &Workspace) -> Result<PriceTable> {
     let path = ws.home().join("prices.toml");
     match std::fs::read_to_string(&path) {
-        Ok(text) => {
-            PriceTable::from_toml_str(&text).map_err(|e| AppError::invalid_input(format!("{}: {e}", path.display())))
-        }
+        Ok(text) => PriceTable::from_toml_str(&text)
+            .map_err(|e| RunsError::PriceTable { path: path.display().to_string(), source: Box::new(e) }),
         Err(_) => Ok(PriceTable::default()),
     }
 }
@@ -54,7 +54,8 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
     let provider = agents::provider(ws, &cfg.provider_id)?;
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());
-    let client = Client::new(provider, key.map(Secret::new)).map_err(|e| AppError::invalid_input(e.to_string()))?;
+    let what = provider.id.clone();
+    let client = Client::new(provider, key.map(Secret::new)).map_err(|source| RunsError::Model { what, source })?;
     let runner = match cfg.harness {
         Harness::ClaudeCode => {
             Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
@@ -73,8 +74,8 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
             for (f, bytes) in library::version_files(ws, vid)? {
                 let p = root.join(&f.path);
                 std::fs::create_dir_all(p.parent().expect("file under the skill"))
-                    .map_err(|e| AppError::io(p.display(), e))?;
-                std::fs::write(&p, bytes).map_err(|e| AppError::io(p.display(), e))?;
+                    .map_err(|e| IoError::new(p.display(), e))?;
+                std::fs::write(&p, bytes).map_err(|e| IoError::new(p.display(), e))?;
             }
             listed.push(SkillListing {
                 description: v.frontmatter.description.clone().unwrap_or_default(),

@@ -2,8 +2,8 @@
 
 use super::model::{AgentTask, TrialSpec};
 use super::store;
+use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
 
@@ -24,15 +24,15 @@ pub struct AgentRunRequest {
 
 pub fn create(ws: &Workspace, r: &AgentRunRequest) -> Result<i64> {
     if r.instruction.trim().is_empty() || r.image.trim().is_empty() {
-        return Err(AppError::invalid_input("an agent run needs an instruction and an image"));
+        return Err(RunsError::InvalidInput("an agent run needs an instruction and an image".into()));
     }
     if !(1..=100).contains(&r.repeats) {
-        return Err(AppError::invalid_input("repeats must be 1 to 100"));
+        return Err(RunsError::InvalidInput("repeats must be 1 to 100".into()));
     }
     crate::agents::agent(ws, r.agent_config_id)?;
     if let Some(dir) = &r.workspace {
         if !std::path::Path::new(dir).is_dir() {
-            return Err(AppError::not_found(format!("workspace folder {dir} does not exist")));
+            return Err(RunsError::NotFound(format!("workspace folder {dir} does not exist")));
         }
     }
     let spec = TrialSpec {

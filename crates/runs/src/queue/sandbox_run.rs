@@ -2,8 +2,8 @@
 
 use super::model::{TrialLimits, TrialSpec};
 use super::store;
+use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
 
@@ -21,13 +21,13 @@ pub struct SandboxRunRequest {
 
 pub fn create(ws: &Workspace, r: &SandboxRunRequest) -> Result<i64> {
     if r.image.trim().is_empty() || r.command.trim().is_empty() {
-        return Err(AppError::invalid_input("an image and a command are required"));
+        return Err(RunsError::InvalidInput("an image and a command are required".into()));
     }
     if !(1..=1000).contains(&r.count) {
-        return Err(AppError::invalid_input("the number of trials must be 1 to 1000"));
+        return Err(RunsError::InvalidInput("the number of trials must be 1 to 1000".into()));
     }
     if r.memory_mb < 6 {
-        return Err(AppError::invalid_input("Docker needs at least 6 MiB of memory per container"));
+        return Err(RunsError::InvalidInput("Docker needs at least 6 MiB of memory per container".into()));
     }
     let spec = TrialSpec {
         limits: TrialLimits { memory_mb: r.memory_mb, ..TrialLimits::default() },

@@ -3,9 +3,9 @@
 //! (trial, attempt) so each is written exactly once.
 
 use super::model::*;
+use crate::error::{Result, RunsError};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use skillscope_store::db;
-use skillscope_store::error::{AppError, Result};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 
@@ -225,7 +225,7 @@ pub fn not_running(conn: &Connection, ids: &[i64]) -> Result<Vec<i64>> {
 pub fn set_paused(ws: &Workspace, paused: bool) -> Result<()> {
     let conn = ws.conn()?;
     if paused {
-        db::set_meta(&conn, PAUSED, &now())
+        Ok(db::set_meta(&conn, PAUSED, &now())?)
     } else {
         conn.execute("DELETE FROM meta WHERE key = ?1", [PAUSED])?;
         Ok(())
@@ -238,7 +238,7 @@ pub fn is_paused(conn: &Connection) -> Result<bool> {
 
 pub fn set_engine_problem(conn: &Connection, problem: Option<&str>) -> Result<()> {
     match problem {
-        Some(p) => db::set_meta(conn, ENGINE, p),
+        Some(p) => Ok(db::set_meta(conn, ENGINE, p)?),
         None => {
             conn.execute("DELETE FROM meta WHERE key = ?1", [ENGINE])?;
             Ok(())
@@ -311,7 +311,7 @@ pub fn trials(ws: &Workspace, run_id: i64) -> Result<Vec<TrialView>> {
 pub fn trial(conn: &Connection, id: i64) -> Result<TrialView> {
     conn.query_row(&format!("{TRIAL_SQL} WHERE id = ?1"), [id], trial_row)
         .optional()?
-        .ok_or_else(|| AppError::not_found(format!("no trial with id {id}")))
+        .ok_or_else(|| RunsError::NotFound(format!("no trial with id {id}")))
 }
 
 pub fn results(ws: &Workspace, trial_id: i64) -> Result<Vec<AttemptResult>> {

@@ -5,9 +5,10 @@
 use super::model::*;
 use super::store::{self, Claimed, Phase};
 use super::{agent_phase, skill_roots};
+use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
-use skillscope_store::error::{AppError, ErrorCode, Result};
 use skillscope_store::workspace::Workspace;
+use skillscope_store::IoError;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,9 +46,9 @@ fn lock(ws: &Workspace) -> Result<Lock> {
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| AppError::io(path.display(), e))?;
+        .map_err(|e| IoError::new(path.display(), e))?;
     f.try_lock().map_err(|_| {
-        AppError::new(ErrorCode::Conflict, "another Skillscope process is already running this workspace's queue")
+        RunsError::Conflict("another Skillscope process is already running this workspace's queue".into())
     })?;
     Ok(Lock(f))
 }
@@ -60,7 +61,7 @@ async fn connect(opts: &WorkerOptions) -> std::result::Result<Engine, SandboxErr
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?
+    tokio::task::spawn_blocking(f).await.map_err(|e| RunsError::Internal(e.to_string()))?
 }
 
 fn emit_status(ws: &Workspace, sink: &Sink) {
@@ -100,7 +101,7 @@ pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
                     store::set_engine_problem(&ws.conn()?, Some(&msg))?;
                     emit_status(&ws, &sink);
                     if opts.drain && running.is_empty() && nothing_due(&ws)? {
-                        return Err(AppError::new(ErrorCode::Internal, msg));
+                        return Err(RunsError::EngineUnavailable { message: msg, source: e });
                     }
                     tokio::time::sleep(ENGINE_RETRY).await;
                 }
@@ -213,10 +214,10 @@ impl From<skillscope_agent::AgentError> for TrialError {
     }
 }
 
-impl From<AppError> for TrialError {
+impl From<RunsError> for TrialError {
     /// Set-up problems (missing configuration, keyring unavailable) are not the agent's doing.
-    fn from(e: AppError) -> Self {
-        Self { infra: true, message: e.message }
+    fn from(e: RunsError) -> Self {
+        Self { infra: true, message: e.to_string() }
     }
 }
 
