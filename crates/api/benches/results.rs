@@ -54,6 +54,7 @@ fn main() {
             verifier: vec!["true".into()],
             scoring: None,
             dockerfile_context: None,
+            verifier_in_place: false,
         })
         .collect();
     let design = ExperimentDesign {

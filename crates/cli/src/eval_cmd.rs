@@ -58,6 +58,7 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
         workspace: Some(dir.display().to_string()),
         verifier: Vec::new(),
         scoring: Some(t.verifier),
+        verifier_in_place: t.verifier_in_place,
     }))
 }
 

@@ -1,6 +1,8 @@
-//! `skillscope experiment export|import`: experiments as bundles (see `skillscope_api::bundle`).
+//! `skillscope experiment export|import|pairs`: experiments as bundles (see
+//! `skillscope_api::bundle`), and every pair with its fairness record and outcome.
 
 use clap::Subcommand;
+use skillscope_api::experiments::{self, pair_record::PairRecord};
 use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
 use skillscope_api::{AppError, Workspace};
 use std::path::PathBuf;
@@ -15,10 +17,18 @@ pub(crate) enum ExperimentCmd {
     },
     /// Import a bundle; the skill versions it uses must already be in the library.
     Import { file: PathBuf },
+    /// Every pair: scored or why not, what each arm saw and ran (fairness), and each arm's outcome.
+    Pairs {
+        id: i64,
+        /// One JSON array of pair records instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
     let request = match cmd {
+        ExperimentCmd::Pairs { id, json } => return pairs(ws, id, json),
         ExperimentCmd::Export { id, out } => {
             JobRequest::BundleExport { experiment_id: id, path: out.display().to_string() }
         }
@@ -28,6 +38,32 @@ pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
         JobOutcome::BundleExport { path } => println!("{path}"),
         JobOutcome::BundleImport { experiment_id } => println!("{experiment_id}"),
         other => unreachable!("a bundle job ends with a bundle outcome, not {other:?}"),
+    }
+    Ok(())
+}
+
+fn pairs(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
+    let pairs = experiments::pairs(ws, id)?;
+    if json {
+        let records: Vec<PairRecord> = pairs.iter().map(PairRecord::from).collect();
+        println!("{}", serde_json::to_string_pretty(&records)?);
+        return Ok(());
+    }
+    for p in &pairs {
+        let score = |s: Option<f64>| s.map_or("-".to_string(), |s| format!("{s:.2}"));
+        println!(
+            "#{} {} · {} · {} · r{}: without {} {:?}, with {} {:?}{}",
+            p.id,
+            p.task,
+            p.config,
+            p.condition_label(),
+            p.repeat,
+            score(p.without.score),
+            p.without.state,
+            score(p.with.score),
+            p.with.state,
+            if p.excluded.is_empty() { String::new() } else { format!(" · excluded: {}", p.excluded.join("; ")) }
+        );
     }
     Ok(())
 }

@@ -179,7 +179,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Experiments as bundles, to move them between workspaces.
+    /// Experiments: bundles to move them between workspaces, and their pairs.
     Experiment {
         #[command(subcommand)]
         cmd: experiment_cmd::ExperimentCmd,

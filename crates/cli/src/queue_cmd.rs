@@ -76,9 +76,9 @@ pub(crate) fn run(ws: &mut Workspace, cmd: QueueCmd) -> Result<bool, AppError> {
             }
             let c = &status.counts;
             println!(
-                "{} · concurrency {} · {} queued, {} running, {} passed, {} failed, {} agent errors, {} infra errors, {} cancelled",
+                "{} · concurrency {} · {} queued, {} running, {} passed, {} failed, {} agent errors, {} infra errors, {} verifier tampered, {} cancelled",
                 if status.paused { "paused" } else { "active" },
-                status.concurrency, c.queued, c.running, c.passed, c.failed, c.agent_error, c.infra_error, c.cancelled
+                status.concurrency, c.queued, c.running, c.passed, c.failed, c.agent_error, c.infra_error, c.verifier_tampered, c.cancelled
             );
             if let Some(p) = status.engine_problem {
                 println!("engine: {p}");

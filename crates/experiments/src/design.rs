@@ -7,6 +7,8 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use skillscope_library as library;
 use skillscope_runs::agents;
+use skillscope_runs::queue::arm_snapshot::{self, ArmSnapshot};
+use skillscope_tasks::score::Check as VerifierCheck;
 use skillscope_runs::queue::model::{AgentTask, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
 use skillscope_store::now;
@@ -41,6 +43,9 @@ pub struct ExperimentTask {
     /// Build the image from this Dockerfile context instead of using `image`.
     #[serde(default)]
     pub dockerfile_context: Option<String>,
+    /// Verify in the agent's own container instead of a fresh one (the task declares it).
+    #[serde(default)]
+    pub verifier_in_place: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -69,6 +74,12 @@ pub struct ArmView {
     /// Agent phase wall time in seconds, and effective input tokens (input minus cached).
     pub agent_secs: Option<f64>,
     pub effective_input_tokens: Option<f64>,
+    /// What the attempt reported beside its outcome: an error, or the paths of a tampered verifier.
+    pub error: Option<String>,
+    /// What ran: the effective configuration, image, task and skills, as recorded by the trial.
+    pub snapshot: Option<ArmSnapshot>,
+    /// The verifier's checks (a pytest test case each); empty when it reported only a value.
+    pub checks: Vec<VerifierCheck>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -83,8 +94,12 @@ pub struct PairView {
     pub repeat: u32,
     pub without: ArmView,
     pub with: ArmView,
-    /// Why the pair is not scored (unfinished, infrastructure failure, fairness); empty when it is.
+    /// Why the pair is not scored (unfinished, infrastructure failure, tampering, fairness); empty
+    /// when it is.
     pub excluded: Vec<String>,
+    /// What the fairness check found: where the arms differ in more than their skills, or saw
+    /// other skills than their condition allows; empty when they are a fair pair.
+    pub fairness: Vec<String>,
 }
 
 impl PairView {
@@ -121,6 +136,7 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
         workspace: task.workspace.clone(),
         verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
         scoring: task.scoring.clone(),
+        verifier_in_place: task.verifier_in_place,
         agent: Some(AgentTask {
             agent_config_id: config,
             instruction: task.instruction.clone(),
@@ -198,7 +214,7 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
     let conn = ws.conn()?;
     let mut st = conn.prepare(
         "SELECT t.id, t.state, t.attempt, t.image_digest, t.spec_json, t.agent_started_at, t.agent_finished_at,
-                r.score, r.skills_json,
+                r.score, r.skills_json, r.error, r.snapshot_json, json_extract(r.verifier_json, '$.checks'),
                 (SELECT tr.input_tokens - tr.cached_tokens FROM trajectories tr WHERE tr.trial_id = t.id AND tr.attempt = t.attempt)
          FROM experiments e JOIN trials t ON t.run_id = e.run_id
          LEFT JOIN trial_results r ON r.trial_id = t.id AND r.attempt = t.attempt
@@ -208,7 +224,9 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
         let attempt: u32 = r.get(2)?;
         let spec: String = r.get(4)?;
         let skills: Option<String> = r.get(8)?;
-        let tokens: Option<i64> = r.get(9)?;
+        let tokens: Option<i64> = r.get(12)?;
+        let checks: Option<String> = r.get(11)?;
+        let snapshot: Option<String> = r.get(10)?;
         Ok((
             r.get::<_, i64>(0)?,
             (
@@ -221,19 +239,15 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
                     agent_secs: seconds_between(&r.get(5)?, &r.get(6)?),
                     image_digest: r.get(3)?,
                     effective_input_tokens: tokens.map(|t| t.max(0) as f64),
+                    error: r.get(9)?,
+                    snapshot: snapshot.and_then(|j| serde_json::from_str(&j).ok()),
+                    checks: checks.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default(),
                 },
-                serde_json::from_str(&spec).ok(),
+                serde_json::from_str::<TrialSpec>(&spec).ok().map(|s| s.without_skills()),
             ),
         ))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// The spec with the skill list removed: everything that must be identical across the arms.
-fn shared_part(spec: Option<serde_json::Value>) -> Option<serde_json::Value> {
-    let mut s = spec?;
-    s.get_mut("agent")?.as_object_mut()?.remove("skill_version_ids");
-    Some(s)
 }
 
 /// One stored pair as read from `experiment_pairs`.
@@ -248,18 +262,17 @@ struct PairRow {
     trial_with: i64,
 }
 
-/// Why a finished pair cannot be scored; empty when it can.
-fn check(
-    without: &(ArmView, Option<serde_json::Value>),
-    with: &(ArmView, Option<serde_json::Value>),
-    expect_without: &[String],
-    expect_with: &[String],
-) -> Vec<String> {
+/// Arms whose outcome cannot be scored: unfinished, infrastructure failures, tampered verifiers.
+fn arm_problems(without: &Arm, with: &Arm) -> Vec<String> {
     let mut problems = Vec::new();
     for (name, (a, _)) in [("without", without), ("with", with)] {
         match a.state {
             TrialState::Passed | TrialState::Failed | TrialState::AgentError => {}
             TrialState::Queued | TrialState::Running => problems.push(format!("{name} arm not finished")),
+            TrialState::VerifierTampered => problems.push(format!(
+                "{name} arm: verifier tampered ({})",
+                a.error.as_deref().unwrap_or("no paths recorded")
+            )),
             other => problems.push(format!(
                 "{name} arm ended {} after {} attempt(s)",
                 serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""),
@@ -267,14 +280,27 @@ fn check(
             )),
         }
     }
-    if !problems.is_empty() {
-        return problems;
+    problems
+}
+
+/// Where the arms differ in more than their skills, or saw other skills than their condition
+/// allows; checked once both arms have run their agent.
+fn fairness_problems(without: &Arm, with: &Arm, expect_without: &[String], expect_with: &[String]) -> Vec<String> {
+    if without.0.skills_listed.is_none() || with.0.skills_listed.is_none() {
+        return vec!["not checked: an arm has not run its agent".into()];
     }
-    if without.0.image_digest != with.0.image_digest {
-        problems.push("the arms ran different image digests".into());
-    }
-    if shared_part(without.1.clone()) != shared_part(with.1.clone()) {
-        problems.push("the arms differ in more than the skill (image, tools, limits or model)".into());
+    let mut problems = Vec::new();
+    match (&without.0.snapshot, &with.0.snapshot) {
+        (Some(a), Some(b)) => problems.extend(arm_snapshot::differences(a, b)),
+        // Attempts recorded before snapshots existed: compare what the queue stored.
+        _ => {
+            if without.0.image_digest != with.0.image_digest {
+                problems.push("the arms ran different image digests".into());
+            }
+            if without.1 != with.1 {
+                problems.push("the arms differ in more than the skill (image, tools, limits or model)".into());
+            }
+        }
     }
     let sorted = |v: &[String]| {
         let mut v = v.to_vec();
@@ -347,7 +373,11 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         };
         let without = arm(tw)?;
         let with = arm(tv)?;
-        let excluded = check(&without, &with, &expect_without, &expect_with);
+        let fairness = fairness_problems(&without, &with, &expect_without, &expect_with);
+        let mut excluded = arm_problems(&without, &with);
+        if excluded.is_empty() {
+            excluded = fairness.clone();
+        }
         out.push(PairView {
             id,
             skill,
@@ -359,6 +389,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             without: without.0,
             with: with.0,
             excluded,
+            fairness,
         });
     }
     Ok(out)

@@ -5,5 +5,6 @@ pub mod bundle;
 pub mod demo;
 mod design;
 pub mod error;
+pub mod pair_record;
 
 pub use design::*;

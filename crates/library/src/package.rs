@@ -8,6 +8,7 @@ use skillscope_skill::skill_md::{self, SkillMd};
 use skillscope_skill::validate::validate;
 use skillscope_store::blobs::sha256_hex;
 use skillscope_store::config::ImportLimits;
+use skillscope_store::IoError;
 
 #[derive(Debug, Clone)]
 pub struct StagedFile {
@@ -108,14 +109,42 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 
 /// SHA-256 over the sorted file tree: for each file `path NUL sha256(content) LF`.
 pub fn tree_hash(files: &[StagedFile]) -> String {
+    hash_entries(files.iter().map(|f| (f.path.clone(), f.sha256.clone())))
+}
+
+fn hash_entries(entries: impl Iterator<Item = (String, String)>) -> String {
     let mut h = Sha256::new();
-    for f in files {
-        h.update(f.path.as_bytes());
+    for (path, sha256) in entries {
+        h.update(path.as_bytes());
         h.update([0]);
-        h.update(f.sha256.as_bytes());
+        h.update(sha256.as_bytes());
         h.update([b'\n']);
     }
     hex::encode(h.finalize())
+}
+
+/// [`tree_hash`] of the regular files under a host folder, read as they are on disk (streamed, so
+/// a large task workspace is not held in memory); symlinks count by their target text.
+pub fn folder_tree_hash(dir: &std::path::Path) -> Result<String> {
+    let mut entries = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).min_depth(1).sort_by_file_name() {
+        let entry = entry.map_err(|e| LibraryError::Io(IoError::new(dir.display(), e.into())))?;
+        let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let io = |e| LibraryError::Io(IoError::new(entry.path().display(), e));
+        let sha = if entry.path_is_symlink() {
+            hex::encode(Sha256::digest(std::fs::read_link(entry.path()).map_err(io)?.to_string_lossy().as_bytes()))
+        } else if entry.file_type().is_file() {
+            let mut h = Sha256::new();
+            std::io::copy(&mut std::fs::File::open(entry.path()).map_err(io)?, &mut h).map_err(io)?;
+            hex::encode(h.finalize())
+        } else {
+            continue;
+        };
+        entries.push((rel, sha));
+    }
+    entries.sort();
+    Ok(hash_entries(entries.into_iter()))
 }
 
 /// Top-most directories holding a SKILL.md, given every file path of a source ("" = the root).

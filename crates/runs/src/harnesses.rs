@@ -121,11 +121,21 @@ pub fn status(ws: &Workspace) -> Vec<HarnessStatus> {
     Harness::ALL.into_iter().map(|h| status_of(ws, h)).collect()
 }
 
+impl Harness {
+    /// The version that runs: Skillscope's own for the built-in agent, the pinned one otherwise.
+    pub fn version(self) -> &'static str {
+        match self {
+            Harness::Builtin => env!("CARGO_PKG_VERSION"),
+            Harness::ClaudeCode => claude_code::VERSION,
+        }
+    }
+}
+
 fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
     match harness {
         Harness::Builtin => HarnessStatus {
             harness,
-            version: env!("CARGO_PKG_VERSION").into(),
+            version: harness.version().into(),
             installed: true,
             detail: "Part of Skillscope; runs with any provider.".into(),
         },
@@ -133,7 +143,7 @@ fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
             let found = claude_code_binary(ws);
             HarnessStatus {
                 harness,
-                version: claude_code::VERSION.into(),
+                version: harness.version().into(),
                 installed: found.is_ok(),
                 detail: match found {
                     Ok(binary) => binary.display().to_string(),

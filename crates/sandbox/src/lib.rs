@@ -4,6 +4,7 @@
 
 pub mod bootstrap;
 mod build;
+mod changes;
 mod container;
 mod engine;
 mod error;
@@ -14,6 +15,7 @@ mod spec;
 mod transfer;
 
 pub use build::CONTEXT_LABEL;
+pub use changes::{EngineChange, EngineChangeKind};
 pub use container::{Container, ContainerState};
 pub use engine::{Engine, ManagedContainer};
 pub use error::SandboxError;

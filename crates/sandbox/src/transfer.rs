@@ -87,17 +87,36 @@ impl Container {
     /// Files arrive owned by root with their host permission bits.
     pub async fn upload_dir(&self, host_dir: &Path, container_dir: &str) -> Result<(), SandboxError> {
         let archive = pack_dir(host_dir, relative_target(container_dir)?)?;
-        self.upload_archive(archive).await
+        self.upload_archive(archive, "/", false).await
     }
 
     /// Writes `files` (paths relative to `container_dir`) into the container, mode 0644.
     pub async fn upload_files(&self, files: &[(String, Vec<u8>)], container_dir: &str) -> Result<(), SandboxError> {
         let archive = pack_files(files, relative_target(container_dir)?)?;
-        self.upload_archive(archive).await
+        self.upload_archive(archive, "/", false).await
     }
 
-    async fn upload_archive(&self, archive: Vec<u8>) -> Result<(), SandboxError> {
-        let options = UploadToContainerOptionsBuilder::default().path("/").build();
+    /// Copies the directory `path` of this container (running or stopped) to the same path in
+    /// `target`, as the engine archives it: contents, owners, modes and links unchanged.
+    pub async fn copy_dir_to(&self, path: &str, target: &Container) -> Result<(), SandboxError> {
+        relative_target(path)?;
+        let path = path.trim_end_matches('/');
+        let parent = match path.rsplit_once('/') {
+            Some(("", _)) | None => "/",
+            Some((parent, _)) => parent,
+        };
+        let archive = self.download_archive(path).await?;
+        target.upload_archive(archive, parent, true).await
+    }
+
+    /// Unpacks `archive` at `dir`, an existing directory of the container; the entries keep the
+    /// archive's owners with `keep_owners`, else they belong to root.
+    async fn upload_archive(&self, archive: Vec<u8>, dir: &str, keep_owners: bool) -> Result<(), SandboxError> {
+        let mut options = UploadToContainerOptionsBuilder::default().path(dir);
+        if keep_owners {
+            options = options.copy_uidgid("1");
+        }
+        let options = options.build();
         self.engine
             .docker
             .upload_to_container(&self.id, Some(options), bollard::body_full(archive.into()))

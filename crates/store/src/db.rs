@@ -230,6 +230,13 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE trajectories ADD COLUMN step_count INTEGER;
     ALTER TABLE experiments ADD COLUMN provenance_json TEXT;
     "#,
+    // 8: what ran in each attempt (effective configuration, image, task and skill hashes, the
+    // models the provider reported) and the verifier's own output and checks, recorded with its
+    // result; NULL for older attempts.
+    r#"
+    ALTER TABLE trial_results ADD COLUMN snapshot_json TEXT;
+    ALTER TABLE trial_results ADD COLUMN verifier_json TEXT;
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -192,6 +192,7 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
         verifier,
         agent_timeout_secs: DEFAULT_AGENT_TIMEOUT_SECS,
         verifier_timeout_secs: DEFAULT_VERIFIER_TIMEOUT_SECS,
+        verifier_in_place: false,
         warnings,
     })
 }

@@ -4,8 +4,11 @@
 //!
 //! Applied from `task.toml`: `[task].name`, `[agent].timeout_sec`,
 //! `[verifier].timeout_sec`, `[environment]` `docker_image`, `cpus`,
-//! `memory_mb`, `workdir`, `env`. Multi-step tasks, separate verifier
-//! environments, docker-compose environments and Windows tasks are refused
+//! `memory_mb`, `workdir`, `env`, `[verifier].environment_mode`. The verifier
+//! runs in a fresh container from the task's image with the workdir copied
+//! in, unless the task declares `environment_mode = "shared"` (then in the
+//! agent's container, checked for tampering first). Multi-step tasks, separate
+//! verifier images, docker-compose environments and Windows tasks are refused
 //! with an `Unsupported` error; other settings that are not applied
 //! (network policy, `[verifier.env]`, ...) become warnings.
 
@@ -123,6 +126,15 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
 
     let environment = environment(dir, &toml_path, &cfg, &mut warnings)?;
     note_unapplied(&cfg, &mut warnings);
+    let verifier_in_place = cfg.verifier.environment_mode.as_deref() == Some("shared");
+    if cfg.verifier.environment_mode.is_none() {
+        warnings.push(
+            "the verifier runs in a fresh container from the task's image with only the workdir copied in \
+             (Harbor's default runs it in the agent's container); declare [verifier] environment_mode = \"shared\" \
+             if the tests need changes outside the workdir"
+                .into(),
+        );
+    }
 
     let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let id = cfg
@@ -142,6 +154,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
             .unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
         verifier_timeout_secs: secs(&toml_path, "[verifier].timeout_sec", cfg.verifier.timeout_sec)?
             .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
+        verifier_in_place,
         warnings,
     })
 }
@@ -150,11 +163,11 @@ fn refuse_unsupported(dir: &Path, toml_path: &Path, cfg: &TaskToml) -> Result<()
     if cfg.steps.as_ref().is_some_and(|s| !s.is_empty()) || dir.join("steps").is_dir() {
         return Err(ImportError::unsupported(toml_path, "multi-step task ([[steps]])"));
     }
-    if cfg.verifier.environment.is_some() || cfg.verifier.environment_mode.as_deref() == Some("separate") {
-        return Err(ImportError::unsupported(
-            toml_path,
-            "separate verifier environment ([verifier.environment] / environment_mode = \"separate\")",
-        ));
+    if cfg.verifier.environment.is_some() {
+        return Err(ImportError::unsupported(toml_path, "a separate verifier image ([verifier.environment])"));
+    }
+    if let Some(mode) = cfg.verifier.environment_mode.as_deref().filter(|m| !["shared", "separate"].contains(m)) {
+        return Err(ImportError::unsupported(toml_path, format!("[verifier].environment_mode = \"{mode}\"")));
     }
     if let Some(os) = &cfg.environment.os {
         if os != "linux" {

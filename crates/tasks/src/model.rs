@@ -27,6 +27,11 @@ pub struct TaskSpec {
     pub verifier: TaskVerifier,
     pub agent_timeout_secs: u64,
     pub verifier_timeout_secs: u64,
+    /// Run the verifier in the agent's own container (its whole state, checked for tampering
+    /// first) instead of a fresh container that receives only the workdir. Only a task that
+    /// declares it (Harbor's `environment_mode = "shared"`) sets it.
+    #[serde(default)]
+    pub verifier_in_place: bool,
     /// Things the importer noticed that a reviewer should know before
     /// spending runs on the task (missing test files, bundled skills, settings
     /// that are not applied, ...). Empty when nothing stood out.
@@ -170,6 +175,7 @@ mod tests {
             },
             agent_timeout_secs: 10,
             verifier_timeout_secs: 5,
+            verifier_in_place: false,
             warnings: vec![],
         };
         let v = serde_json::to_value(&t).unwrap();

@@ -57,6 +57,7 @@ export function parseTasks(text: string, image: string, workspace: string | null
         verifier: ["sh", "-c", command],
         scoring: null,
         dockerfile_context: null,
+        verifier_in_place: false,
       });
     }
   });

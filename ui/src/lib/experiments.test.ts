@@ -30,6 +30,9 @@ const arm = (state: TrialState, score: number | null = null): ArmView => ({
   image_digest: null,
   agent_secs: null,
   effective_input_tokens: null,
+  error: null,
+  snapshot: null,
+  checks: [],
 });
 
 const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[] = []): PairView => ({
@@ -43,6 +46,7 @@ const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[]
   without,
   with: withArm,
   excluded,
+  fairness: [],
 });
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
@@ -69,6 +73,7 @@ const design: ExperimentDesign = {
       verifier: ["true"],
       scoring: null,
       dockerfile_context: null,
+      verifier_in_place: false,
     },
   ],
   agent_config_ids: [7],

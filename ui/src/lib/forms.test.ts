@@ -211,6 +211,7 @@ describe("experiment form", () => {
             verifier: ["sh", "-c", "test -f out.txt"],
             scoring: null,
             dockerfile_context: null,
+            verifier_in_place: false,
           },
           {
             id: "b",
@@ -220,6 +221,7 @@ describe("experiment form", () => {
             verifier: ["sh", "-c", '[ "$(cat s)" = 3 ] || exit 1'],
             scoring: null,
             dockerfile_context: null,
+            verifier_in_place: false,
           },
         ],
       },

@@ -29,6 +29,7 @@ const counts = (patch: Partial<StateCounts> = {}): StateCounts => ({
   failed: 0,
   agent_error: 0,
   infra_error: 0,
+  verifier_tampered: 0,
   cancelled: 0,
   ...patch,
 });

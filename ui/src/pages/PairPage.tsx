@@ -6,6 +6,7 @@ import type { ExperimentView } from "../bindings/ExperimentView";
 import type { PairAlignment } from "../bindings/PairAlignment";
 import type { PairView } from "../bindings/PairView";
 import { PairArmResult } from "../components/experiments/PairArmResult";
+import { PairChecks } from "../components/experiments/PairChecks";
 import { PairSteps } from "../components/experiments/PairSteps";
 import { AsyncView } from "../components/shared/AsyncView";
 import { pairDelta } from "../lib/experiments";
@@ -56,6 +57,11 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
                 {formatDelta(pairDelta(pair))}
               </span>
             </header>
+            {pair.excluded.length > 0 && (
+              <p className="pair-excluded-note" data-testid="pair-excluded">
+                Not scored: {pair.excluded.join("; ")}
+              </p>
+            )}
             <div className="pair-arms">
               <PairArmResult
                 name="without"
@@ -72,6 +78,7 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
                 runId={experiment.run_id}
               />
             </div>
+            <PairChecks pair={pair} />
             <PairSteps
               without={without.trajectoryId}
               with={withArm.trajectoryId}

@@ -68,6 +68,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
         scoring: None,
         dockerfile_context: None,
+        verifier_in_place: false,
     };
     let (p, events) = run_one_pair(&ws, &rt, version, task, config);
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);
@@ -138,6 +139,7 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
         verifier: vec!["true".into()],
         scoring: None,
         dockerfile_context: None,
+        verifier_in_place: false,
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     let run = skillscope_api::experiments::list(&ws).unwrap()[0].run_id;

@@ -68,6 +68,7 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
         verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
         scoring: None,
         dockerfile_context: Some(image_context(tmp.path(), baked)),
+        verifier_in_place: false,
     };
     let design = ExperimentDesign {
         name: "baked".into(),

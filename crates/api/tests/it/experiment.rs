@@ -43,6 +43,7 @@ fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
                 verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
                 scoring: None,
                 dockerfile_context: None,
+                verifier_in_place: false,
             }
         })
         .collect()

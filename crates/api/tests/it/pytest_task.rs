@@ -58,6 +58,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
             tests_dir: "/tests".into(),
         }),
         dockerfile_context: None,
+        verifier_in_place: false,
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);

@@ -29,6 +29,8 @@ fn result(attempt: u32, outcome: TrialState) -> AttemptResult {
         duration_ms: 1,
         score: None,
         skills_listed: None,
+        snapshot: None,
+        verifier: None,
     }
 }
 

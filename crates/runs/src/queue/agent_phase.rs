@@ -3,6 +3,7 @@
 //! built-in one, or Claude Code inside the container behind a key-adding proxy), and stores its
 //! redacted trajectory.
 
+use super::arm_snapshot::{url_host, ArmSnapshot, SkillSnapshot};
 use super::model::{AgentTask, SKILLS_DIR};
 use crate::agents;
 use crate::credentials;
@@ -15,6 +16,7 @@ use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
 use skillscope_sandbox::Container;
 use skillscope_store::workspace::Workspace;
+use skillscope_store::blobs::sha256_hex;
 use skillscope_store::IoError;
 
 /// What runs the agent, with what it needs on the host.
@@ -38,6 +40,9 @@ pub struct Prepared {
     pub skills: Vec<SkillListing>,
     /// Host folder mounted read-only at /skills; None in the without-skill arm.
     pub mount: Option<tempfile::TempDir>,
+    /// What runs, as far as the configuration tells; the worker adds the image, the task and
+    /// the models the provider reports.
+    pub snapshot: ArmSnapshot,
 }
 
 fn prices(ws: &Workspace) -> Result<PriceTable> {
@@ -49,9 +54,25 @@ fn prices(ws: &Workspace) -> Result<PriceTable> {
     }
 }
 
-pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
+pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str) -> Result<Prepared> {
     let cfg = agents::agent(ws, task.agent_config_id)?;
     let provider = agents::provider(ws, &cfg.provider_id)?;
+    let mut snapshot = ArmSnapshot {
+        api: provider.api,
+        provider_host: url_host(&provider.base_url),
+        model: cfg.model.clone(),
+        limits: cfg.limits.clone(),
+        harness: cfg.harness,
+        harness_version: cfg.harness.version().into(),
+        system_prompt_sha256: match cfg.harness {
+            Harness::Builtin => Some(sha256_hex(skillscope_agent::prompt::system_prompt(workdir, &[]).as_bytes())),
+            Harness::ClaudeCode => None,
+        },
+        image_digest: String::new(),
+        task_sha256: String::new(),
+        skills: Vec::new(),
+        reported_models: Vec::new(),
+    };
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());
     let what = provider.id.clone();
@@ -70,6 +91,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
         for &vid in &task.skill_version_ids {
             let v = library::get_version(ws, vid)?;
             let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{vid}"));
+            snapshot.skills.push(SkillSnapshot { name: name.clone(), version_id: vid, tree_sha256: v.sha256.clone() });
             let root = dir.path().join(&name);
             for (f, bytes) in library::version_files(ws, vid)? {
                 let p = root.join(&f.path);
@@ -94,6 +116,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask) -> Result<Prepared> {
         redactor,
         skills,
         mount,
+        snapshot,
     })
 }
 

@@ -2,8 +2,10 @@
 
 pub mod agent_phase;
 pub mod agent_run;
+pub mod arm_snapshot;
 pub mod model;
 pub mod sandbox_run;
 pub mod skill_roots;
 pub mod store;
+pub mod tamper;
 pub mod worker;

@@ -1,5 +1,6 @@
 //! Queue types shared with the CLI and the UI.
 
+use super::arm_snapshot::ArmSnapshot;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -18,17 +19,21 @@ pub enum TrialState {
     AgentError,
     /// The infrastructure failed on every allowed attempt.
     InfraError,
+    /// The agent changed what its verifier runs on (a tool on the PATH, a test hook, the reward
+    /// file): not scored, never retried; the error names the changed paths.
+    VerifierTampered,
     Cancelled,
 }
 
 impl TrialState {
-    pub const ALL: [TrialState; 7] = [
+    pub const ALL: [TrialState; 8] = [
         TrialState::Queued,
         TrialState::Running,
         TrialState::Passed,
         TrialState::Failed,
         TrialState::AgentError,
         TrialState::InfraError,
+        TrialState::VerifierTampered,
         TrialState::Cancelled,
     ];
     pub fn as_str(self) -> &'static str {
@@ -39,6 +44,7 @@ impl TrialState {
             TrialState::Failed => "failed",
             TrialState::AgentError => "agent_error",
             TrialState::InfraError => "infra_error",
+            TrialState::VerifierTampered => "verifier_tampered",
             TrialState::Cancelled => "cancelled",
         }
     }
@@ -101,6 +107,10 @@ pub struct TrialSpec {
     /// ratio; replaces `verifier` when set.
     #[serde(default)]
     pub scoring: Option<skillscope_tasks::TaskVerifier>,
+    /// Verify in the agent's container (checked for tampering first) rather than in a fresh one
+    /// that receives only the workdir.
+    #[serde(default)]
+    pub verifier_in_place: bool,
 }
 
 /// A task for the built-in agent.
@@ -114,6 +124,26 @@ pub struct AgentTask {
 }
 
 impl TrialSpec {
+    /// The specification without the arm's skills: everything that must be identical across the
+    /// arms of a pair.
+    pub fn without_skills(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(agent) = v.get_mut("agent").and_then(|a| a.as_object_mut()) {
+            agent.remove("skill_version_ids");
+        }
+        v
+    }
+
+    /// SHA-256 of [`Self::without_skills`] and of the workspace folder's tree as it is now.
+    pub fn content_sha256(&self) -> crate::error::Result<String> {
+        let workspace = match &self.workspace {
+            Some(dir) => skillscope_library::package::folder_tree_hash(std::path::Path::new(dir))?,
+            None => String::new(),
+        };
+        let text = format!("{}\n{workspace}", self.without_skills());
+        Ok(skillscope_store::blobs::sha256_hex(text.as_bytes()))
+    }
+
     pub fn command(image: &str, command: Vec<String>) -> Self {
         Self {
             image: ImageSource::Image { name: image.into() },
@@ -126,6 +156,7 @@ impl TrialSpec {
             verifier_timeout_secs: 300,
             agent: None,
             scoring: None,
+            verifier_in_place: false,
         }
     }
 }
@@ -165,6 +196,7 @@ pub struct StateCounts {
     pub failed: u32,
     pub agent_error: u32,
     pub infra_error: u32,
+    pub verifier_tampered: u32,
     pub cancelled: u32,
 }
 
@@ -177,6 +209,7 @@ impl StateCounts {
             TrialState::Failed => &mut self.failed,
             TrialState::AgentError => &mut self.agent_error,
             TrialState::InfraError => &mut self.infra_error,
+            TrialState::VerifierTampered => &mut self.verifier_tampered,
             TrialState::Cancelled => &mut self.cancelled,
         } += n;
     }
@@ -184,7 +217,7 @@ impl StateCounts {
         self.queued + self.running + self.finished()
     }
     pub fn finished(&self) -> u32 {
-        self.passed + self.failed + self.agent_error + self.infra_error + self.cancelled
+        self.passed + self.failed + self.agent_error + self.infra_error + self.verifier_tampered + self.cancelled
     }
 }
 
@@ -227,6 +260,27 @@ pub struct AttemptResult {
     pub score: Option<f64>,
     /// Skill directories present under /skills before the agent started (agent trials only).
     pub skills_listed: Option<Vec<String>>,
+    /// What ran (agent trials that got as far as their image).
+    #[serde(default)]
+    pub snapshot: Option<ArmSnapshot>,
+    /// The verifier's own run, when one scored the attempt.
+    #[serde(default)]
+    pub verifier: Option<VerifierRun>,
+}
+
+/// What a verifier printed and reported, check by check.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct VerifierRun {
+    pub exit_code: Option<i64>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// True when it ran in the agent's container (the task asked), false in a fresh one.
+    pub in_place: bool,
+    /// How the score was reached, or why none could be.
+    pub detail: String,
+    pub checks: Vec<skillscope_tasks::score::Check>,
 }
 
 /// Typed progress for the UI: one trial changed, the queue's state changed, or output arrived.

@@ -4,7 +4,8 @@
 
 use super::model::*;
 use super::store::{self, Claimed, Phase};
-use super::{agent_phase, skill_roots};
+use super::arm_snapshot::{self, ArmSnapshot};
+use super::{agent_phase, skill_roots, tamper};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::workspace::Workspace;
@@ -238,6 +239,8 @@ async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wip
             duration_ms: 0,
             score: None,
             skills_listed: None,
+            snapshot: None,
+            verifier: None,
         },
     };
     let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
@@ -296,6 +299,11 @@ fn container_spec(
     }
 }
 
+/// Runs in the task's working directory with a time limit.
+fn in_workdir(spec: &TrialSpec, secs: u64) -> ExecOptions {
+    ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() }
+}
+
 /// One attempt: environment (image, container, workspace), agent command, verifier.
 async fn execute(
     ws: &Workspace,
@@ -309,8 +317,8 @@ async fn execute(
     stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
     let prepared = match &spec.agent {
         Some(task) => {
-            let (ws2, task2) = (ws.clone(), task.clone());
-            Some(blocking(move || agent_phase::prepare(&ws2, &task2)).await?)
+            let (ws2, task2, workdir) = (ws.clone(), task.clone(), spec.workdir.clone());
+            Some(blocking(move || agent_phase::prepare(&ws2, &task2, &workdir)).await?)
         }
         None => None,
     };
@@ -323,6 +331,14 @@ async fn execute(
             let _one = BUILDS.lock().await;
             engine.build_image(std::path::Path::new(context), tag).await?
         }
+    };
+    let mut snapshot = match &prepared {
+        Some(p) => {
+            let spec2 = spec.clone();
+            let task_sha256 = blocking(move || spec2.content_sha256()).await?;
+            Some(ArmSnapshot { image_digest: image.clone(), task_sha256, ..p.snapshot.clone() })
+        }
+        None => None,
     };
     let mounts = prepared.as_ref().map(|p| p.mounts()).unwrap_or_default();
     let container = engine.create(&container_spec(label, c, image.clone(), mounts)).await?;
@@ -362,11 +378,6 @@ async fn execute(
                 text: String::from_utf8_lossy(bytes).into_owned(),
             })
         };
-        let opts = |secs: u64| ExecOptions {
-            timeout: Duration::from_secs(secs),
-            workdir: Some(spec.workdir.clone()),
-            ..Default::default()
-        };
         let (agent_run, agent) = match (&prepared, &spec.agent) {
             (Some(prepared), Some(task)) => {
                 let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
@@ -383,39 +394,30 @@ async fn execute(
                 let as_exec = agent_exec_result(&out);
                 (Some(out), as_exec)
             }
-            _ => (None, container.exec(&spec.command, opts(spec.command_timeout_secs), &mut log).await?),
+            _ => (None, container.exec(&spec.command, in_workdir(spec, spec.command_timeout_secs), &mut log).await?),
         };
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
-        let verifier = if agent.timed_out || agent.oom_killed {
+        // Every process the agent started ends here: nothing it left running reaches the verifier.
+        container.stop(Duration::ZERO).await?;
+        let changes = skillscope_sandbox::file_changes(&before, &container.snapshot(&spec.workdir).await?);
+        let verdict = if agent.timed_out || agent.oom_killed || (spec.scoring.is_none() && spec.verifier.is_none()) {
             None
-        } else if let Some(v) = &spec.scoring {
-            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-            let scored = run_task_verifier(&container, v, opts(spec.verifier_timeout_secs), &mut log).await?;
-            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
-            Some(scored)
-        } else if let Some(cmd) = &spec.verifier {
-            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-            let v = container.exec(cmd, opts(spec.verifier_timeout_secs), &mut log).await?;
-            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
-            let value = if v.exit_code == Some(0) && !v.timed_out { 1.0 } else { 0.0 };
-            Some((v, Ok(value)))
         } else {
-            None
+            stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
+            let verdict = verify(engine, label, c, &image, &container, &changes, &mut log).await?;
+            stamp(ws, c, Phase::Verifier, false, "Verified", sink);
+            Some(verdict)
         };
-        let after = container.snapshot(&spec.workdir).await?;
-        Ok::<_, TrialError>((
-            agent_run,
-            agent,
-            verifier,
-            skillscope_sandbox::file_changes(&before, &after),
-            skills_listed,
-        ))
+        Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed))
     }
     .await;
     if let Err(e) = container.remove().await {
         tracing::warn!("could not remove container {}: {e}", container.id);
     }
-    let (agent_run, agent, verifier, changes, skills_listed) = outcome?;
+    let (agent_run, agent, verdict, changes, skills_listed) = outcome?;
+    if let (Some(out), Some(s)) = (&agent_run, &mut snapshot) {
+        s.reported_models = arm_snapshot::reported_models(&out.trajectory);
+    }
     if let Some(out) = &agent_run {
         let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
         blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
@@ -424,25 +426,49 @@ async fn execute(
         (
             TrialState::AgentError,
             Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)),
-            0.0,
+            Some(0.0),
         )
     } else if agent.oom_killed {
         (
             TrialState::AgentError,
             Some(format!("the command exceeded its {} MiB memory limit and was killed", spec.limits.memory_mb)),
-            0.0,
+            Some(0.0),
         )
     } else {
-        match &verifier {
+        match &verdict {
+            Some(Verdict::Tampered(paths)) => (
+                TrialState::VerifierTampered,
+                Some(format!("the agent changed what its verifier runs on: {}", paths.join(", "))),
+                None,
+            ),
             // A verifier that cannot produce a score is not the agent's failure: not scored.
-            Some((_, Err(e))) => return Err(TrialError { infra: true, message: format!("verifier error: {e}") }),
-            Some((v, Ok(_))) if v.timed_out => {
-                (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), 0.0)
+            Some(Verdict::Scored(_, Err(e))) => {
+                return Err(TrialError { infra: true, message: format!("verifier error: {e}") })
             }
-            Some((_, Ok(value))) => (if *value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, *value),
-            None if agent.exit_code == Some(0) => (TrialState::Passed, None, 1.0),
-            None => (TrialState::Failed, None, 0.0),
+            Some(Verdict::Scored(v, Ok(_))) if v.timed_out => {
+                (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), Some(0.0))
+            }
+            Some(Verdict::Scored(_, Ok(s))) => {
+                (if s.value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, Some(s.value))
+            }
+            None if agent.exit_code == Some(0) => (TrialState::Passed, None, Some(1.0)),
+            None => (TrialState::Failed, None, Some(0.0)),
         }
+    };
+    let verifier = match verdict {
+        Some(Verdict::Scored(r, scored)) => Some(VerifierRun {
+            exit_code: r.exit_code,
+            timed_out: r.timed_out,
+            stdout: r.stdout,
+            stderr: r.stderr,
+            in_place: spec.verifier_in_place,
+            detail: match &scored {
+                Ok(s) => s.detail.clone(),
+                Err(e) => e.clone(),
+            },
+            checks: scored.map(|s| s.checks).unwrap_or_default(),
+        }),
+        _ => None,
     };
     Ok(AttemptResult {
         attempt: c.attempt,
@@ -453,10 +479,12 @@ async fn execute(
         stdout: agent.stdout,
         stderr: agent.stderr,
         file_changes: serde_json::to_value(changes).unwrap_or_default(),
-        score: Some(score),
+        score,
         error,
         duration_ms: 0,
         skills_listed,
+        snapshot,
+        verifier,
     })
 }
 
@@ -475,13 +503,87 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
     }
 }
 
+/// How a verifier run ended: scored (its own result and the score, or why it could not score), or
+/// not run because the agent changed what it runs on (the paths).
+enum Verdict {
+    Scored(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>),
+    Tampered(Vec<String>),
+}
+
+/// Runs the verifier where the agent cannot have touched it: by default in a fresh container from
+/// the same image that receives the agent's workdir and nothing else; for a task that declares
+/// it, in the agent's (stopped) container, restarted, once its changes pass the tamper check.
+async fn verify(
+    engine: &Engine,
+    label: &str,
+    c: &Claimed,
+    image: &str,
+    agent: &skillscope_sandbox::Container,
+    changes: &[skillscope_sandbox::FileChange],
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> std::result::Result<Verdict, TrialError> {
+    let spec = &c.spec;
+    if spec.verifier_in_place {
+        let tampered = tamper::in_place_tampering(&agent.engine_changes().await?, &spec.workdir);
+        if !tampered.is_empty() {
+            return Ok(Verdict::Tampered(tampered));
+        }
+        agent.start().await?;
+        return run_verifier(agent, spec, log).await;
+    }
+    let tampered = tamper::workspace_hooks(changes, &spec.workdir);
+    if !tampered.is_empty() {
+        return Ok(Verdict::Tampered(tampered));
+    }
+    let fresh = engine.create(&container_spec(label, c, image.to_string(), Vec::new())).await?;
+    let verdict = async {
+        fresh.start().await?;
+        // The image's own workdir goes first, so files the agent deleted stay deleted.
+        let clear = vec!["rm".to_string(), "-rf".into(), "--".into(), spec.workdir.clone()];
+        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+        let cleared = fresh.exec(&clear, quick, &mut |_, _| {}).await?;
+        if cleared.exit_code != Some(0) {
+            return Err(TrialError {
+                infra: true,
+                message: format!("could not clear {} in the verifier's container: {}", spec.workdir, cleared.stderr),
+            });
+        }
+        agent.copy_dir_to(&spec.workdir, &fresh).await?;
+        run_verifier(&fresh, spec, log).await
+    }
+    .await;
+    if let Err(e) = fresh.remove().await {
+        tracing::warn!("could not remove verifier container {}: {e}", fresh.id);
+    }
+    verdict
+}
+
+/// The task verifier when there is one, else the verifier command (exit 0 scores 1).
+async fn run_verifier(
+    container: &skillscope_sandbox::Container,
+    spec: &TrialSpec,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> std::result::Result<Verdict, TrialError> {
+    let opts = in_workdir(spec, spec.verifier_timeout_secs);
+    if let Some(v) = &spec.scoring {
+        let (r, scored) = run_task_verifier(container, v, opts, log).await?;
+        return Ok(Verdict::Scored(r, scored));
+    }
+    let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
+    let r = container.exec(cmd, opts, log).await?;
+    // Scored as an exit-code task verifier: exit 0 is 1, anything else (or a timeout) 0.
+    let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
+    let scored = skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
+    Ok(Verdict::Scored(r, scored))
+}
+
 /// Uploads a task verifier's files, runs it, fetches its report and scores the run.
 async fn run_task_verifier(
     container: &skillscope_sandbox::Container,
     v: &skillscope_tasks::TaskVerifier,
     opts: ExecOptions,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> std::result::Result<(skillscope_sandbox::ExecResult, std::result::Result<f64, String>), TrialError> {
+) -> std::result::Result<(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>), TrialError> {
     let plan = skillscope_tasks::verifier_plan(v);
     for (path, bytes) in &plan.files_to_upload {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
@@ -497,8 +599,7 @@ async fn run_task_verifier(
         Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
         None => None,
     };
-    let scored = skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref())
-        .map(|s| s.value)
-        .map_err(|e| e.to_string());
+    let scored =
+        skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map_err(|e| e.to_string());
     Ok((r, scored))
 }

@@ -1,6 +1,6 @@
 //! pytest's JUnit XML report → pass ratio.
 
-use super::{tail, Score, ScoreError};
+use super::{tail, Check, CheckOutcome, Score, ScoreError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 
@@ -12,6 +12,7 @@ pub(super) struct Counts {
     pub errors: u32,
     /// Test cases with both a failure and an error (counted as failed).
     pub double: u32,
+    pub checks: Vec<Check>,
 }
 
 #[derive(Default)]
@@ -19,6 +20,8 @@ struct Case {
     failure: bool,
     error: bool,
     skipped: bool,
+    duration_ms: Option<u64>,
+    message: Option<String>,
 }
 
 /// Counts test cases by outcome. The root must be `testsuites` or
@@ -55,6 +58,12 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
                                 order.len() - 1
                             }
                         };
+                        let secs = attr(e, "time").and_then(|t| t.parse::<f64>().ok()).filter(|t| t.is_finite());
+                        if let Some(secs) = secs {
+                            let ms = (secs.max(0.0) * 1000.0).round() as u64;
+                            let c = &mut order[idx].1;
+                            c.duration_ms = Some(c.duration_ms.unwrap_or(0) + ms);
+                        }
                         if !empty {
                             open = Some((depth, idx));
                         }
@@ -66,6 +75,9 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
                             "error" => c.error = true,
                             "skipped" => c.skipped = true,
                             _ => {}
+                        }
+                        if matches!(outcome, "failure" | "error" | "skipped") && c.message.is_none() {
+                            c.message = attr(e, "message");
                         }
                     }
                     _ => {}
@@ -91,22 +103,24 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
         return Err("document ends inside an element".into());
     }
     let mut counts = Counts::default();
-    for (_, c) in &order {
-        tally(&mut counts, c);
+    for (id, c) in order {
+        let outcome = tally(&mut counts, &c);
+        counts.checks.push(Check { id, outcome, duration_ms: c.duration_ms, message: c.message });
     }
     Ok(counts)
 }
 
+fn attr(e: &BytesStart, key: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| AsRef::<str>::as_ref(&a.key) == key)
+        .and_then(|a| a.normalized_value(XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
+}
+
 /// `classname::name`; a test case without a name is its own test.
 fn case_key(e: &BytesStart, index: usize) -> String {
-    let attr = |k: &str| {
-        e.attributes()
-            .flatten()
-            .find(|a| AsRef::<str>::as_ref(&a.key) == k)
-            .and_then(|a| a.normalized_value(XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
-    };
-    match attr("name") {
-        Some(n) => format!("{}::{n}", attr("classname").unwrap_or_default()),
+    match attr(e, "name") {
+        Some(n) => format!("{}::{n}", attr(e, "classname").unwrap_or_default()),
         None => format!("#{index}"),
     }
 }
@@ -115,18 +129,22 @@ fn local(e: &BytesStart) -> String {
     AsRef::<str>::as_ref(&e.local_name()).to_string()
 }
 
-fn tally(counts: &mut Counts, c: &Case) {
+fn tally(counts: &mut Counts, c: &Case) -> CheckOutcome {
     if c.failure {
         counts.failed += 1;
         if c.error {
             counts.double += 1;
         }
+        CheckOutcome::Failed
     } else if c.error {
         counts.errors += 1;
+        CheckOutcome::Error
     } else if c.skipped {
         counts.skipped += 1;
+        CheckOutcome::Skipped
     } else {
         counts.passed += 1;
+        CheckOutcome::Passed
     }
 }
 
@@ -181,5 +199,6 @@ pub(super) fn score(exit_code: Option<i64>, stdout: &str, report: Option<&[u8]>)
         skipped: c.skipped,
         errors: c.errors,
         detail,
+        checks: c.checks,
     })
 }

@@ -41,11 +41,36 @@ pub struct Score {
     pub errors: u32,
     /// One line on how the value was reached.
     pub detail: String,
+    /// Each check the verifier reported (a pytest test case); empty when it reports only a value.
+    #[serde(default)]
+    pub checks: Vec<Check>,
+}
+
+/// One check of a verifier run, as its report gives it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "VerifierCheck")]
+pub struct Check {
+    /// `classname::name` for a pytest test case.
+    pub id: String,
+    pub outcome: CheckOutcome,
+    pub duration_ms: Option<u64>,
+    /// The failure, error or skip message.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "VerifierCheckOutcome")]
+pub enum CheckOutcome {
+    Passed,
+    Failed,
+    Error,
+    Skipped,
 }
 
 impl Score {
     fn plain(value: f64, detail: impl Into<String>) -> Self {
-        Self { value, passed: 0, failed: 0, skipped: 0, errors: 0, detail: detail.into() }
+        Self { value, passed: 0, failed: 0, skipped: 0, errors: 0, detail: detail.into(), checks: Vec::new() }
     }
 }
 

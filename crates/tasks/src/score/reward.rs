@@ -154,5 +154,6 @@ pub(super) fn score_json_stdout(exit_code: Option<i64>, stdout: &str) -> Result<
         skipped: count("skipped")?,
         errors: count("errors")?,
         detail,
+        checks: Vec::new(),
     })
 }

@@ -100,6 +100,7 @@ pub fn import_requirement(
         verifier,
         agent_timeout_secs: skill.total_timeout_sec.unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
         verifier_timeout_secs: unit_timeout.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
+        verifier_in_place: false,
         warnings,
     })
 }

@@ -11,6 +11,7 @@ fn sum_report_fixture() {
     assert_eq!(t.source.kind, TaskSourceKind::Harbor);
     assert!(t.instruction.contains("/app/report.txt"));
     assert_eq!((t.agent_timeout_secs, t.verifier_timeout_secs), (300, 60));
+    assert!(t.verifier_in_place, "environment_mode = \"shared\": the verifier runs in the agent's container");
     let env = &t.environment;
     assert!(env.dockerfile_context.as_deref().unwrap().ends_with("sum-report/environment"));
     assert_eq!(env.image, None);
@@ -43,7 +44,19 @@ fn prebuilt_image_fixture_uploads_environment_files() {
     assert_eq!(env.workspace_files[0].path, "names.txt");
     assert_eq!(env.workspace_files[0].contents, b"Ada\nGrace\n");
     assert_eq!((t.agent_timeout_secs, t.verifier_timeout_secs), (120, 30));
+    assert!(!t.verifier_in_place, "environment_mode = \"separate\": a fresh container");
     assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+}
+
+#[test]
+fn without_an_environment_mode_the_verifier_runs_fresh_and_the_task_says_so() {
+    let (_d, t) = copy_fixture("harbor/greeting-prebuilt");
+    let text = fs::read_to_string(t.join("task.toml")).unwrap().replace("environment_mode = \"separate\"\n", "");
+    fs::write(t.join("task.toml"), text).unwrap();
+    let task = import_task(&t).unwrap();
+    assert!(!task.verifier_in_place);
+    assert_eq!(task.warnings.len(), 1, "{:?}", task.warnings);
+    assert!(task.warnings[0].contains("fresh container"), "{:?}", task.warnings);
 }
 
 #[test]

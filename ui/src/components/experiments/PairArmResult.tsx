@@ -1,4 +1,5 @@
 import type { ArmView } from "../../bindings/ArmView";
+import type { ArmSnapshot } from "../../bindings/ArmSnapshot";
 import type { AttemptResult } from "../../bindings/AttemptResult";
 import { runsHref } from "../../lib/route";
 import { TrialStateBadge } from "../shared/Badge";
@@ -10,7 +11,7 @@ const EXCERPT = { maxChars: 600, maxLines: 8 };
 
 type Props = { name: "without" | "with"; label: string; arm: ArmView; result: AttemptResult | null; runId: number };
 
-/** One arm's verifier result (its last attempt): score, outcome, exit code, the skills it could see and output excerpts, linking to its trial. */
+/** One arm's result (its last attempt): score, outcome, the skills it could see, what ran, the verifier's output and the agent's, linking to its trial. */
 export function PairArmResult({ name, label, arm, result, runId }: Props) {
   return (
     <section className="pair-arm" data-testid="arm-result" data-arm={name}>
@@ -28,12 +29,33 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
         </a>
       </header>
       <SkillsSeen listed={arm.skills_listed} />
+      <WhatRan snapshot={arm.snapshot} />
+      {arm.error && (
+        <p className="muted" data-testid="arm-error">
+          {arm.error}
+        </p>
+      )}
       {result === null ? (
         <p className="muted">No attempt result was recorded.</p>
       ) : (
         <>
-          <Excerpt title="stdout" text={result.stdout} />
-          <Excerpt title="stderr" text={result.stderr} />
+          {result.verifier === null ? (
+            <p className="muted" data-testid="arm-verifier-none">
+              No verifier ran in this attempt.
+            </p>
+          ) : (
+            <>
+              <p className="muted" data-testid="arm-verifier">
+                Verifier, in {result.verifier.in_place ? "the agent's container" : "a fresh container"}
+                {result.verifier.exit_code === null ? "" : `, exit code ${result.verifier.exit_code}`}:{" "}
+                {result.verifier.detail}
+              </p>
+              <Excerpt title="verifier stdout" text={result.verifier.stdout} />
+              <Excerpt title="verifier stderr" text={result.verifier.stderr} />
+            </>
+          )}
+          <Excerpt title="agent stdout" text={result.stdout} />
+          <Excerpt title="agent stderr" text={result.stderr} />
         </>
       )}
     </section>
@@ -50,6 +72,22 @@ function SkillsSeen({ listed }: { listed: string[] | null }) {
   );
 }
 
+/** The effective configuration the arm ran with, as recorded when it ran (not today's configuration). */
+function WhatRan({ snapshot }: { snapshot: ArmSnapshot | null }) {
+  if (snapshot === null) {
+    return <p className="muted">What ran: not recorded.</p>;
+  }
+  const reported = snapshot.reported_models.join(", ") || "none";
+  return (
+    <p className="muted" data-testid="arm-snapshot">
+      Ran {snapshot.harness} {snapshot.harness_version} with model <code>{snapshot.model}</code> (provider reported{" "}
+      <code>{reported}</code>) at {snapshot.provider_host}, temperature {snapshot.limits.temperature ?? "default"},{" "}
+      {snapshot.limits.max_turns} turns at most, image <code>{snapshot.image_digest.slice(0, 19)}</code>, task{" "}
+      <code>{snapshot.task_sha256.slice(0, 12)}</code>
+    </p>
+  );
+}
+
 function Excerpt({ title, text }: { title: string; text: string }) {
   return (
     <div className="attempt-output">
@@ -57,7 +95,7 @@ function Excerpt({ title, text }: { title: string; text: string }) {
       {text === "" ? (
         <p className="muted">(empty)</p>
       ) : (
-        <ClippedText text={text} {...EXCERPT} className="output" testId={`arm-${title}`} />
+        <ClippedText text={text} {...EXCERPT} className="output" testId={`arm-${title.replace(" ", "-")}`} />
       )}
     </div>
   );
