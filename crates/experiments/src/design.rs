@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 use skillscope_library as library;
 use skillscope_runs::agents;
 use skillscope_runs::queue::arm_snapshot::{self, ArmSnapshot};
-use skillscope_tasks::score::Check as VerifierCheck;
 use skillscope_runs::queue::model::{AgentTask, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
+use skillscope_tasks::score::Check as VerifierCheck;
 use std::collections::{BTreeMap, HashMap};
 use ts_rs::TS;
 
@@ -269,10 +269,8 @@ fn arm_problems(without: &Arm, with: &Arm) -> Vec<String> {
         match a.state {
             TrialState::Passed | TrialState::Failed | TrialState::AgentError => {}
             TrialState::Queued | TrialState::Running => problems.push(format!("{name} arm not finished")),
-            TrialState::VerifierTampered => problems.push(format!(
-                "{name} arm: verifier tampered ({})",
-                a.error.as_deref().unwrap_or("no paths recorded")
-            )),
+            TrialState::VerifierTampered => problems
+                .push(format!("{name} arm: verifier tampered ({})", a.error.as_deref().unwrap_or("no paths recorded"))),
             other => problems.push(format!(
                 "{name} arm ended {} after {} attempt(s)",
                 serde_json::to_value(other).unwrap_or_default().as_str().unwrap_or(""),

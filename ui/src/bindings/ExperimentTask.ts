@@ -20,4 +20,8 @@ scoring: TaskVerifier | null,
 /**
  * Build the image from this Dockerfile context instead of using `image`.
  */
-dockerfile_context: string | null, };
+dockerfile_context: string | null, 
+/**
+ * Verify in the agent's own container instead of a fresh one (the task declares it).
+ */
+verifier_in_place: boolean, };

@@ -4,6 +4,12 @@ import type { Condition } from "./Condition";
 
 export type PairView = { id: number, skill: string, skill_version_id: number, task: string, config: string, condition: Condition, repeat: number, without: ArmView, with: ArmView, 
 /**
- * Why the pair is not scored (unfinished, infrastructure failure, fairness); empty when it is.
+ * Why the pair is not scored (unfinished, infrastructure failure, tampering, fairness); empty
+ * when it is.
  */
-excluded: Array<string>, };
+excluded: Array<string>, 
+/**
+ * What the fairness check found: where the arms differ in more than their skills, or saw
+ * other skills than their condition allows; empty when they are a fair pair.
+ */
+fairness: Array<string>, };

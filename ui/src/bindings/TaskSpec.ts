@@ -14,6 +14,12 @@ id: string, name: string, source: TaskSource,
  */
 instruction: string, environment: TaskEnvironment, verifier: TaskVerifier, agent_timeout_secs: number, verifier_timeout_secs: number, 
 /**
+ * Run the verifier in the agent's own container (its whole state, checked for tampering
+ * first) instead of a fresh container that receives only the workdir. Only a task that
+ * declares it (Harbor's `environment_mode = "shared"`) sets it.
+ */
+verifier_in_place: boolean, 
+/**
  * Things the importer noticed that a reviewer should know before
  * spending runs on the task (missing test files, bundled skills, settings
  * that are not applied, ...). Empty when nothing stood out.

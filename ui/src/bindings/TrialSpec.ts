@@ -28,4 +28,9 @@ agent: AgentTask | null,
  * A task verifier (pytest, Harbor tests, JSON score, exit code) scoring the run with a pass
  * ratio; replaces `verifier` when set.
  */
-scoring: TaskVerifier | null, };
+scoring: TaskVerifier | null, 
+/**
+ * Verify in the agent's container (checked for tampering first) rather than in a fresh one
+ * that receives only the workdir.
+ */
+verifier_in_place: boolean, };

@@ -16,5 +16,5 @@ mod queue_store;
 mod queue_worker;
 mod scans;
 mod trajectory_window;
-mod verifier_tamper;
 mod unfair_arms;
+mod verifier_tamper;

@@ -15,8 +15,8 @@ use skillscope_atif::Redactor;
 use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
 use skillscope_sandbox::Container;
-use skillscope_store::workspace::Workspace;
 use skillscope_store::blobs::sha256_hex;
+use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
 
 /// What runs the agent, with what it needs on the host.

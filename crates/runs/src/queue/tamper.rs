@@ -54,16 +54,16 @@ pub fn workspace_hooks(changes: &[FileChange], workdir: &str) -> Vec<String> {
 
 /// For a verifier that runs in the agent's own container: every engine-recorded change outside
 /// `workdir` to the runtime the verifier uses, hook files anywhere, and anything under
-/// [`VERIFIER_LOGS`]. A directory reported only because something inside it changed is skipped;
-/// the change inside is reported instead.
-pub fn in_place_tampering(changes: &[EngineChange], workdir: &str) -> Vec<String> {
+/// [`VERIFIER_LOGS`], leaving out what was already changed before the agent started
+/// (`at_start`: the engine's init binary and mount points). A directory reported only because
+/// something inside it changed is skipped; the change inside is reported instead.
+pub fn in_place_tampering(changes: &[EngineChange], at_start: &[EngineChange], workdir: &str) -> Vec<String> {
     let workdir = workdir.trim_end_matches('/');
-    let parent_only = |c: &EngineChange| {
-        c.kind == EngineChangeKind::Modified && changes.iter().any(|o| under(&o.path, &c.path))
-    };
+    let parent_only =
+        |c: &EngineChange| c.kind == EngineChangeKind::Modified && changes.iter().any(|o| under(&o.path, &c.path));
     changes
         .iter()
-        .filter(|c| !parent_only(c))
+        .filter(|c| !parent_only(c) && !at_start.contains(c))
         .filter(|c| {
             let p = c.path.as_str();
             let runtime = RUNTIME_DIRS.iter().any(|d| under(p, d) || p == *d);
@@ -101,9 +101,11 @@ mod tests {
             change("/root/.claude", Deleted),
             change("/tmp/notes", Added),
             change("/usr/local/lib/python3.11/site-packages/evil.pth", Added),
+            change("/usr/sbin/docker-init", Added),
         ];
+        let at_start = [change("/usr/sbin/docker-init", Added)];
         assert_eq!(
-            in_place_tampering(&changes, "/work"),
+            in_place_tampering(&changes, &at_start, "/work"),
             [
                 "/usr/bin/grep",
                 "/logs/verifier/reward.txt",

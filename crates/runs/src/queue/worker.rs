@@ -2,9 +2,9 @@
 //! container. One worker per workspace (a lock file); it survives the engine going away (pauses,
 //! says why, resumes by itself) and its own crash (recovery on start, exactly-once results).
 
+use super::arm_snapshot::{self, ArmSnapshot};
 use super::model::*;
 use super::store::{self, Claimed, Phase};
-use super::arm_snapshot::{self, ArmSnapshot};
 use super::{agent_phase, skill_roots, tamper};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
@@ -348,6 +348,8 @@ async fn execute(
     let outcome = async {
         // The engine creates the working directory; without an upload it starts empty.
         container.start().await?;
+        // What the engine itself adds (its init binary, mount points, /etc/hosts) is not the agent's.
+        let engine_at_start = if spec.verifier_in_place { container.engine_changes().await? } else { Vec::new() };
         if let Some(dir) = &spec.workspace {
             container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
         }
@@ -404,7 +406,8 @@ async fn execute(
             None
         } else {
             stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-            let verdict = verify(engine, label, c, &image, &container, &changes, &mut log).await?;
+            let agent_changes = AgentChanges { workdir: &changes, engine_at_start: &engine_at_start };
+            let verdict = verify(engine, label, c, &image, &container, agent_changes, &mut log).await?;
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)
         };
@@ -510,6 +513,14 @@ enum Verdict {
     Tampered(Vec<String>),
 }
 
+/// What the agent changed: its workdir, and (for a verifier in place) the engine's own changes
+/// from before the agent started, which are not the agent's.
+#[derive(Clone, Copy)]
+struct AgentChanges<'a> {
+    workdir: &'a [skillscope_sandbox::FileChange],
+    engine_at_start: &'a [skillscope_sandbox::EngineChange],
+}
+
 /// Runs the verifier where the agent cannot have touched it: by default in a fresh container from
 /// the same image that receives the agent's workdir and nothing else; for a task that declares
 /// it, in the agent's (stopped) container, restarted, once its changes pass the tamper check.
@@ -519,19 +530,20 @@ async fn verify(
     c: &Claimed,
     image: &str,
     agent: &skillscope_sandbox::Container,
-    changes: &[skillscope_sandbox::FileChange],
+    changes: AgentChanges<'_>,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
 ) -> std::result::Result<Verdict, TrialError> {
     let spec = &c.spec;
     if spec.verifier_in_place {
-        let tampered = tamper::in_place_tampering(&agent.engine_changes().await?, &spec.workdir);
+        let now = agent.engine_changes().await?;
+        let tampered = tamper::in_place_tampering(&now, changes.engine_at_start, &spec.workdir);
         if !tampered.is_empty() {
             return Ok(Verdict::Tampered(tampered));
         }
         agent.start().await?;
         return run_verifier(agent, spec, log).await;
     }
-    let tampered = tamper::workspace_hooks(changes, &spec.workdir);
+    let tampered = tamper::workspace_hooks(changes.workdir, &spec.workdir);
     if !tampered.is_empty() {
         return Ok(Verdict::Tampered(tampered));
     }
@@ -573,7 +585,8 @@ async fn run_verifier(
     let r = container.exec(cmd, opts, log).await?;
     // Scored as an exit-code task verifier: exit 0 is 1, anything else (or a timeout) 0.
     let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
-    let scored = skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
+    let scored =
+        skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
     Ok(Verdict::Scored(r, scored))
 }
 
@@ -583,7 +596,10 @@ async fn run_task_verifier(
     v: &skillscope_tasks::TaskVerifier,
     opts: ExecOptions,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> std::result::Result<(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>), TrialError> {
+) -> std::result::Result<
+    (skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>),
+    TrialError,
+> {
     let plan = skillscope_tasks::verifier_plan(v);
     for (path, bytes) in &plan.files_to_upload {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));

@@ -4,7 +4,7 @@ use super::{tail, Check, CheckOutcome, Score, ScoreError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct Counts {
     pub passed: u32,
     pub failed: u32,
