@@ -55,6 +55,7 @@ fn main() {
             scoring: None,
             dockerfile_context: None,
             verifier_in_place: false,
+            accepted_skill_paths: Vec::new(),
         })
         .collect();
     let design = ExperimentDesign {

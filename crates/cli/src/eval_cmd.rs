@@ -59,6 +59,7 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
         verifier: Vec::new(),
         scoring: Some(t.verifier),
         verifier_in_place: t.verifier_in_place,
+        accepted_skill_paths: Vec::new(),
     }))
 }
 
@@ -106,6 +107,7 @@ pub(crate) struct EvalArgs {
     pub repeats: u32,
     pub condition: Cond,
     pub decoys: Vec<String>,
+    pub accept_skill_paths: Vec<String>,
     pub json: bool,
 }
 
@@ -116,6 +118,9 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     let mut tasks = Vec::new();
     for t in load_tasks(&a.tasks)? {
         tasks.extend(experiment_task(ws, t)?);
+    }
+    for t in &mut tasks {
+        t.accepted_skill_paths = a.accept_skill_paths.clone();
     }
     if tasks.is_empty() {
         return Err(AppError::invalid_input(format!(

@@ -120,6 +120,10 @@ enum Command {
         /// Decoy skills present in both arms (group condition).
         #[arg(long = "decoy")]
         decoys: Vec<String>,
+        /// A skill folder the task's image or workspace carries that is part of the task (the full
+        /// path the pairs' exclusion names); recorded with the experiment. Repeatable.
+        #[arg(long = "accept-skill-path")]
+        accept_skill_paths: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -221,8 +225,10 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Decide { skill, verdict, rationale, reviewer } => {
             report_cmd::decide(&ws, &skill, verdict, rationale, reviewer)
         }
-        Command::Eval { skill, tasks, config, repeats, condition, decoys, json } => {
-            eval_cmd::run(&ws, eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, json })
+        Command::Eval { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json } => {
+            let args =
+                eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json };
+            eval_cmd::run(&ws, args)
         }
         Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),

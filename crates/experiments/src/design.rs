@@ -46,6 +46,11 @@ pub struct ExperimentTask {
     /// Verify in the agent's own container instead of a fresh one (the task declares it).
     #[serde(default)]
     pub verifier_in_place: bool,
+    /// Skill folders the image or workspace carries that the reviewer accepted as part of the task
+    /// (full paths, as the arms' listings name them): seen in both arms, they exclude no pair.
+    /// Recorded with the design.
+    #[serde(default)]
+    pub accepted_skill_paths: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -283,7 +288,8 @@ fn arm_problems(without: &Arm, with: &Arm) -> Vec<String> {
 
 /// Where the arms differ in more than their skills, or saw other skills than their condition
 /// allows; checked once both arms have run their agent.
-fn fairness_problems(without: &Arm, with: &Arm, expect_without: &[String], expect_with: &[String]) -> Vec<String> {
+fn fairness_problems(without: &Arm, with: &Arm, expected: (&[String], &[String]), accepted: &[String]) -> Vec<String> {
+    let (expect_without, expect_with) = expected;
     if without.0.skills_listed.is_none() || with.0.skills_listed.is_none() {
         return vec!["not checked: an arm has not run its agent".into()];
     }
@@ -306,7 +312,7 @@ fn fairness_problems(without: &Arm, with: &Arm, expect_without: &[String], expec
         v
     };
     for (name, arm, expected) in [("without", &without.0, expect_without), ("with", &with.0, expect_with)] {
-        let seen = arm.skills_listed.clone().unwrap_or_default();
+        let seen: Vec<String> = arm.skills_listed.iter().flatten().filter(|s| !accepted.contains(s)).cloned().collect();
         if sorted(&seen) != sorted(expected) {
             problems.push(format!("{name} arm saw skills {seen:?} but its condition allows {expected:?}"));
         }
@@ -371,7 +377,8 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         };
         let without = arm(tw)?;
         let with = arm(tv)?;
-        let fairness = fairness_problems(&without, &with, &expect_without, &expect_with);
+        let accepted = design.tasks.iter().find(|t| t.id == task).map_or(&[][..], |t| &t.accepted_skill_paths);
+        let fairness = fairness_problems(&without, &with, (&expect_without, &expect_with), accepted);
         let mut excluded = arm_problems(&without, &with);
         if excluded.is_empty() {
             excluded = fairness.clone();

@@ -24,4 +24,10 @@ dockerfile_context: string | null,
 /**
  * Verify in the agent's own container instead of a fresh one (the task declares it).
  */
-verifier_in_place: boolean, };
+verifier_in_place: boolean, 
+/**
+ * Skill folders the image or workspace carries that the reviewer accepted as part of the task
+ * (full paths, as the arms' listings name them): seen in both arms, they exclude no pair.
+ * Recorded with the design.
+ */
+accepted_skill_paths: Array<string>, };

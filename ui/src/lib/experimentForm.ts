@@ -58,6 +58,7 @@ export function parseTasks(text: string, image: string, workspace: string | null
         scoring: null,
         dockerfile_context: null,
         verifier_in_place: false,
+        accepted_skill_paths: [],
       });
     }
   });

@@ -74,6 +74,7 @@ const design: ExperimentDesign = {
       scoring: null,
       dockerfile_context: null,
       verifier_in_place: false,
+      accepted_skill_paths: [],
     },
   ],
   agent_config_ids: [7],

@@ -212,6 +212,7 @@ describe("experiment form", () => {
             scoring: null,
             dockerfile_context: null,
             verifier_in_place: false,
+            accepted_skill_paths: [],
           },
           {
             id: "b",
@@ -222,6 +223,7 @@ describe("experiment form", () => {
             scoring: null,
             dockerfile_context: null,
             verifier_in_place: false,
+            accepted_skill_paths: [],
           },
         ],
       },

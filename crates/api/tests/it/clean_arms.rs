@@ -2,7 +2,8 @@
 //! harnesses' own folders) and a task workspace carrying `.agents/skills` run clean, because every
 //! skill root is emptied before the agent starts; with the wipe switched off, the listing still
 //! sees every baked skill and the pair is excluded, naming the paths. A skill at a path on no list
-//! is found by searching the container's filesystem, and its pair is excluded too.
+//! is found by searching the container's filesystem, and its pair is excluded too, unless the
+//! reviewer accepted that path as part of the task.
 
 use crate::common::*;
 use serde_json::json;
@@ -34,7 +35,7 @@ fn image_context(root: &Path, baked: &[&str]) -> String {
     dir.display().to_string()
 }
 
-fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
+fn run_experiment(wipe: bool, baked: &[&str], tag: &str, accepted: &[&str]) -> Vec<PairView> {
     let rt = rt();
     rt.block_on(engine());
     let script: Script = serde_json::from_value(json!({
@@ -69,6 +70,7 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
         scoring: None,
         dockerfile_context: Some(image_context(tmp.path(), baked)),
         verifier_in_place: false,
+        accepted_skill_paths: accepted.iter().map(|p| p.to_string()).collect(),
     };
     let design = ExperimentDesign {
         name: "baked".into(),
@@ -89,7 +91,7 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str) -> Vec<PairView> {
 #[test]
 fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
     join_session_keyring();
-    let pairs = run_experiment(true, BAKED, "baked-skills");
+    let pairs = run_experiment(true, BAKED, "baked-skills", &[]);
     assert_eq!(pairs.len(), 1);
     let p = &pairs[0];
     assert!(p.excluded.is_empty(), "the pair is fair once the roots are emptied: {:?}", p.excluded);
@@ -104,7 +106,7 @@ fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
 #[test]
 fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
     join_session_keyring();
-    let pairs = run_experiment(false, BAKED, "baked-skills");
+    let pairs = run_experiment(false, BAKED, "baked-skills", &[]);
     let p = &pairs[0];
     let reasons = p.excluded.join("\n");
     assert!(!p.excluded.is_empty(), "a contaminated pair is excluded");
@@ -120,10 +122,21 @@ fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
 #[test]
 fn a_skill_at_a_path_on_no_list_is_found_by_the_image_search_and_excludes_the_pair() {
     join_session_keyring();
-    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill");
+    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill", &[]);
     let p = &pairs[0];
     for arm in [&p.without, &p.with] {
         assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "{arm:?}");
     }
     assert!(p.excluded.iter().any(|r| r.contains(HIDDEN)), "the reason names the path: {:?}", p.excluded);
+}
+
+#[test]
+fn a_skill_path_the_reviewer_accepted_as_part_of_the_task_is_listed_but_excludes_nothing() {
+    join_session_keyring();
+    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill", &[HIDDEN]);
+    let p = &pairs[0];
+    assert!(p.excluded.is_empty(), "an accepted path is part of the task: {:?}", p.excluded);
+    for arm in [&p.without, &p.with] {
+        assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "still listed: {arm:?}");
+    }
 }

@@ -44,6 +44,7 @@ fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
                 scoring: None,
                 dockerfile_context: None,
                 verifier_in_place: false,
+                accepted_skill_paths: Vec::new(),
             }
         })
         .collect()

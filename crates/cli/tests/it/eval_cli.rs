@@ -67,6 +67,24 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert_eq!((s["mean_without"].as_f64(), s["mean_with"].as_f64()), (Some(100.0), Some(100.0)), "{s}");
     assert_eq!(s["class"], "ineffective");
 
+    // Every pair with its fairness record and outcomes, for scripts.
+    let pairs = ok(run(h, &["experiment", "pairs", "1", "--json"], ""));
+    let p = &pairs[0];
+    assert_eq!((p["scored"].as_bool(), p["fairness"]["ok"].as_bool()), (Some(true), Some(true)), "{p}");
+    assert_eq!(p["excluded"], serde_json::json!([]));
+    assert_eq!(p["fairness"]["without"]["skills_seen"], serde_json::json!([]));
+    assert_eq!(p["fairness"]["with"]["skills_seen"], serde_json::json!(["csv-insights"]));
+    let (a, b) = (&p["fairness"]["without"]["snapshot"], &p["fairness"]["with"]["snapshot"]);
+    assert_eq!((a["model"].as_str(), a["reported_models"][0].as_str()), (Some("m"), Some("m")), "{a}");
+    assert_eq!(a["image_digest"], b["image_digest"]);
+    assert_eq!(b["skills"][0]["name"], "csv-insights");
+    for arm in ["without", "with"] {
+        assert_eq!(p[arm]["state"], "passed", "{p}");
+        assert_eq!(p[arm]["score"].as_f64(), Some(1.0));
+        assert!(p[arm]["checks"].is_array());
+    }
+    assert!(!pairs.to_string().contains("sk-eval-test"), "no key in the records");
+
     // The reviewer's decision and the deployment report built on this evidence.
     ok(run(
         h,
