@@ -56,6 +56,7 @@ fn main() {
             dockerfile_context: None,
             verifier_in_place: false,
             accepted_skill_paths: Vec::new(),
+            settings: Default::default(),
         })
         .collect();
     let design = ExperimentDesign {

@@ -2,7 +2,7 @@
 //! through the queue, then the paired statistics.
 
 use clap::ValueEnum;
-use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, TaskSettings};
 use skillscope_api::queue::worker;
 use skillscope_api::tasks::{evals, harbor, TaskSpec};
 use skillscope_api::{agents, library, AppError, RunsError, Workspace};
@@ -50,16 +50,27 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
         (None, Some(_)) => format!("skillscope-task/{}:latest", safe.to_lowercase()),
         (None, None) => DEFAULT_IMAGE.into(),
     };
+    let env = t.environment;
+    let settings = TaskSettings {
+        workdir: env.workdir,
+        setup: env.setup,
+        env: env.env.into_iter().collect(),
+        memory_mb: env.memory_mb,
+        cpus: env.cpus,
+        agent_timeout_secs: Some(t.agent_timeout_secs),
+        verifier_timeout_secs: Some(t.verifier_timeout_secs),
+    };
     Ok(Some(ExperimentTask {
         id: t.id,
         instruction: t.instruction,
         image,
-        dockerfile_context: t.environment.dockerfile_context,
+        dockerfile_context: env.dockerfile_context,
         workspace: Some(dir.display().to_string()),
         verifier: Vec::new(),
         scoring: Some(t.verifier),
         verifier_in_place: t.verifier_in_place,
         accepted_skill_paths: Vec::new(),
+        settings,
     }))
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use skillscope_library as library;
 use skillscope_runs::agents;
 use skillscope_runs::queue::arm_snapshot::{self, ArmSnapshot};
-use skillscope_runs::queue::model::{AgentTask, TrialSpec, TrialState};
+use skillscope_runs::queue::model::{AgentTask, TrialLimits, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
@@ -51,6 +51,29 @@ pub struct ExperimentTask {
     /// Recorded with the design.
     #[serde(default)]
     pub accepted_skill_paths: Vec<String>,
+    /// What the task asks of its environment, applied to both arms alike.
+    #[serde(default)]
+    pub settings: TaskSettings,
+}
+
+/// A task's own environment settings (Harbor's `[environment]` and timeouts, a requirement
+/// document's set-up): each one reaches the trial; unset ones keep the queue's defaults.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TaskSettings {
+    /// Where the agent starts and the verifier runs; default `/workspace`.
+    pub workdir: Option<String>,
+    /// `sh -c` commands run in order in the workdir after the workspace is copied in and before
+    /// the agent starts, without network; a failing one ends the attempt as an infrastructure
+    /// error that names it.
+    pub setup: Vec<String>,
+    /// Environment variables of the trial's containers.
+    pub env: BTreeMap<String, String>,
+    pub memory_mb: Option<u32>,
+    pub cpus: Option<f64>,
+    /// Caps the agent's wall time (the configuration's own limit applies when lower).
+    pub agent_timeout_secs: Option<u64>,
+    pub verifier_timeout_secs: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -136,8 +159,20 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
         }
         None => skillscope_runs::queue::model::ImageSource::Image { name: task.image.clone() },
     };
+    let defaults = TrialSpec::command(&task.image, Vec::new());
+    let s = &task.settings;
     TrialSpec {
         image,
+        workdir: s.workdir.clone().unwrap_or(defaults.workdir.clone()),
+        limits: TrialLimits {
+            memory_mb: s.memory_mb.unwrap_or(defaults.limits.memory_mb),
+            cpus: s.cpus.unwrap_or(defaults.limits.cpus),
+            ..defaults.limits.clone()
+        },
+        verifier_timeout_secs: s.verifier_timeout_secs.unwrap_or(defaults.verifier_timeout_secs),
+        agent_timeout_secs: s.agent_timeout_secs,
+        setup: s.setup.clone(),
+        env: s.env.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         workspace: task.workspace.clone(),
         verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
         scoring: task.scoring.clone(),
@@ -147,7 +182,7 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
             instruction: task.instruction.clone(),
             skill_version_ids: skills,
         }),
-        ..TrialSpec::command(&task.image, Vec::new())
+        ..defaults
     }
 }
 

@@ -34,6 +34,10 @@ pub struct ManagedContainer {
     pub running: bool,
 }
 
+/// How a user gets a missing image onto the engine.
+const PREPARE_IMAGE: &str = "pull it where a registry is reachable (docker pull), build it (docker build), or, for \
+Skillscope's own images (skillscope/...), run `skillscope image bootstrap`";
+
 impl Engine {
     /// Connects to `DOCKER_HOST`, or to the default unix socket when it is unset.
     pub async fn connect() -> Result<Engine, SandboxError> {
@@ -94,12 +98,14 @@ impl Engine {
             return Ok(id);
         }
         let options = CreateImageOptionsBuilder::default().from_image(image).build();
-        self.docker
-            .create_image(Some(options), None, None)
-            .try_for_each(|_| async { Ok(()) })
-            .await
-            .map_err(|e| SandboxError::ImageMissing(format!("{image}: pull failed: {e}")))?;
-        self.image_id(image).await?.ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after pull")))
+        self.docker.create_image(Some(options), None, None).try_for_each(|_| async { Ok(()) }).await.map_err(|e| {
+            SandboxError::ImageMissing(format!(
+                "{image}: not on this engine and the pull failed ({e}); {PREPARE_IMAGE}"
+            ))
+        })?;
+        self.image_id(image)
+            .await?
+            .ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after the pull; {PREPARE_IMAGE}")))
     }
 
     /// All containers, running or not, labelled `skillscope.managed=true`.

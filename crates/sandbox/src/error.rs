@@ -28,6 +28,7 @@ impl SandboxError {
         matches!(
             self,
             SandboxError::EngineUnavailable { .. }
+                | SandboxError::ImageMissing(_)
                 | SandboxError::ImageBuild(_)
                 | SandboxError::ContainerLost(_)
                 | SandboxError::Engine(_)

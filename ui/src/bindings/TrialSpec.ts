@@ -33,4 +33,16 @@ scoring: TaskVerifier | null,
  * Verify in the agent's container (checked for tampering first) rather than in a fresh one
  * that receives only the workdir.
  */
-verifier_in_place: boolean, };
+verifier_in_place: boolean, 
+/**
+ * `sh -c` commands run in the workdir after the workspace upload, before the agent.
+ */
+setup: Array<string>, 
+/**
+ * `KEY=VALUE` variables of the trial's containers.
+ */
+env: Array<string>, 
+/**
+ * Caps the agent's wall time below its configuration's limit.
+ */
+agent_timeout_secs: number | null, };

@@ -59,6 +59,15 @@ export function parseTasks(text: string, image: string, workspace: string | null
         dockerfile_context: null,
         verifier_in_place: false,
         accepted_skill_paths: [],
+        settings: {
+          workdir: null,
+          setup: [],
+          env: {},
+          memory_mb: null,
+          cpus: null,
+          agent_timeout_secs: null,
+          verifier_timeout_secs: null,
+        },
       });
     }
   });

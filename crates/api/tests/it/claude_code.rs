@@ -70,6 +70,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         dockerfile_context: None,
         verifier_in_place: false,
         accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
     };
     let (p, events) = run_one_pair(&ws, &rt, version, task, config);
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);
@@ -142,6 +143,7 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
         dockerfile_context: None,
         verifier_in_place: false,
         accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     let run = skillscope_api::experiments::list(&ws).unwrap()[0].run_id;

@@ -71,6 +71,7 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str, accepted: &[&str]) -> V
         dockerfile_context: Some(image_context(tmp.path(), baked)),
         verifier_in_place: false,
         accepted_skill_paths: accepted.iter().map(|p| p.to_string()).collect(),
+        settings: Default::default(),
     };
     let design = ExperimentDesign {
         name: "baked".into(),

@@ -45,6 +45,7 @@ fn tasks(root: &Path, n: usize, hard: bool) -> Vec<ExperimentTask> {
                 dockerfile_context: None,
                 verifier_in_place: false,
                 accepted_skill_paths: Vec::new(),
+                settings: Default::default(),
             }
         })
         .collect()

@@ -15,6 +15,7 @@ mod queue_engine_down;
 mod queue_store;
 mod queue_worker;
 mod scans;
+mod task_settings;
 mod trajectory_window;
 mod unfair_arms;
 mod verifier_tamper;

@@ -60,6 +60,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
         dockerfile_context: None,
         verifier_in_place: false,
         accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
     };
     let (p, _) = run_one_pair(&ws, &rt, version, task, config);
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);

@@ -90,6 +90,26 @@ fn recovery_finishes_recorded_trials_and_requeues_the_rest() {
     assert_eq!(store::trial(&conn, claimed[0].id).unwrap().state, TrialState::Passed);
     let b = store::trial(&conn, claimed[1].id).unwrap();
     assert_eq!((b.state, b.attempt), (TrialState::Queued, 2));
+    let cut = store::results(&ws, b.id).unwrap();
+    assert_eq!((cut[0].attempt, cut[0].outcome), (1, TrialState::InfraError), "the cut-off attempt is recorded");
+}
+
+#[test]
+fn crashes_count_toward_the_attempt_limit() {
+    let (_t, ws) = ws();
+    store::create_run(&ws, "r", &[("a".into(), spec())]).unwrap();
+    let mut conn = ws.conn().unwrap();
+    for attempt in 1..=2 {
+        let c = store::claim(&conn, 1).unwrap().remove(0);
+        assert_eq!(c.attempt, attempt);
+        // The worker dies mid-attempt, every time.
+        let requeued = store::recover(&mut conn, 2).unwrap();
+        assert_eq!(requeued.len(), usize::from(attempt < 2), "attempt {attempt}");
+    }
+    let t = store::trial(&conn, 1).unwrap();
+    assert_eq!(t.state, TrialState::InfraError, "out of attempts after two crashes: {}", t.message);
+    assert!(t.message.contains("interrupted"), "{}", t.message);
+    assert!(store::claim(&conn, 1).unwrap().is_empty(), "never claimed again");
 }
 
 #[test]

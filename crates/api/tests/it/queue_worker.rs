@@ -107,3 +107,20 @@ fn cancel_stops_a_running_trial_and_removes_its_container() {
     assert_eq!(store::trials(&ws, run).unwrap()[0].state, TrialState::Cancelled);
     assert_eq!(rt.block_on(leftovers(&engine, &ws)), 0);
 }
+
+#[test]
+fn a_missing_image_is_an_infrastructure_error_that_says_how_to_prepare_it() {
+    let rt = rt();
+    rt.block_on(engine());
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("config.toml"), "[queue]\nmax_attempts = 1\n").unwrap();
+    let ws = Workspace::open(tmp.path()).unwrap();
+    let missing = TrialSpec::command("skillscope-test/never-built:1", vec!["true".into()]);
+    let run = store::create_run(&ws, "missing image", &[("missing".to_string(), missing)]).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+    let t = store::trials(&ws, run).unwrap().pop().unwrap();
+    assert_eq!(t.state, TrialState::InfraError, "not the agent's failure: {}", t.message);
+    assert!(t.message.contains("skillscope-test/never-built:1"), "names the image: {}", t.message);
+    assert!(t.message.contains("skillscope image bootstrap"), "says how to prepare it: {}", t.message);
+}

@@ -81,6 +81,7 @@ fn run_pair(root: &Path, rt: &tokio::runtime::Runtime, base_url: &str, what: Cha
         dockerfile_context: Some(context.display().to_string()),
         verifier_in_place: false,
         accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
     };
     let design = ExperimentDesign {
         name: format!("{what:?}"),

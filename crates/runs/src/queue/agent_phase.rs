@@ -54,8 +54,13 @@ fn prices(ws: &Workspace) -> Result<PriceTable> {
     }
 }
 
-pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str) -> Result<Prepared> {
-    let cfg = agents::agent(ws, task.agent_config_id)?;
+/// Resolves what the agent runs with; `wall_cap` (the task's own agent timeout) lowers the
+/// configuration's wall-time limit.
+pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option<u64>) -> Result<Prepared> {
+    let mut cfg = agents::agent(ws, task.agent_config_id)?;
+    if let Some(cap) = wall_cap {
+        cfg.limits.wall_timeout_secs = cfg.limits.wall_timeout_secs.min(cap);
+    }
     let provider = agents::provider(ws, &cfg.provider_id)?;
     let mut snapshot = ArmSnapshot {
         api: provider.api,

@@ -111,6 +111,15 @@ pub struct TrialSpec {
     /// that receives only the workdir.
     #[serde(default)]
     pub verifier_in_place: bool,
+    /// `sh -c` commands run in the workdir after the workspace upload, before the agent.
+    #[serde(default)]
+    pub setup: Vec<String>,
+    /// `KEY=VALUE` variables of the trial's containers.
+    #[serde(default)]
+    pub env: Vec<String>,
+    /// Caps the agent's wall time below its configuration's limit.
+    #[serde(default)]
+    pub agent_timeout_secs: Option<u64>,
 }
 
 /// A task for the built-in agent.
@@ -157,6 +166,9 @@ impl TrialSpec {
             agent: None,
             scoring: None,
             verifier_in_place: false,
+            setup: Vec::new(),
+            env: Vec::new(),
+            agent_timeout_secs: None,
         }
     }
 }
@@ -266,6 +278,28 @@ pub struct AttemptResult {
     /// The verifier's own run, when one scored the attempt.
     #[serde(default)]
     pub verifier: Option<VerifierRun>,
+}
+
+impl AttemptResult {
+    /// An attempt that ended before it had anything to record but its outcome and why.
+    pub fn ended_early(attempt: u32, outcome: TrialState, error: String) -> Self {
+        AttemptResult {
+            attempt,
+            outcome,
+            exit_code: None,
+            timed_out: false,
+            oom_killed: false,
+            stdout: String::new(),
+            stderr: String::new(),
+            file_changes: serde_json::json!([]),
+            error: Some(error),
+            duration_ms: 0,
+            score: None,
+            skills_listed: None,
+            snapshot: None,
+            verifier: None,
+        }
+    }
 }
 
 /// What a verifier printed and reported, check by check.

@@ -160,7 +160,8 @@ fn apply_outcome(
 }
 
 /// After a crash: a running trial whose result was written gets its final state; any other
-/// running trial goes back to the queue as a new attempt. Returns the ids re-queued.
+/// running trial's attempt is recorded as an infrastructure failure, and the trial goes back to
+/// the queue while it has attempts left. Returns the ids re-queued.
 pub fn recover(conn: &mut Connection, max_attempts: u32) -> Result<Vec<i64>> {
     let tx = conn.transaction()?;
     let running: Vec<(i64, u32)> = {
@@ -181,13 +182,20 @@ pub fn recover(conn: &mut Connection, max_attempts: u32) -> Result<Vec<i64>> {
             Some((outcome, error)) => {
                 apply_outcome(&tx, id, attempt, TrialState::parse(&outcome), error.as_deref(), max_attempts, 0)?;
             }
+            // The attempt was cut off: an infrastructure failure like any other, so it counts
+            // toward the attempt limit (a trial that brings the worker down cannot loop for ever).
             None => {
-                tx.execute(
-                    "UPDATE trials SET state = 'queued', attempt = attempt + 1, container_id = NULL, not_before = NULL,
-                         message = 'Re-queued: interrupted by a restart', updated_at = ?1 WHERE id = ?2",
-                    params![now(), id],
+                let why = "interrupted: the queue worker stopped (crash or restart) during this attempt";
+                insert_result(
+                    &tx,
+                    id,
+                    &AttemptResult::ended_early(attempt, TrialState::InfraError, why.into()),
+                    &now(),
                 )?;
-                requeued.push(id);
+                apply_outcome(&tx, id, attempt, TrialState::InfraError, Some(why), max_attempts, 0)?;
+                if attempt < max_attempts {
+                    requeued.push(id);
+                }
             }
         }
     }

@@ -226,22 +226,11 @@ async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wip
     let started = Instant::now();
     let result = match execute(&ws, &engine, &label, &c, wipe, &sink).await {
         Ok(r) => r,
-        Err(e) => AttemptResult {
-            attempt: c.attempt,
-            outcome: if e.infra { TrialState::InfraError } else { TrialState::AgentError },
-            exit_code: None,
-            timed_out: false,
-            oom_killed: false,
-            stdout: String::new(),
-            stderr: String::new(),
-            file_changes: serde_json::json!([]),
-            error: Some(e.message),
-            duration_ms: 0,
-            score: None,
-            skills_listed: None,
-            snapshot: None,
-            verifier: None,
-        },
+        Err(e) => AttemptResult::ended_early(
+            c.attempt,
+            if e.infra { TrialState::InfraError } else { TrialState::AgentError },
+            e.message,
+        ),
     };
     let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
     let q = ws.config().queue.clone();
@@ -292,10 +281,10 @@ fn container_spec(
         read_only_rootfs: l.read_only_rootfs,
         user: l.user.clone(),
         workdir: Some(c.spec.workdir.clone()),
+        env: c.spec.env.clone(),
         // Skills (and a harness's binary and socket) are mounted read-only; the without-skill arm
         // has no /skills at all.
         ro_mounts,
-        ..ContainerSpec::default()
     }
 }
 
@@ -317,8 +306,8 @@ async fn execute(
     stamp(ws, c, Phase::Env, true, "Preparing the environment", sink);
     let prepared = match &spec.agent {
         Some(task) => {
-            let (ws2, task2, workdir) = (ws.clone(), task.clone(), spec.workdir.clone());
-            Some(blocking(move || agent_phase::prepare(&ws2, &task2, &workdir)).await?)
+            let (ws2, task2, workdir, cap) = (ws.clone(), task.clone(), spec.workdir.clone(), spec.agent_timeout_secs);
+            Some(blocking(move || agent_phase::prepare(&ws2, &task2, &workdir, cap)).await?)
         }
         None => None,
     };
@@ -352,6 +341,18 @@ async fn execute(
         let engine_at_start = if spec.verifier_in_place { container.engine_changes().await? } else { Vec::new() };
         if let Some(dir) = &spec.workspace {
             container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
+        }
+        // The task's set-up comes before the skill roots are emptied, so it cannot bring a skill in.
+        for (i, cmd) in spec.setup.iter().enumerate() {
+            let sh = vec!["sh".to_string(), "-c".into(), cmd.clone()];
+            let r = container.exec(&sh, in_workdir(spec, spec.command_timeout_secs), &mut |_, _| {}).await?;
+            if r.exit_code != Some(0) {
+                let how = if r.timed_out { "timed out".to_string() } else { format!("exited {:?}", r.exit_code) };
+                return Err(TrialError {
+                    infra: true,
+                    message: format!("task set-up command {} ({cmd}) {how}: {}", i + 1, r.stderr.trim()),
+                });
+            }
         }
         // What the agent can see, recorded before it starts (after emptying every skill root, so
         // an image or workspace that carries skills cannot leak them into an arm): the fairness

@@ -1,0 +1,88 @@
+//! A task's own settings reach both arms of its trials: working directory, set-up commands,
+//! environment variables, memory and CPU limits, the agent's and the verifier's time limits. The
+//! verifier checks each inside the container; a set-up command that fails ends the attempt as an
+//! infrastructure error that names it.
+
+use crate::common::*;
+use serde_json::json;
+use skillscope_api::experiments::{ExperimentTask, PairView, TaskSettings};
+use skillscope_api::queue::model::TrialState;
+use skillscope_api::Workspace;
+use skillscope_modelserver::{Script, ServerOptions};
+use std::collections::BTreeMap;
+
+/// Each check prints what it found when it fails, so a failure says which setting was lost.
+const VERIFIER: &str = r#"
+test "$PWD" = /srv/task || { echo "workdir $PWD"; exit 1; }
+test "$(cat greeting.txt)" = hello || { echo "set-up or env: $(cat greeting.txt)"; exit 1; }
+test "$(cat memory.txt)" = 209715200 || { echo "memory $(cat memory.txt)"; exit 1; }
+cmp -s task.txt answer.txt
+"#;
+
+fn run(setup: Vec<String>) -> PairView {
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join("config.toml"), "[queue]\nmax_attempts = 1\n").unwrap();
+    let ws = Workspace::open(&home).unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-task-settings-0000");
+    let version =
+        import_skill(&ws, tmp.path(), "copier", "---\nname: copier\ndescription: Copies. Use to copy.\n---\n");
+    let work = tmp.path().join("task");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("task.txt"), "1\n").unwrap();
+    let task = ExperimentTask {
+        id: "settings".into(),
+        instruction: "Copy the content of task.txt into answer.txt.".into(),
+        image: IMAGE.into(),
+        workspace: Some(work.display().to_string()),
+        verifier: vec!["sh".into(), "-c".into(), VERIFIER.into()],
+        scoring: None,
+        dockerfile_context: None,
+        verifier_in_place: false,
+        accepted_skill_paths: Vec::new(),
+        settings: TaskSettings {
+            workdir: Some("/srv/task".into()),
+            setup,
+            env: BTreeMap::from([("GREETING".to_string(), "hello".to_string())]),
+            memory_mb: Some(200),
+            cpus: Some(0.5),
+            agent_timeout_secs: Some(90),
+            verifier_timeout_secs: Some(20),
+        },
+    };
+    let (pair, _) = run_one_pair(&ws, &rt, version, task, config);
+    pair
+}
+
+#[test]
+fn workdir_setup_env_limits_and_timeouts_reach_both_arms() {
+    join_session_keyring();
+    let memory = "{ cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes; } > memory.txt";
+    let pair = run(vec!["echo \"$GREETING\" > greeting.txt".into(), memory.into()]);
+    assert!(pair.excluded.is_empty(), "{:?}", pair.excluded);
+    for arm in [&pair.without, &pair.with] {
+        assert_eq!((arm.state, arm.score), (TrialState::Passed, Some(1.0)), "{arm:?}");
+        let snapshot = arm.snapshot.as_ref().unwrap();
+        assert_eq!(snapshot.limits.wall_timeout_secs, 90, "the task's agent timeout caps the configuration's");
+    }
+}
+
+#[test]
+fn a_failing_setup_command_is_an_infrastructure_error_that_names_it() {
+    join_session_keyring();
+    let pair = run(vec!["echo preparing".into(), "echo no data >&2; exit 3".into()]);
+    for arm in [&pair.without, &pair.with] {
+        assert_eq!(arm.state, TrialState::InfraError, "{arm:?}");
+        let error = arm.error.clone().unwrap_or_default();
+        assert!(error.contains("set-up command 2") && error.contains("no data"), "{error}");
+    }
+    assert!(!pair.excluded.is_empty());
+}
