@@ -9,7 +9,7 @@ use crate::jobs;
 use crate::live_logs::LiveLogs;
 use skillscope_experiments as experiments;
 use skillscope_library::{self as library, scans};
-use skillscope_review::{decisions, report};
+use skillscope_review::{basis, decisions, report};
 use skillscope_runs::error::RunsError;
 use skillscope_runs::queue::worker::{self, WorkerOptions};
 use skillscope_runs::queue::{agent_run, sandbox_run, store};
@@ -222,6 +222,9 @@ impl Api {
     }
     pub fn list_decisions(&self, skill_id: i64) -> Result<Vec<Decision>> {
         Ok(decisions::list(self.workspace()?, skill_id)?)
+    }
+    pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
+        Ok(basis::options(self.workspace()?, version_id)?)
     }
     pub fn export_report(&self, skill_id: i64, format: ReportFormat) -> Result<String> {
         Ok(report::export(self.workspace()?, skill_id, format)?)

@@ -93,6 +93,8 @@ macro_rules! with_commands {
             fn record_decision(decision: NewDecision) -> Decision;
             /// Every decision on the skill, newest first.
             fn list_decisions(skill_id: i64) -> Vec<Decision>;
+            /// What a decision on the version can rest on: the experiments that ran it (its pairs only) and its scan.
+            fn evidence_options(version_id: i64) -> Vec<EvidenceLink>;
             /// Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path.
             fn export_report(skill_id: i64, format: ReportFormat) -> String;
         }

@@ -130,6 +130,9 @@ enum Command {
     /// A skill's deployment report (utility, efficiency, safety, quality, evidence, decision).
     Report {
         skill: String,
+        /// The version to report on (its number); default the latest.
+        #[arg(long)]
+        version: Option<u32>,
         #[arg(long, value_enum, default_value = "html")]
         format: report_cmd::Format,
         #[arg(long)]
@@ -220,7 +223,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),
         Command::Trial { cmd } => agent_cmds::trial(&ws, cmd),
         Command::Stats { pairs, json } => stats_cmd::run(&pairs, json),
-        Command::Report { skill, format, out } => report_cmd::report(&ws, &skill, format, out),
+        Command::Report { skill, version, format, out } => report_cmd::report(&ws, &skill, version, format, out),
         Command::Charts { experiment, out, format } => report_cmd::charts(&ws, experiment, &out, format),
         Command::Decide { skill, verdict, rationale, reviewer } => {
             report_cmd::decide(&ws, &skill, verdict, rationale, reviewer)

@@ -52,14 +52,20 @@ pub(crate) fn charts(
     Ok(true)
 }
 
-pub(crate) fn report(ws: &Workspace, skill: &str, format: Format, out: Option<PathBuf>) -> Result<bool, AppError> {
+pub(crate) fn report(
+    ws: &Workspace,
+    skill: &str,
+    version: Option<u32>,
+    format: Format,
+    out: Option<PathBuf>,
+) -> Result<bool, AppError> {
     let s = library::resolve(ws, skill)?;
     let format = match format {
         Format::Html => ReportFormat::Html,
         Format::Md => ReportFormat::Md,
         Format::Json => ReportFormat::Json,
     };
-    let text = report::render(ws, s.id, format)?;
+    let text = report::render(ws, s.id, version, format)?;
     match out {
         Some(path) => {
             std::fs::write(&path, text).map_err(|e| AppError::io(path.display(), e))?;
@@ -83,10 +89,16 @@ pub(crate) fn decide(
         VerdictArg::Reject => Verdict::Reject,
         VerdictArg::NeedsWork => Verdict::NeedsWork,
     };
-    let d = decisions::record(
-        ws,
-        &NewDecision { version_id: s.version_id, verdict, rationale, reviewer, evidence: Vec::new() },
-    )?;
-    println!("recorded decision #{} on {} v{}", d.id, s.name, d.version);
+    // The same evidence the app offers: every experiment that ran this version, and its scan.
+    let evidence = skillscope_api::basis::options(ws, s.version_id)?;
+    let d = decisions::record(ws, &NewDecision { version_id: s.version_id, verdict, rationale, reviewer, evidence })?;
+    println!(
+        "recorded decision #{} on {} v{} resting on {} piece(s) of evidence (sha256 {})",
+        d.id,
+        s.name,
+        d.version,
+        d.evidence.len(),
+        d.evidence_sha256.as_deref().unwrap_or("-")
+    );
     Ok(true)
 }

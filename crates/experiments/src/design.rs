@@ -448,7 +448,17 @@ pub struct ExperimentResults {
 
 /// Statistics over the scored pairs (the group condition reports as config `<name> (group)`).
 pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> {
-    let all = pairs(ws, experiment_id)?;
+    summarize(ws, experiment_id, pairs(ws, experiment_id)?)
+}
+
+/// The statistics over the pairs of one skill version only: another version of the same skill in
+/// the experiment is other evidence, never pooled with it.
+pub fn results_for_version(ws: &Workspace, experiment_id: i64, version_id: i64) -> Result<ExperimentResults> {
+    let mine = pairs(ws, experiment_id)?.into_iter().filter(|p| p.skill_version_id == version_id).collect();
+    summarize(ws, experiment_id, mine)
+}
+
+fn summarize(ws: &Workspace, experiment_id: i64, all: Vec<PairView>) -> Result<ExperimentResults> {
     let reruns = all.iter().map(|p| p.without.reruns + p.with.reruns).sum();
     let scored: Vec<skillscope_stats::Pair> = all
         .iter()

@@ -1,8 +1,9 @@
 //! The reviewer's decision per skill version: approve, reject or needs work, with a rationale,
-//! the reviewer's name, the time and the evidence it rests on. The trail is append-only (the
-//! database refuses updates and deletes); a newer version of the skill is not covered by older
-//! decisions.
+//! the reviewer's name, the time and the evidence it rests on (evidence on that version only,
+//! hashed as it was when the decision was recorded). The trail is append-only (the database
+//! refuses updates and deletes); a newer version of the skill is not covered by older decisions.
 
+use crate::basis;
 use crate::error::{Result, ReviewError};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,9 @@ pub struct Decision {
     pub rationale: String,
     pub reviewer: String,
     pub evidence: Vec<EvidenceLink>,
+    /// SHA-256 of the evidence's content when the decision was recorded (see
+    /// [`crate::basis::digest`]); None for decisions recorded before it was kept.
+    pub evidence_sha256: Option<String>,
     pub decided_at: String,
     /// False once a newer version (another hash) of the skill exists.
     pub covers_latest: bool,
@@ -64,10 +68,11 @@ pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
         return Err(ReviewError::InvalidInput("a decision needs the reviewer's name".into()));
     }
     let v = library::get_version(ws, d.version_id)?;
+    let digest = basis::digest(ws, v.id, &d.evidence)?;
     let conn = ws.conn()?;
     conn.execute(
-        "INSERT INTO decisions(skill_id, version_id, sha256, verdict, rationale, reviewer, evidence_json, decided_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO decisions(skill_id, version_id, sha256, verdict, rationale, reviewer, evidence_json, decided_at, evidence_sha256)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             v.skill_id,
             v.id,
@@ -76,7 +81,8 @@ pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
             d.rationale.trim(),
             d.reviewer.trim(),
             serde_json::to_string(&d.evidence)?,
-            now()
+            now(),
+            digest
         ],
     )?;
     let id = conn.last_insert_rowid();
@@ -87,14 +93,14 @@ pub fn record(ws: &Workspace, d: &NewDecision) -> Result<Decision> {
 }
 
 /// A `decisions` row joined with its version, before the verdict and evidence are parsed.
-type DecisionRow = (i64, i64, i64, u32, String, String, String, String, String, String);
+type DecisionRow = (i64, i64, i64, u32, String, String, String, String, String, String, Option<String>);
 
 /// Every decision on a skill, newest first.
 pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
     let latest = library::get_skill(ws, skill_id)?.summary.sha256;
     let conn = ws.conn()?;
     let mut st = conn.prepare(
-        "SELECT d.id, d.skill_id, d.version_id, v.version, d.sha256, d.verdict, d.rationale, d.reviewer, d.evidence_json, d.decided_at
+        "SELECT d.id, d.skill_id, d.version_id, v.version, d.sha256, d.verdict, d.rationale, d.reviewer, d.evidence_json, d.decided_at, d.evidence_sha256
          FROM decisions d JOIN skill_versions v ON v.id = d.version_id WHERE d.skill_id = ?1 ORDER BY d.id DESC",
     )?;
     let rows: Vec<DecisionRow> = st
@@ -110,24 +116,40 @@ pub fn list(ws: &Workspace, skill_id: i64) -> Result<Vec<Decision>> {
                 r.get(7)?,
                 r.get(8)?,
                 r.get(9)?,
+                r.get(10)?,
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
-        .map(|(id, skill_id, version_id, version, sha256, verdict, rationale, reviewer, evidence, decided_at)| {
-            Ok(Decision {
+        .map(
+            |(
                 id,
                 skill_id,
                 version_id,
                 version,
-                covers_latest: sha256 == latest,
                 sha256,
-                verdict: serde_json::from_value(serde_json::Value::String(verdict))?,
+                verdict,
                 rationale,
                 reviewer,
-                evidence: serde_json::from_str(&evidence)?,
+                evidence,
                 decided_at,
-            })
-        })
+                digest,
+            )| {
+                Ok(Decision {
+                    id,
+                    skill_id,
+                    version_id,
+                    version,
+                    covers_latest: sha256 == latest,
+                    sha256,
+                    verdict: serde_json::from_value(serde_json::Value::String(verdict))?,
+                    rationale,
+                    reviewer,
+                    evidence: serde_json::from_str(&evidence)?,
+                    evidence_sha256: digest,
+                    decided_at,
+                })
+            },
+        )
         .collect()
 }

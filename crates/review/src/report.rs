@@ -1,10 +1,11 @@
-//! The deployment report of one skill: utility (paired deltas, p, class, CI), efficiency and cost,
-//! safety and quality (static review), the evidence it rests on, and the reviewer's decisions.
+//! The deployment report of one skill version (the latest unless asked): utility (paired deltas,
+//! p, class, CI) from that version's pairs only, efficiency and cost, safety and quality (static
+//! review of that version), the evidence it rests on, and the reviewer's decisions.
 //! Exported as self-contained HTML (no scripts, no network), Markdown or JSON, with secrets and
 //! local paths redacted.
 
 use crate::decisions::{self, Decision, EvidenceLink};
-use crate::error::Result;
+use crate::error::{Result, ReviewError};
 use serde::{Deserialize, Serialize};
 use skillscope_experiments as experiments;
 use skillscope_experiments::Provenance;
@@ -62,6 +63,8 @@ pub struct SkillReport {
     pub source: String,
     pub description: String,
     pub utility: Vec<UtilityRow>,
+    /// Experiments that ran other versions of the skill: named, never pooled into this version.
+    pub other_versions: Vec<String>,
     pub safety: SafetySection,
     pub quality: QualitySection,
     pub decisions: Vec<Decision>,
@@ -83,17 +86,34 @@ fn public_source(s: &skillscope_library::model::Source) -> String {
     }
 }
 
-pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
+/// The report on `version` of the skill (its latest when None).
+pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<SkillReport> {
     let detail = library::get_skill(ws, skill_id)?;
     let s = &detail.summary;
-    let version_ids: Vec<i64> = detail.versions.iter().map(|v| v.id).collect();
+    let chosen = match version {
+        None => s.version_id,
+        Some(n) => detail.versions.iter().find(|v| v.version == n).map(|v| v.id).ok_or_else(|| {
+            ReviewError::NotFound(format!("{} has no version {n}; `skillscope show {}` lists them", s.name, s.name))
+        })?,
+    };
+    let v = library::get_version(ws, chosen)?;
     let mut utility = Vec::new();
     let mut evidence = Vec::new();
+    let mut other_versions = Vec::new();
     for e in experiments::list(ws)? {
-        if !e.design.skill_version_ids.iter().any(|v| version_ids.contains(v)) {
+        if !e.design.skill_version_ids.contains(&chosen) {
+            let ran: Vec<String> = detail
+                .versions
+                .iter()
+                .filter(|o| e.design.skill_version_ids.contains(&o.id))
+                .map(|o| format!("v{}", o.version))
+                .collect();
+            if !ran.is_empty() {
+                other_versions.push(format!("experiment #{} {} ran {}", e.id, e.name, ran.join(", ")));
+            }
             continue;
         }
-        let results = experiments::results(ws, e.id)?;
+        let results = experiments::results_for_version(ws, e.id, chosen)?;
         let demo = if e.provenance.as_ref().is_some_and(Provenance::is_demo) { ", demo data" } else { "" };
         evidence.push(EvidenceLink {
             kind: "experiment".into(),
@@ -109,11 +129,11 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
             });
         }
     }
-    let scan = scans::report(ws, s.version_id)?;
+    let scan = scans::report(ws, chosen)?;
     evidence.push(EvidenceLink {
         kind: "scan".into(),
-        id: s.version_id,
-        label: format!("static review of version {}", s.version),
+        id: chosen,
+        label: format!("static review of version {}", v.version),
     });
     let mut by_sev = BTreeMap::new();
     for f in &scan.security.findings {
@@ -122,11 +142,12 @@ pub fn build(ws: &Workspace, skill_id: i64) -> Result<SkillReport> {
     Ok(SkillReport {
         generated_at: now(),
         skill: s.name.clone(),
-        version: s.version,
-        sha256: s.sha256.clone(),
-        source: public_source(&s.source),
-        description: s.description.clone(),
+        version: v.version,
+        sha256: v.sha256.clone(),
+        source: public_source(&v.source),
+        description: v.frontmatter.description.clone().unwrap_or_default(),
         utility,
+        other_versions,
         safety: SafetySection {
             score: scan.security.score,
             risky: scan.security.risky,
@@ -211,7 +232,7 @@ fn markdown(r: &SkillReport) -> String {
                 d.reviewer,
                 d.decided_at,
                 d.version,
-                if d.covers_latest { "" } else { ", does NOT cover this version" },
+                if d.version == r.version { "" } else { ", does NOT cover this version" },
                 d.rationale
             );
         }
@@ -219,7 +240,7 @@ fn markdown(r: &SkillReport) -> String {
     }
     let _ = writeln!(o, "## Utility (paired with/without deltas)\n");
     if r.utility.is_empty() {
-        o.push_str("No experiment has evaluated this skill yet.\n\n");
+        let _ = writeln!(o, "{}\n", not_evaluated(r));
     } else {
         for note in demo_notes(r) {
             let _ = writeln!(o, "> **Demo evidence.** {note}\n");
@@ -301,7 +322,7 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
                 esc(&d.reviewer),
                 esc(&d.decided_at),
                 d.version,
-                if d.covers_latest { "" } else { " — does not cover this version" },
+                if d.version == r.version { "" } else { " — does not cover this version" },
                 esc(&d.rationale)
             );
         }
@@ -316,7 +337,7 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
         let _ = write!(o, "<figure><figcaption>{}</figcaption>{svg}</figure>", esc(title));
     }
     if r.utility.is_empty() {
-        o.push_str("<p>No experiment has evaluated this skill yet.</p>");
+        let _ = write!(o, "<p id=\"not-evaluated\">{}</p>", esc(&not_evaluated(r)));
     } else {
         o.push_str("<table id=\"utility\"><tr><th>Experiment</th><th>Config</th><th>n</th><th>Without → with</th><th>Delta (pts)</th><th>95% CI</th><th>p</th><th>q</th><th>Class</th><th>EG</th><th>CG</th><th>ECG</th></tr>");
         for u in &r.utility {
@@ -398,8 +419,21 @@ fn heatmap(r: &SkillReport) -> String {
     o
 }
 
-pub fn render(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
-    let r = build(ws, skill_id)?;
+/// What the utility section says when no experiment ran this version.
+fn not_evaluated(r: &SkillReport) -> String {
+    let mut text = format!("Version {} has not been evaluated yet.", r.version);
+    if !r.other_versions.is_empty() {
+        let _ = write!(
+            text,
+            " Experiments on other versions ({}) are not evidence on this one.",
+            r.other_versions.join("; ")
+        );
+    }
+    text
+}
+
+pub fn render(ws: &Workspace, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
+    let r = build(ws, skill_id, version)?;
     let text = match format {
         ReportFormat::Json => serde_json::to_string_pretty(&r)?,
         ReportFormat::Md => markdown(&r),
@@ -422,7 +456,7 @@ fn charts(r: &SkillReport) -> Vec<(String, String)> {
 
 /// Writes the report into `<home>/exports/` and returns its path.
 pub fn export(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
-    let text = render(ws, skill_id, format)?;
+    let text = render(ws, skill_id, None, format)?;
     let name = library::get_skill(ws, skill_id)?.summary.name;
     let dir = ws.home().join("exports");
     std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;

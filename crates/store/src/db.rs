@@ -236,6 +236,8 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE trial_results ADD COLUMN snapshot_json TEXT;
     ALTER TABLE trial_results ADD COLUMN verifier_json TEXT;
+    -- A decision's evidence, hashed when it is recorded (NULL for older decisions).
+    ALTER TABLE decisions ADD COLUMN evidence_sha256 TEXT;
     "#,
 ];
 

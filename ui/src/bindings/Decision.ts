@@ -2,7 +2,12 @@
 import type { EvidenceLink } from "./EvidenceLink";
 import type { Verdict } from "./Verdict";
 
-export type Decision = { id: number, skill_id: number, version_id: number, version: number, sha256: string, verdict: Verdict, rationale: string, reviewer: string, evidence: Array<EvidenceLink>, decided_at: string, 
+export type Decision = { id: number, skill_id: number, version_id: number, version: number, sha256: string, verdict: Verdict, rationale: string, reviewer: string, evidence: Array<EvidenceLink>, 
+/**
+ * SHA-256 of the evidence's content when the decision was recorded (see
+ * [`crate::basis::digest`]); None for decisions recorded before it was kept.
+ */
+evidence_sha256: string | null, decided_at: string, 
 /**
  * False once a newer version (another hash) of the skill exists.
  */

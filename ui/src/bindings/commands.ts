@@ -5,6 +5,7 @@ import type { AgentRunRequest } from "./AgentRunRequest";
 import type { AttemptResult } from "./AttemptResult";
 import type { Chart } from "./Chart";
 import type { Decision } from "./Decision";
+import type { EvidenceLink } from "./EvidenceLink";
 import type { ExperimentDesign } from "./ExperimentDesign";
 import type { ExperimentResults } from "./ExperimentResults";
 import type { ExperimentView } from "./ExperimentView";
@@ -160,6 +161,9 @@ export const recordDecision = (decision: NewDecision) => call<Decision>("record_
 
 /** Every decision on the skill, newest first. */
 export const listDecisions = (skillId: number) => call<Array<Decision>>("list_decisions", { skillId });
+
+/** What a decision on the version can rest on: the experiments that ran it (its pairs only) and its scan. */
+export const evidenceOptions = (versionId: number) => call<Array<EvidenceLink>>("evidence_options", { versionId });
 
 /** Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path. */
 export const exportReport = (skillId: number, format: ReportFormat) => call<string>("export_report", { skillId, format });

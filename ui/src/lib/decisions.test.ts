@@ -1,34 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExperimentView } from "../bindings/ExperimentView";
-import type { VersionInfo } from "../bindings/VersionInfo";
-import {
-  evidenceKey,
-  evidenceOptions,
-  parseDecision,
-  rememberedReviewer,
-  rememberReviewer,
-  verdictLabel,
-} from "./decisions";
-
-const version = (id: number, n: number) => ({ id, version: n }) as VersionInfo;
-const experiment = (id: number, name: string, skill_version_ids: number[]) =>
-  ({ id, name, design: { skill_version_ids } }) as unknown as ExperimentView;
-
-describe("evidenceOptions", () => {
-  it("offers the experiments that tested a version of the skill, then the decided version's scan", () => {
-    const versions = [version(10, 1), version(11, 2)];
-    const experiments = [
-      experiment(1, "baseline", [10, 11, 99]),
-      experiment(2, "other", [99]),
-      experiment(3, "v2 only", [11]),
-    ];
-    expect(evidenceOptions(experiments, versions, versions[1])).toEqual([
-      { kind: "experiment", id: 1, label: "baseline (v1, v2)" },
-      { kind: "experiment", id: 3, label: "v2 only (v2)" },
-      { kind: "scan", id: 11, label: "Static scan of v2" },
-    ]);
-  });
-});
+import { evidenceKey, parseDecision, rememberedReviewer, rememberReviewer, verdictLabel } from "./decisions";
 
 describe("parseDecision", () => {
   const options = [

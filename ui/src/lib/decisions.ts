@@ -1,9 +1,7 @@
-// The reviewer's decision form: verdicts, the evidence on offer, reading the form, the remembered reviewer.
+// The reviewer's decision form: verdicts, reading the form (with the evidence on offer), the remembered reviewer.
 import type { EvidenceLink } from "../bindings/EvidenceLink";
-import type { ExperimentView } from "../bindings/ExperimentView";
 import type { NewDecision } from "../bindings/NewDecision";
 import type { Verdict } from "../bindings/Verdict";
-import type { VersionInfo } from "../bindings/VersionInfo";
 import { formReader, type Parsed } from "./forms";
 
 /** Each verdict with its label and the suffix of its radio button's test id. */
@@ -18,22 +16,6 @@ export function verdictLabel(verdict: Verdict): string {
 }
 
 export const evidenceKey = (e: EvidenceLink): string => `${e.kind}:${e.id}`;
-
-/**
- * What a decision on `decided` can rest on: every experiment that tested a version of the skill
- * (labelled with those versions), then the static scan of the decided version.
- */
-export function evidenceOptions(
-  experiments: ExperimentView[],
-  versions: VersionInfo[],
-  decided: VersionInfo,
-): EvidenceLink[] {
-  const tested = experiments.flatMap((e) => {
-    const numbers = versions.filter((v) => e.design.skill_version_ids.includes(v.id)).map((v) => `v${v.version}`);
-    return numbers.length === 0 ? [] : [{ kind: "experiment", id: e.id, label: `${e.name} (${numbers.join(", ")})` }];
-  });
-  return [...tested, { kind: "scan", id: decided.id, label: `Static scan of v${decided.version}` }];
-}
 
 /** The decision form's fields, as entered; `evidence` holds the evidenceKey of each ticked option. */
 export type DecisionFields = { verdict: Verdict | null; rationale: string; reviewer: string; evidence: string[] };

@@ -1,6 +1,5 @@
-import { listDecisions, listExperiments } from "../../bindings/commands";
+import { evidenceOptions, listDecisions } from "../../bindings/commands";
 import type { SkillDetail } from "../../bindings/SkillDetail";
-import { evidenceOptions } from "../../lib/decisions";
 import { useAsync } from "../../lib/useAsync";
 import { AsyncView } from "../shared/AsyncView";
 import { DecisionForm } from "./DecisionForm";
@@ -10,20 +9,20 @@ import { ReportButtons } from "./ReportButtons";
 /** The skill's deployment decision: a form for a new one on the viewed version, the trail, and the report. */
 export function DecisionPanel({ detail, versionId }: { detail: SkillDetail; versionId: number }) {
   const { summary, versions } = detail;
-  const [experiments, reloadExperiments] = useAsync(listExperiments, []);
+  const [evidence, reloadEvidence] = useAsync(() => evidenceOptions(versionId), [versionId]);
   const [decisions, reloadDecisions] = useAsync(() => listDecisions(summary.id), [summary.id]);
   const version = versions.find((v) => v.id === versionId);
 
   return (
     <div className="decision-panel" data-testid="decision-panel">
-      <AsyncView state={experiments} what="the experiments" onRetry={reloadExperiments}>
-        {(list) =>
+      <AsyncView state={evidence} what="the evidence on this version" onRetry={reloadEvidence}>
+        {(options) =>
           version && (
             <DecisionForm
               key={version.id}
               version={version}
               latest={version.id === summary.version_id}
-              evidence={evidenceOptions(list, versions, version)}
+              evidence={options}
               onRecorded={reloadDecisions}
             />
           )

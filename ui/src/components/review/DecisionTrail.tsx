@@ -52,6 +52,11 @@ function DecisionRow({ decision: d }: { decision: Decision }) {
         </span>
       </header>
       <p className="decision-rationale">{d.rationale}</p>
+      {d.evidence_sha256 !== null && (
+        <p className="muted" data-testid="decision-evidence-sha">
+          Evidence as it stood when decided: <Sha sha={d.evidence_sha256} />
+        </p>
+      )}
       {d.evidence.length > 0 && (
         <ul className="decision-evidence">
           {d.evidence.map((e) => (
