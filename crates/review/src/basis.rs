@@ -2,13 +2,23 @@
 //! (their pairs of that version only, never another version's) and its static scan; and a hash of
 //! that evidence's content, frozen into a decision when it is recorded.
 
-use crate::decisions::EvidenceLink;
 use crate::error::{Result, ReviewError};
+use serde::{Deserialize, Serialize};
 use skillscope_experiments as experiments;
 use skillscope_library as library;
 use skillscope_library::scans;
 use skillscope_store::blobs::sha256_hex;
 use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+/// Something a decision rests on: an experiment, a static scan, a trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EvidenceLink {
+    pub kind: String,
+    pub id: i64,
+    pub label: String,
+}
 
 /// Every experiment that ran `version_id`, newest first, then the version's static scan.
 pub fn options(ws: &Workspace, version_id: i64) -> Result<Vec<EvidenceLink>> {

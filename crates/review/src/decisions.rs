@@ -4,6 +4,7 @@
 //! refuses updates and deletes); a newer version of the skill is not covered by older decisions.
 
 use crate::basis;
+pub use crate::basis::EvidenceLink;
 use crate::error::{Result, ReviewError};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -19,15 +20,6 @@ pub enum Verdict {
     Approve,
     Reject,
     NeedsWork,
-}
-
-/// Something a decision rests on: an experiment, a static scan, a trial.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct EvidenceLink {
-    pub kind: String,
-    pub id: i64,
-    pub label: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
