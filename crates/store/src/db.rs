@@ -238,6 +238,15 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE trial_results ADD COLUMN verifier_json TEXT;
     -- A decision's evidence, hashed when it is recorded (NULL for older decisions).
     ALTER TABLE decisions ADD COLUMN evidence_sha256 TEXT;
+    -- Skill folders found outside the workdir of a container of this image after this set-up
+    -- (the costly part of the clean-arms search, done once per image and set-up).
+    CREATE TABLE image_skill_searches (
+        image_digest TEXT NOT NULL,
+        setup_sha256 TEXT NOT NULL,
+        found_json TEXT NOT NULL,
+        searched_at TEXT NOT NULL,
+        PRIMARY KEY (image_digest, setup_sha256)
+    );
     "#,
 ];
 

@@ -10,6 +10,7 @@ use serde_json::json;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
+use skillscope_api::queue::store;
 use skillscope_api::queue::worker::{self, WorkerOptions};
 use skillscope_api::Workspace;
 use skillscope_modelserver::{Script, ServerOptions};
@@ -36,8 +37,20 @@ fn image_context(root: &Path, baked: &[&str]) -> String {
 }
 
 fn run_experiment(wipe: bool, baked: &[&str], tag: &str, accepted: &[&str]) -> Vec<PairView> {
+    run_with(wipe, baked, tag, accepted, &|_, _| {}).0
+}
+
+/// As [`run_experiment`], calling `before` with the workspace and the built image's id first;
+/// also returns what the workspace's cache holds for the image after the run.
+fn run_with(
+    wipe: bool,
+    baked: &[&str],
+    tag: &str,
+    accepted: &[&str],
+    before: &dyn Fn(&Workspace, &str),
+) -> (Vec<PairView>, Vec<String>) {
     let rt = rt();
-    rt.block_on(engine());
+    let engine = rt.block_on(engine());
     let script: Script = serde_json::from_value(json!({
         "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
     }))
@@ -82,11 +95,16 @@ fn run_experiment(wipe: bool, baked: &[&str], tag: &str, accepted: &[&str]) -> V
         conditions: vec![Condition::Isolated],
         repeats: 1,
     };
+    let context = design.tasks[0].dockerfile_context.clone().unwrap();
+    let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap();
+    before(&ws, &image);
     let id = experiments::create(&ws, &design).unwrap();
     let (sink, _) = recorder();
     let opts = WorkerOptions { drain: true, skip_skill_wipe: !wipe, ..Default::default() };
     rt.block_on(worker::run(ws.clone(), opts, sink)).unwrap();
-    experiments::pairs(&ws, id).unwrap()
+    let setup = skillscope_store::blobs::sha256_hex(b"");
+    let cached = store::image_search(&ws.conn().unwrap(), &image, &setup).unwrap().unwrap_or_default();
+    (experiments::pairs(&ws, id).unwrap(), cached)
 }
 
 #[test]
@@ -123,7 +141,8 @@ fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
 #[test]
 fn a_skill_at_a_path_on_no_list_is_found_by_the_image_search_and_excludes_the_pair() {
     join_session_keyring();
-    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill", &[]);
+    let (pairs, cached) = run_with(true, &[HIDDEN], "hidden-skill", &[], &|_, _| {});
+    assert_eq!(cached, [HIDDEN], "what the search found outside the workdir is kept for later trials");
     let p = &pairs[0];
     for arm in [&p.without, &p.with] {
         assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "{arm:?}");
@@ -140,4 +159,24 @@ fn a_skill_path_the_reviewer_accepted_as_part_of_the_task_is_listed_but_excludes
     for arm in [&p.without, &p.with] {
         assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "still listed: {arm:?}");
     }
+}
+
+#[test]
+fn later_trials_on_an_image_take_the_search_outside_the_workdir_from_the_cache() {
+    join_session_keyring();
+    // The workspace's cache already holds a search of this image: the trials search only their
+    // workdir and take the rest from the cache, so a path only the cache knows shows in both arms
+    // and the hidden skill (outside the workdir) is not found again.
+    let only_cached = "/opt/known-from-the-cache";
+    let (pairs, _) = run_with(true, &[HIDDEN], "hidden-skill", &[], &|ws, image| {
+        let setup = skillscope_store::blobs::sha256_hex(b"");
+        store::save_image_search(&ws.conn().unwrap(), image, &setup, &[only_cached.to_string()]).unwrap();
+    });
+    let p = &pairs[0];
+    for arm in [&p.without, &p.with] {
+        let listed = arm.skills_listed.clone().unwrap_or_default();
+        assert!(listed.contains(&only_cached.to_string()), "the cached result is used: {listed:?}");
+        assert!(!listed.contains(&HIDDEN.to_string()), "the image is not searched again: {listed:?}");
+    }
+    assert!(p.excluded.iter().any(|r| r.contains(only_cached)), "{:?}", p.excluded);
 }

@@ -48,14 +48,24 @@ const ENV_ROOTS: &[(&str, &str)] = &[
     ("XDG_CONFIG_HOME", "opencode/skills"),
 ];
 
+/// Where the script searches for `SKILL.md` beyond the roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// The container's whole own filesystem (image, set-up and uploaded workspace).
+    Everywhere,
+    /// The workdir only: what lies outside it is known from an earlier search of the same image
+    /// and set-up.
+    Workdir,
+}
+
 /// A POSIX `sh` script, run in the trial's container before the agent: with `wipe`, it removes
 /// every root (and [`SKILLS_DIR`] when the arm mounts nothing there, so an image's own copy goes
 /// too); then it prints one line per visible entry: a bare name under [`SKILLS_DIR`], the full
-/// path of anything left in a root, and the folder of every `SKILL.md` anywhere else on the
-/// container's own filesystem (image and uploaded workspace; `-xdev` leaves out the mounts, the
-/// arm's skills among them). The search runs in every trial; it is not cached per image. `wipe`
-/// is off only in tests that show the listing catches what a wipe would have removed.
-pub fn script(workdir: &str, wipe: bool) -> String {
+/// path of anything left in a root, and, marked `found `, the folder of every `SKILL.md` the
+/// search finds on the container's own filesystem (`-xdev` leaves out the mounts, the arm's
+/// skills among them). `wipe` is off only in tests that show the listing catches what a wipe
+/// would have removed.
+pub fn script(workdir: &str, wipe: bool, search: Search) -> String {
     let mut fixed: Vec<String> = FIXED_ROOTS.iter().map(|r| r.to_string()).collect();
     for dir in Path::new(workdir).ancestors() {
         fixed.extend(PROJECT_ROOTS.iter().map(|r| dir.join(r).display().to_string()));
@@ -83,16 +93,46 @@ pub fn script(workdir: &str, wipe: bool) -> String {
          {{ roots | sort -u | while IFS= read -r r; do\n  \
          [ -d \"$r\" ] && ls -1A \"$r\" | while IFS= read -r e; do printf '%s/%s\\n' \"$r\" \"$e\"; done\n\
          done\n\
-         find / -xdev -name SKILL.md 2>/dev/null | while IFS= read -r f; do dirname \"$f\"; done; }} | sort -u\n\
+         find {top} -xdev -name SKILL.md 2>/dev/null | while IFS= read -r f; do printf 'found %s\\n' \"$(dirname \"$f\")\"; done; }} | sort -u\n\
          true\n",
         fixed = fixed.join(" "),
         homes = homes.join(" "),
+        top = match search {
+            Search::Everywhere => "/".to_string(),
+            Search::Workdir => sh_quote(workdir),
+        },
     )
 }
 
-/// The visible entries the script printed.
-pub fn parse(stdout: &str) -> Vec<String> {
-    stdout.lines().map(str::trim_end).filter(|l| !l.is_empty()).map(String::from).collect()
+/// What the script printed: every visible entry, and (a subset of them) the folders its search
+/// found.
+pub struct Listing {
+    pub visible: Vec<String>,
+    pub found: Vec<String>,
+}
+
+pub fn parse(stdout: &str) -> Listing {
+    let mut visible = Vec::new();
+    let mut found = Vec::new();
+    for line in stdout.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
+        match line.strip_prefix("found ") {
+            Some(dir) => {
+                found.push(dir.to_string());
+                visible.push(dir.to_string());
+            }
+            None => visible.push(line.to_string()),
+        }
+    }
+    visible.sort();
+    visible.dedup();
+    Listing { visible, found }
+}
+
+/// The found folders outside `workdir`: what a later trial on the same image and set-up can take
+/// from the cache instead of searching again.
+pub fn outside(found: &[String], workdir: &str) -> Vec<String> {
+    let w = workdir.trim_end_matches('/');
+    found.iter().filter(|d| *d != w && !d.starts_with(&format!("{w}/"))).cloned().collect()
 }
 
 #[cfg(test)]
@@ -101,12 +141,20 @@ mod tests {
 
     #[test]
     fn every_root_is_named_once_for_the_workdir_and_its_ancestors() {
-        let s = script("/work/app", true);
+        let s = script("/work/app", true, Search::Everywhere);
         for root in ["'/work/app/.claude/skills'", "'/work/.agents/skills'", "'/.codex/skills'", "'/harbor/skills'"] {
             assert!(s.contains(root), "{root} missing from:\n{s}");
         }
         assert!(s.contains("\"$h\"/'.claude/skills'") && s.contains("\"$CODEX_HOME\"/'skills'"));
         assert!(s.contains("rm -rf \"$r\""));
-        assert!(!script("/work", false).contains("rm -rf"), "no wipe when switched off");
+        assert!(!script("/work", false, Search::Everywhere).contains("rm -rf"), "no wipe when switched off");
+        assert!(s.contains("find / -xdev") && script("/work", true, Search::Workdir).contains("find '/work' -xdev"));
+    }
+
+    #[test]
+    fn found_folders_are_marked_and_those_outside_the_workdir_can_be_cached() {
+        let l = parse("/root/.claude/skills/x\nfound /opt/v/s\nfound /work/a/.agents/skills/b\nfound /opt/v/s\n");
+        assert_eq!(l.visible, ["/opt/v/s", "/root/.claude/skills/x", "/work/a/.agents/skills/b"]);
+        assert_eq!(outside(&l.found, "/work/a"), ["/opt/v/s", "/opt/v/s"]);
     }
 }

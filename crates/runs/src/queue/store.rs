@@ -85,6 +85,28 @@ pub fn stamp(conn: &Connection, id: i64, attempt: u32, phase: Phase, start: bool
     Ok(())
 }
 
+/// The skill folders an earlier trial found outside its workdir in a container of `digest` after
+/// the set-up hashed `setup_sha256`, if one searched.
+pub fn image_search(conn: &Connection, digest: &str, setup_sha256: &str) -> Result<Option<Vec<String>>> {
+    let json: Option<String> = conn
+        .query_row(
+            "SELECT found_json FROM image_skill_searches WHERE image_digest = ?1 AND setup_sha256 = ?2",
+            params![digest, setup_sha256],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(json.map(|j| serde_json::from_str(&j)).transpose()?)
+}
+
+pub fn save_image_search(conn: &Connection, digest: &str, setup_sha256: &str, found: &[String]) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO image_skill_searches(image_digest, setup_sha256, found_json, searched_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![digest, setup_sha256, serde_json::to_string(found)?, now()],
+    )?;
+    Ok(())
+}
+
 pub fn set_container(conn: &Connection, id: i64, attempt: u32, container: &str, digest: &str) -> Result<()> {
     conn.execute(
         "UPDATE trials SET container_id = ?1, image_digest = ?2, updated_at = ?3 WHERE id = ?4 AND attempt = ?5",

@@ -288,6 +288,40 @@ fn container_spec(
     }
 }
 
+/// Empties every skill root and lists what the agent can still see. The search of the container's
+/// filesystem outside the workdir runs once per image digest and set-up; later trials take its
+/// result from the workspace's cache and search only their workdir.
+async fn list_skills(
+    ws: &Workspace,
+    container: &skillscope_sandbox::Container,
+    spec: &TrialSpec,
+    image: &str,
+    wipe: bool,
+) -> std::result::Result<Vec<String>, TrialError> {
+    let setup = skillscope_store::blobs::sha256_hex(spec.setup.join("\n").as_bytes());
+    // Without the wipe (tests only) the roots keep their skills: neither use nor fill the cache.
+    let cached = if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &setup)? } else { None };
+    let search = if cached.is_some() { skill_roots::Search::Workdir } else { skill_roots::Search::Everywhere };
+    let script = skill_roots::script(&spec.workdir, wipe, search);
+    let clean = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+    let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
+    let listing = skill_roots::parse(&listed.stdout);
+    let mut visible = listing.visible;
+    match cached {
+        Some(outside) => {
+            visible.extend(outside);
+            visible.sort();
+            visible.dedup();
+        }
+        None if wipe => {
+            let outside = skill_roots::outside(&listing.found, &spec.workdir);
+            store::save_image_search(&ws.conn().map_err(RunsError::from)?, image, &setup, &outside)?;
+        }
+        None => {}
+    }
+    Ok(visible)
+}
+
 /// Runs in the task's working directory with a time limit.
 fn in_workdir(spec: &TrialSpec, secs: u64) -> ExecOptions {
     ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() }
@@ -334,6 +368,19 @@ async fn execute(
     if let Ok(conn) = ws.conn() {
         let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
     }
+    // The verifier's fresh container is made ready while the agent works, off the trial's path.
+    let needs_fresh = !spec.verifier_in_place && (spec.scoring.is_some() || spec.verifier.is_some());
+    let (fresh_tx, fresh_rx) = tokio::sync::oneshot::channel();
+    let mut fresh_rx = Some(fresh_rx);
+    let fresh_prep = async {
+        if !needs_fresh {
+            return None;
+        }
+        let made = fresh_container(engine, container_spec(label, c, image.clone(), Vec::new()), &spec.workdir).await;
+        let kept = made.as_ref().ok().cloned();
+        let _ = fresh_tx.send(made);
+        kept
+    };
     let outcome = async {
         // The engine creates the working directory; without an upload it starts empty.
         container.start().await?;
@@ -358,12 +405,7 @@ async fn execute(
         // an image or workspace that carries skills cannot leak them into an arm): the fairness
         // check compares it with the arm's condition.
         let skills_listed = match &spec.agent {
-            Some(_) => {
-                let script = skill_roots::script(&spec.workdir, wipe);
-                let clean = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
-                let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
-                Some(skill_roots::parse(&listed.stdout))
-            }
+            Some(_) => Some(list_skills(ws, &container, spec, &image, wipe).await?),
             None => None,
         };
         let before = match &spec.workspace {
@@ -408,16 +450,18 @@ async fn execute(
         } else {
             stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
             let agent_changes = AgentChanges { workdir: &changes, engine_at_start: &engine_at_start };
-            let verdict = verify(engine, label, c, &image, &container, agent_changes, &mut log).await?;
+            let verdict = verify(c, &container, fresh_rx.take(), agent_changes, &mut log).await?;
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)
         };
         Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed))
-    }
-    .await;
-    if let Err(e) = container.remove().await {
-        tracing::warn!("could not remove container {}: {e}", container.id);
-    }
+    };
+    let (outcome, fresh) = tokio::join!(outcome, fresh_prep);
+    tokio::join!(remove(&container), async {
+        if let Some(f) = &fresh {
+            remove(f).await
+        }
+    });
     let (agent_run, agent, verdict, changes, skills_listed) = outcome?;
     if let (Some(out), Some(s)) = (&agent_run, &mut snapshot) {
         s.reported_models = arm_snapshot::reported_models(&out.trajectory);
@@ -522,15 +566,50 @@ struct AgentChanges<'a> {
     engine_at_start: &'a [skillscope_sandbox::EngineChange],
 }
 
-/// Runs the verifier where the agent cannot have touched it: by default in a fresh container from
-/// the same image that receives the agent's workdir and nothing else; for a task that declares
-/// it, in the agent's (stopped) container, restarted, once its changes pass the tamper check.
+async fn remove(container: &skillscope_sandbox::Container) {
+    if let Err(e) = container.remove().await {
+        tracing::warn!("could not remove container {}: {e}", container.id);
+    }
+}
+
+type Fresh = std::result::Result<skillscope_sandbox::Container, TrialError>;
+
+/// A container for the verifier from the trial's image, without the arm's skill or harness
+/// mounts, its workdir emptied so that files the agent deleted stay deleted once the agent's
+/// workdir is copied in.
+async fn fresh_container(engine: &Engine, spec: ContainerSpec, workdir: &str) -> Fresh {
+    let fresh = engine.create(&spec).await?;
+    let ready = async {
+        fresh.start().await?;
+        let clear = vec!["rm".to_string(), "-rf".into(), "--".into(), workdir.to_string()];
+        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+        let cleared = fresh.exec(&clear, quick, &mut |_, _| {}).await?;
+        if cleared.exit_code != Some(0) {
+            return Err(TrialError {
+                infra: true,
+                message: format!("could not clear {workdir} in the verifier's container: {}", cleared.stderr),
+            });
+        }
+        Ok(())
+    }
+    .await;
+    match ready {
+        Ok(()) => Ok(fresh),
+        Err(e) => {
+            let _ = fresh.remove().await;
+            Err(e)
+        }
+    }
+}
+
+/// Runs the verifier where the agent cannot have touched it: by default in the fresh container
+/// (`fresh`, from the same image) that receives the agent's workdir and nothing else; for a task
+/// that declares it, in the agent's (stopped) container, restarted, once its changes pass the
+/// tamper check.
 async fn verify(
-    engine: &Engine,
-    label: &str,
     c: &Claimed,
-    image: &str,
     agent: &skillscope_sandbox::Container,
+    fresh: Option<tokio::sync::oneshot::Receiver<Fresh>>,
     changes: AgentChanges<'_>,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
 ) -> std::result::Result<Verdict, TrialError> {
@@ -548,27 +627,10 @@ async fn verify(
     if !tampered.is_empty() {
         return Ok(Verdict::Tampered(tampered));
     }
-    let fresh = engine.create(&container_spec(label, c, image.to_string(), Vec::new())).await?;
-    let verdict = async {
-        fresh.start().await?;
-        // The image's own workdir goes first, so files the agent deleted stay deleted.
-        let clear = vec!["rm".to_string(), "-rf".into(), "--".into(), spec.workdir.clone()];
-        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
-        let cleared = fresh.exec(&clear, quick, &mut |_, _| {}).await?;
-        if cleared.exit_code != Some(0) {
-            return Err(TrialError {
-                infra: true,
-                message: format!("could not clear {} in the verifier's container: {}", spec.workdir, cleared.stderr),
-            });
-        }
-        agent.copy_dir_to(&spec.workdir, &fresh).await?;
-        run_verifier(&fresh, spec, log).await
-    }
-    .await;
-    if let Err(e) = fresh.remove().await {
-        tracing::warn!("could not remove verifier container {}: {e}", fresh.id);
-    }
-    verdict
+    let lost = || TrialError { infra: true, message: "the verifier's container was not prepared".into() };
+    let fresh = fresh.ok_or_else(lost)?.await.map_err(|_| lost())??;
+    agent.copy_dir_to(&spec.workdir, &fresh).await?;
+    run_verifier(&fresh, spec, log).await
 }
 
 /// The task verifier when there is one, else the verifier command (exit 0 scores 1).
