@@ -447,6 +447,11 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     let seen = |arm: &str| format!("[data-testid=arm-result][data-arm={arm}] [data-testid=arm-skills-seen]");
     s.wait_text(&s.wait_for(Locator::Css(&seen("without"))).await, "visible to the agent: none").await;
     s.wait_text(&s.wait_for(Locator::Css(&seen("with"))).await, "csv-insights").await;
+    // What ran in each arm, and the verifier's own result from its fresh container.
+    let arm = |name: &str, what: &str| format!("[data-testid=arm-result][data-arm={name}] [data-testid={what}]");
+    s.wait_text(&s.wait_for(Locator::Css(&arm("with", "arm-snapshot"))).await, "scripted").await;
+    s.wait_text(&s.wait_for(Locator::Css(&arm("without", "arm-verifier"))).await, "a fresh container").await;
+    s.wait_text(&s.wait_for(Locator::Css(&arm("with", "arm-verifier"))).await, "reward.txt").await;
     s.screenshot("e2e-demo-pair-arms.png").await;
     s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;

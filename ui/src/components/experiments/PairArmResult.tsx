@@ -41,7 +41,7 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
         <>
           {result.verifier === null ? (
             <p className="muted" data-testid="arm-verifier-none">
-              No verifier ran in this attempt.
+              No verifier output was recorded for this attempt (none ran, or it ran before Skillscope kept it).
             </p>
           ) : (
             <>
