@@ -108,6 +108,13 @@ impl Client {
         })
     }
 
+    /// Shares `limit` (the provider's concurrency limit) with every other client given the same
+    /// one, so that the limit holds across all of them.
+    pub fn with_shared_limit(mut self, limit: Arc<Semaphore>) -> Self {
+        self.limit = limit;
+        self
+    }
+
     /// Replaces the backoff schedule (the number of retries comes from the config).
     pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
         self.policy = policy;

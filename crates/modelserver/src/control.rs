@@ -1,7 +1,7 @@
 //! Control endpoints (`/_control/...`), the request log, and the state all handlers share.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use axum::extract::State;
@@ -70,6 +70,17 @@ pub struct Shared {
     pub(crate) require_key: Option<String>,
     pub(crate) models: Vec<String>,
     pub(crate) seq: AtomicU64,
+    in_flight: AtomicUsize,
+    peak_in_flight: AtomicUsize,
+}
+
+/// Counts one model request as in flight until dropped.
+pub(crate) struct InFlight<'a>(&'a Shared);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Shared {
@@ -81,7 +92,20 @@ impl Shared {
             require_key,
             models,
             seq: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+            peak_in_flight: AtomicUsize::new(0),
         }
+    }
+
+    pub(crate) fn enter(&self) -> InFlight<'_> {
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak_in_flight.fetch_max(now, Ordering::SeqCst);
+        InFlight(self)
+    }
+
+    /// The most model requests that were being answered at once.
+    pub fn peak_in_flight(&self) -> usize {
+        self.peak_in_flight.load(Ordering::SeqCst)
     }
 
     pub fn script(&self) -> Script {

@@ -88,6 +88,7 @@ async fn model_request(
     body: Bytes,
 ) -> Response {
     s.record(LoggedRequest::new(method.as_str(), &uri.0.to_string(), &headers, &body));
+    let _answering = s.enter();
     let seq = s.seq.fetch_add(1, Ordering::SeqCst) + 1;
     let mut delivery = Delivery::Normal;
     let fault = s.faults.pop();
@@ -213,6 +214,11 @@ impl ServerHandle {
     /// The request log so far.
     pub fn requests(&self) -> Vec<LoggedRequest> {
         self.shared.requests()
+    }
+
+    /// The most model requests that were being answered at once so far.
+    pub fn peak_in_flight(&self) -> usize {
+        self.shared.peak_in_flight()
     }
 
     pub fn clear_requests(&self) {

@@ -6,6 +6,7 @@ pub mod credentials;
 pub mod error;
 pub mod evidence;
 pub mod harnesses;
+pub mod provider_limits;
 pub mod queue;
 pub mod redaction;
 pub mod trajectories;

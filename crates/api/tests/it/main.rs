@@ -10,6 +10,7 @@ mod decisions;
 mod experiment;
 mod import;
 mod jobs;
+mod provider_limit;
 mod pytest_task;
 mod queue_engine_down;
 mod queue_store;

@@ -81,7 +81,10 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());
     let what = provider.id.clone();
-    let client = Client::new(provider, key.map(Secret::new)).map_err(|source| RunsError::Model { what, source })?;
+    let limit = crate::provider_limits::shared(&provider);
+    let client = Client::new(provider, key.map(Secret::new))
+        .map_err(|source| RunsError::Model { what, source })?
+        .with_shared_limit(limit);
     let runner = match cfg.harness {
         Harness::ClaudeCode => {
             Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }

@@ -1,0 +1,74 @@
+//! A provider's concurrency limit holds across every trial running at once: four trials run
+//! together against the scripted model server, each answer delayed so that requests overlap, and
+//! the server never sees more requests at once than the provider allows. The same trials with a
+//! looser limit do overlap, so the gauge would see a breach.
+
+use crate::common::*;
+use serde_json::json;
+use skillscope_api::agents;
+use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::Workspace;
+use skillscope_modelserver::{Fault, Script, ServerOptions};
+
+fn peak_with_limit(max_concurrency: u32) -> usize {
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    server.push_faults((0..8).map(|_| Fault::Slow { delay_ms: 400 }).collect());
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join("config.toml"), "[queue]\nconcurrency = 4\n").unwrap();
+    let ws = Workspace::open(&home).unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-provider-limit-000");
+    let mut provider = agents::provider(&ws, "scripted").unwrap();
+    provider.max_concurrency = max_concurrency;
+    agents::save_provider(&ws, &provider).unwrap();
+    let version =
+        import_skill(&ws, tmp.path(), "copier", "---\nname: copier\ndescription: Copies. Use to copy.\n---\n");
+    let tasks = (1..=2)
+        .map(|i| {
+            let dir = tmp.path().join(format!("task-{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("task.txt"), "1\n").unwrap();
+            ExperimentTask {
+                id: format!("t{i}"),
+                instruction: "Copy task.txt to answer.txt.".into(),
+                image: IMAGE.into(),
+                workspace: Some(dir.display().to_string()),
+                verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+                scoring: None,
+                dockerfile_context: None,
+                verifier_in_place: false,
+                accepted_skill_paths: Vec::new(),
+                settings: Default::default(),
+            }
+        })
+        .collect();
+    let design = ExperimentDesign {
+        name: "limit".into(),
+        skill_version_ids: vec![version],
+        decoy_version_ids: vec![],
+        tasks,
+        agent_config_ids: vec![config],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+    };
+    let id = experiments::create(&ws, &design).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+    let pairs = experiments::pairs(&ws, id).unwrap();
+    assert!(pairs.iter().all(|p| p.excluded.is_empty()), "{:?}", pairs.iter().map(|p| &p.excluded).collect::<Vec<_>>());
+    server.peak_in_flight()
+}
+
+#[test]
+fn the_providers_limit_holds_across_trials_running_at_once() {
+    join_session_keyring();
+    assert_eq!(peak_with_limit(1), 1, "one request at a time across the four trials");
+    assert!(peak_with_limit(4) >= 2, "with a looser limit the same trials overlap");
+}
