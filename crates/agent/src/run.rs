@@ -5,7 +5,7 @@ use crate::record::Recorder;
 pub use crate::record::StopReason;
 use crate::tools::{self, ToolLimits, Tools};
 use serde::{Deserialize, Serialize};
-use skillscope_models::{ChatRequest, Client, Message, ModelError, PriceTable, Usage};
+use skillscope_models::{ChatRequest, Client, Message, ModelError, PriceTable, ProviderWait, Usage};
 use skillscope_sandbox::{Container, SandboxError};
 use std::time::{Duration, Instant};
 use ts_rs::TS;
@@ -84,6 +84,27 @@ fn add(total: &mut Usage, u: &Usage) {
     total.output_tokens += u.output_tokens;
 }
 
+/// The model's answer, or None once the agent's own time is up; while the call is waiting on the
+/// provider the deadline keeps moving out, so waiting never ends the agent's run.
+async fn answer<T>(
+    call: impl std::future::Future<Output = T>,
+    wait: &ProviderWait,
+    deadline: &impl Fn() -> Instant,
+) -> Option<T> {
+    tokio::pin!(call);
+    loop {
+        let check = deadline().max(Instant::now() + Duration::from_millis(50));
+        tokio::select! {
+            r = &mut call => return Some(r),
+            _ = tokio::time::sleep_until(check.into()) => {
+                if !wait.waiting() && Instant::now() >= deadline() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let started = Instant::now();
     let limits = input.limits;
@@ -105,7 +126,11 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let mut final_text = None;
     let (mut model_time, mut tool_time) = (Duration::ZERO, Duration::ZERO);
     let mut requests = Vec::new();
-    let deadline = started + Duration::from_secs(limits.wall_timeout_secs);
+    // The wall-time budget is the agent's own time: waiting on the provider (its concurrency
+    // limit, retries, Retry-After) moves the deadline out by as much.
+    let wait = ProviderWait::default();
+    let budget = started + Duration::from_secs(limits.wall_timeout_secs);
+    let deadline = || budget + wait.waited();
     let stop = loop {
         if turns >= limits.max_turns {
             break StopReason::MaxTurns;
@@ -113,8 +138,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         if usage.input_tokens + usage.output_tokens >= limits.token_budget {
             break StopReason::TokenBudget;
         }
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        if remaining.is_zero() {
+        if Instant::now() >= deadline() {
             break StopReason::WallTimeout;
         }
         let req = ChatRequest {
@@ -127,11 +151,13 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         };
         let asked = Instant::now();
         let asked_at = time::OffsetDateTime::now_utc();
-        let resp = match tokio::time::timeout(remaining, input.client.complete(&req, &mut |_| {})).await {
-            Ok(r) => r?,
-            Err(_) => break StopReason::WallTimeout,
+        let waited_before = wait.waited();
+        let Some(resp) = answer(input.client.complete_waiting(&req, &mut |_| {}, &wait), &wait, &deadline).await else {
+            break StopReason::WallTimeout;
         };
-        model_time += asked.elapsed();
+        let resp = resp?;
+        let waited = wait.waited() - waited_before;
+        model_time += asked.elapsed().saturating_sub(waited);
         // The model request log: what was asked and what came back, without message bodies
         // (those are the trajectory's steps).
         requests.push(serde_json::json!({
@@ -144,6 +170,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             "temperature": req.temperature,
             "max_tokens": req.max_tokens,
             "attempts": resp.attempts,
+            "provider_wait_ms": waited.as_millis() as u64,
             "stop_reason": resp.stop_reason,
             "usage": {"input": resp.usage.input_tokens, "cached": resp.usage.cached_tokens, "output": resp.usage.output_tokens},
         }));
@@ -163,7 +190,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
             (input.log)(&input.redactor.redact(&format!("$ {} {}\n", call.name, call.arguments)));
             let ran = Instant::now();
             let out = match tokio::time::timeout(
-                deadline.saturating_duration_since(Instant::now()),
+                deadline().saturating_duration_since(Instant::now()),
                 tools.call(&call.name, &call.arguments),
             )
             .await

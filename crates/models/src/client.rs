@@ -10,8 +10,9 @@ use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use reqwest::StatusCode;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 pub struct Client {
@@ -36,6 +37,42 @@ impl fmt::Debug for Client {
             .field("max_retries", &self.cfg.max_retries)
             .field("key", &self.key.as_ref().map(|_| "***"))
             .finish_non_exhaustive()
+    }
+}
+
+/// Time a call spends waiting on its provider rather than being answered: queued behind the
+/// provider's concurrency limit, in failed attempts that were retried, and sleeping before a retry
+/// (Retry-After or backoff). A caller with a time budget (the agent's wall time) leaves it out; an
+/// attempt that fails is known to be the provider's time only once it has failed, so during it
+/// [`ProviderWait::waiting`] is false.
+#[derive(Debug, Default)]
+pub struct ProviderWait {
+    waiting: AtomicBool,
+    waited_us: AtomicU64,
+}
+
+impl ProviderWait {
+    /// True while the call is queued for the limit or sleeping before a retry.
+    pub fn waiting(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// The wait so far, over every call made with this clock.
+    pub fn waited(&self) -> Duration {
+        Duration::from_micros(self.waited_us.load(Ordering::SeqCst))
+    }
+
+    fn add(&self, d: Duration) {
+        self.waited_us.fetch_add(d.as_micros() as u64, Ordering::SeqCst);
+    }
+
+    async fn during<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+        let started = Instant::now();
+        self.waiting.store(true, Ordering::SeqCst);
+        let out = f.await;
+        self.add(started.elapsed());
+        self.waiting.store(false, Ordering::SeqCst);
+        out
     }
 }
 
@@ -137,7 +174,18 @@ impl Client {
         req: &ChatRequest,
         on_text: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ChatResponse, ModelError> {
-        self.run(req, true, on_text).await
+        self.run(req, true, on_text, &ProviderWait::default()).await
+    }
+
+    /// [`Self::complete`], keeping `wait` up to date with the time the call spends waiting on the
+    /// provider rather than being answered (see [`ProviderWait`]).
+    pub async fn complete_waiting(
+        &self,
+        req: &ChatRequest,
+        on_text: &mut (dyn FnMut(&str) + Send),
+        wait: &ProviderWait,
+    ) -> Result<ChatResponse, ModelError> {
+        self.run(req, true, on_text, wait).await
     }
 
     /// A cheap real call to test a credential and a model name: a non-streamed completion of a
@@ -148,7 +196,7 @@ impl Client {
             ApiKind::OpenAiResponses => 16,
             _ => 1,
         });
-        self.run(&req, false, &mut |_: &str| {}).await.map(|_| ())
+        self.run(&req, false, &mut |_: &str| {}, &ProviderWait::default()).await.map(|_| ())
     }
 
     async fn run(
@@ -156,12 +204,14 @@ impl Client {
         req: &ChatRequest,
         stream: bool,
         on_text: &mut (dyn FnMut(&str) + Send),
+        wait: &ProviderWait,
     ) -> Result<ChatResponse, ModelError> {
         let mut attempt: u32 = 0;
         let mut malformed_retried = false;
         loop {
             attempt += 1;
-            let result = self.attempt(req, stream, on_text).await.map_err(|e| self.redact(e));
+            let tried = Instant::now();
+            let result = self.attempt(req, stream, on_text, wait).await.map_err(|e| self.redact(e));
             let err = match result {
                 Ok(mut r) => {
                     r.attempts = attempt;
@@ -181,6 +231,8 @@ impl Client {
             let Some(delay) = self.policy.delay_for(&err, retries_done) else {
                 return Err(err);
             };
+            // A failed attempt that is retried was the provider's time, not the caller's.
+            wait.add(tried.elapsed());
             tracing::warn!(
                 provider = %self.cfg.id,
                 model = %req.model,
@@ -189,7 +241,7 @@ impl Client {
                 error = %err,
                 "model call failed; retrying"
             );
-            tokio::time::sleep(delay).await;
+            wait.during(tokio::time::sleep(delay)).await;
         }
     }
 
@@ -199,10 +251,10 @@ impl Client {
         req: &ChatRequest,
         stream: bool,
         on_text: &mut (dyn FnMut(&str) + Send),
+        wait: &ProviderWait,
     ) -> Result<ChatResponse, ModelError> {
-        let _permit = self
-            .limit
-            .acquire()
+        let _permit = wait
+            .during(self.limit.acquire())
             .await
             .map_err(|_| ModelError::Config(format!("provider {}: client closed", self.cfg.id)))?;
         let ctx = Ctx { provider: &self.cfg.id, model: &req.model, openai_hosted: self.openai_hosted };

@@ -13,7 +13,7 @@ mod retry;
 pub mod sse;
 mod types;
 
-pub use client::Client;
+pub use client::{Client, ProviderWait};
 pub use config::{ApiKind, ProviderConfig, Secret};
 pub use error::ModelError;
 pub use price::{ModelPrice, PriceTable};

@@ -1,12 +1,15 @@
-//! A provider's concurrency limit holds across every trial running at once: four trials run
-//! together against the scripted model server, each answer delayed so that requests overlap, and
-//! the server never sees more requests at once than the provider allows. The same trials with a
-//! looser limit do overlap, so the gauge would see a breach.
+//! The provider's side of a trial. Its concurrency limit holds across every trial running at
+//! once: four trials run together against the scripted model server, each answer delayed so that
+//! requests overlap, and the server never sees more requests at once than the provider allows (the
+//! same trials with a looser limit do overlap, so the gauge would see a breach). And waiting on
+//! the provider does not spend the agent's wall time.
 
 use crate::common::*;
 use serde_json::json;
 use skillscope_api::agents;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::queue::model::{AgentTask, TrialSpec, TrialState};
+use skillscope_api::queue::store;
 use skillscope_api::Workspace;
 use skillscope_modelserver::{Fault, Script, ServerOptions};
 
@@ -71,4 +74,49 @@ fn the_providers_limit_holds_across_trials_running_at_once() {
     join_session_keyring();
     assert_eq!(peak_with_limit(1), 1, "one request at a time across the four trials");
     assert!(peak_with_limit(4) >= 2, "with a looser limit the same trials overlap");
+}
+
+/// Waiting on a rate-limited provider is not the agent's time: the agent has 2 s of wall time,
+/// and its first model call waits 3 s behind three 429s with `Retry-After: 1` before it is
+/// answered; the trial still passes, and the request log records the wait.
+#[test]
+fn waiting_on_a_rate_limited_provider_does_not_spend_the_agents_wall_time() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(engine());
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    server.push_faults((0..3).map(|_| Fault::RateLimit { retry_after_secs: 1 }).collect());
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-provider-wait-0000");
+    let mut cfg = agents::agent(&ws, config).unwrap();
+    cfg.limits.wall_timeout_secs = 2;
+    agents::save_agent(&ws, &cfg).unwrap();
+    let work = tmp.path().join("task");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("task.txt"), "1\n").unwrap();
+    let spec = TrialSpec {
+        workspace: Some(work.display().to_string()),
+        verifier: Some(vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()]),
+        agent: Some(AgentTask {
+            agent_config_id: config,
+            instruction: "Copy task.txt to answer.txt.".into(),
+            skill_version_ids: vec![],
+        }),
+        ..TrialSpec::command(IMAGE, vec![])
+    };
+    let run = store::create_run(&ws, "rate limited", &[("slow provider".to_string(), spec)]).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+    let t = store::trials(&ws, run).unwrap().pop().unwrap();
+    assert_eq!(t.state, TrialState::Passed, "{}", t.message);
+    let summary = skillscope_api::trajectories::for_trial(&ws, t.id).unwrap().remove(0);
+    let trajectory = serde_json::to_value(skillscope_api::trajectories::get(&ws, summary.id).unwrap()).unwrap();
+    let first = &trajectory["final_metrics"]["extra"]["model_requests"][0];
+    assert!(first["provider_wait_ms"].as_u64().unwrap() >= 2900, "{first}");
+    assert_eq!(first["attempts"], 4, "{first}");
 }
