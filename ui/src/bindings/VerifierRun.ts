@@ -12,4 +12,10 @@ in_place: boolean,
 /**
  * How the score was reached, or why none could be.
  */
-detail: string, checks: Array<VerifierCheck>, };
+detail: string, checks: Array<VerifierCheck>, 
+/**
+ * For a verifier in the agent's container: what the engine recorded the agent changing
+ * outside the workdir (`added|modified|deleted PATH`, at most 1,000), which the tamper check
+ * passed. Empty for a fresh container.
+ */
+engine_diff: Array<string>, };

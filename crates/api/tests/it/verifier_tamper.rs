@@ -102,4 +102,13 @@ fn no_attack_on_the_verifier_scores_a_pass_in_either_mode() {
         caught += 1;
     }
     eprintln!("tamper suite: {caught} of 8 attacks scored no pass");
+    // In place, what the agent changed outside the workdir is recorded with the verifier's run.
+    let helper = all.iter().find(|t| t.label == "late-helper in-place").unwrap();
+    let run = store::results(&ws, helper.id).unwrap().pop().unwrap().verifier.unwrap();
+    assert!(run.in_place && run.engine_diff.contains(&"added /tmp/h.sh".to_string()), "{:?}", run.engine_diff);
+    let fresh = all.iter().find(|t| t.label == "honest fresh").unwrap();
+    let run = store::results(&ws, fresh.id).unwrap().pop().unwrap().verifier.unwrap();
+    assert!(!run.in_place && run.engine_diff.is_empty());
+    assert_eq!(run.checks.len(), 1, "pytest's test case, check by check: {:?}", run.checks);
+    assert_eq!(run.checks[0].outcome, skillscope_tasks::score::CheckOutcome::Passed);
 }

@@ -315,6 +315,11 @@ pub struct VerifierRun {
     /// How the score was reached, or why none could be.
     pub detail: String,
     pub checks: Vec<skillscope_tasks::score::Check>,
+    /// For a verifier in the agent's container: what the engine recorded the agent changing
+    /// outside the workdir (`added|modified|deleted PATH`, at most 1,000), which the tamper check
+    /// passed. Empty for a fresh container.
+    #[serde(default)]
+    pub engine_diff: Vec<String>,
 }
 
 /// Typed progress for the UI: one trial changed, the queue's state changed, or output arrived.

@@ -59,11 +59,7 @@ pub fn workspace_hooks(changes: &[FileChange], workdir: &str) -> Vec<String> {
 /// something inside it changed is skipped; the change inside is reported instead.
 pub fn in_place_tampering(changes: &[EngineChange], at_start: &[EngineChange], workdir: &str) -> Vec<String> {
     let workdir = workdir.trim_end_matches('/');
-    let parent_only =
-        |c: &EngineChange| c.kind == EngineChangeKind::Modified && changes.iter().any(|o| under(&o.path, &c.path));
-    changes
-        .iter()
-        .filter(|c| !parent_only(c) && !at_start.contains(c))
+    agents_changes(changes, at_start)
         .filter(|c| {
             let p = c.path.as_str();
             let runtime = RUNTIME_DIRS.iter().any(|d| under(p, d) || p == *d);
@@ -74,6 +70,39 @@ pub fn in_place_tampering(changes: &[EngineChange], at_start: &[EngineChange], w
             hook || (outside_work && (runtime || startup || logs))
         })
         .map(|c| c.path.clone())
+        .collect()
+}
+
+/// The engine's changes that are the agent's: not already there when it started (`at_start`),
+/// and not a directory reported only because something inside it changed.
+fn agents_changes<'a>(
+    changes: &'a [EngineChange],
+    at_start: &'a [EngineChange],
+) -> impl Iterator<Item = &'a EngineChange> + 'a {
+    let parent_only =
+        |c: &EngineChange| c.kind == EngineChangeKind::Modified && changes.iter().any(|o| under(&o.path, &c.path));
+    changes.iter().filter(move |c| !parent_only(c) && !at_start.contains(c))
+}
+
+/// Most engine-recorded changes kept with an attempt.
+const DIFF_KEPT: usize = 1000;
+
+/// The engine's record of what changed outside `workdir` since the agent started, as
+/// `added|modified|deleted PATH` lines (parents reported only for a change inside them left out),
+/// at most [`DIFF_KEPT`] of them.
+pub fn outside_workdir(changes: &[EngineChange], at_start: &[EngineChange], workdir: &str) -> Vec<String> {
+    let workdir = workdir.trim_end_matches('/');
+    agents_changes(changes, at_start)
+        .filter(|c| !under(&c.path, workdir) && c.path != workdir)
+        .take(DIFF_KEPT)
+        .map(|c| {
+            let kind = match c.kind {
+                EngineChangeKind::Added => "added",
+                EngineChangeKind::Modified => "modified",
+                EngineChangeKind::Deleted => "deleted",
+            };
+            format!("{kind} {}", c.path)
+        })
         .collect()
 }
 
@@ -113,6 +142,20 @@ mod tests {
                 "/usr/local/lib/python3.11/site-packages/evil.pth"
             ]
         );
+    }
+
+    #[test]
+    fn the_agents_changes_outside_the_workdir_are_listed_without_the_engines_own() {
+        use EngineChangeKind::*;
+        let changes = [
+            change("/tmp", Modified),
+            change("/tmp/notes", Added),
+            change("/usr/sbin/docker-init", Added),
+            change("/work/answer.txt", Added),
+            change("/etc/motd", Deleted),
+        ];
+        let at_start = [change("/usr/sbin/docker-init", Added)];
+        assert_eq!(outside_workdir(&changes, &at_start, "/work"), ["added /tmp/notes", "deleted /etc/motd"]);
     }
 
     #[test]

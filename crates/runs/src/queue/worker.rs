@@ -490,13 +490,13 @@ async fn execute(
                 None,
             ),
             // A verifier that cannot produce a score is not the agent's failure: not scored.
-            Some(Verdict::Scored(_, Err(e))) => {
+            Some(Verdict::Scored(_, Err(e), _)) => {
                 return Err(TrialError { infra: true, message: format!("verifier error: {e}") })
             }
-            Some(Verdict::Scored(v, Ok(_))) if v.timed_out => {
+            Some(Verdict::Scored(v, Ok(_), _)) if v.timed_out => {
                 (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), Some(0.0))
             }
-            Some(Verdict::Scored(_, Ok(s))) => {
+            Some(Verdict::Scored(_, Ok(s), _)) => {
                 (if s.value >= 1.0 { TrialState::Passed } else { TrialState::Failed }, None, Some(s.value))
             }
             None if agent.exit_code == Some(0) => (TrialState::Passed, None, Some(1.0)),
@@ -504,7 +504,8 @@ async fn execute(
         }
     };
     let verifier = match verdict {
-        Some(Verdict::Scored(r, scored)) => Some(VerifierRun {
+        Some(Verdict::Scored(r, scored, engine_diff)) => Some(VerifierRun {
+            engine_diff,
             exit_code: r.exit_code,
             timed_out: r.timed_out,
             stdout: r.stdout,
@@ -554,7 +555,9 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
 /// How a verifier run ended: scored (its own result and the score, or why it could not score), or
 /// not run because the agent changed what it runs on (the paths).
 enum Verdict {
-    Scored(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>),
+    /// The verifier's run, its score (or why none), and for a verifier in place the engine's
+    /// record of what the agent changed outside the workdir.
+    Scored(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>, Vec<String>),
     Tampered(Vec<String>),
 }
 
@@ -621,7 +624,11 @@ async fn verify(
             return Ok(Verdict::Tampered(tampered));
         }
         agent.start().await?;
-        return run_verifier(agent, spec, log).await;
+        let diff = tamper::outside_workdir(&now, changes.engine_at_start, &spec.workdir);
+        return Ok(match run_verifier(agent, spec, log).await? {
+            Verdict::Scored(r, scored, _) => Verdict::Scored(r, scored, diff),
+            tampered => tampered,
+        });
     }
     let tampered = tamper::workspace_hooks(changes.workdir, &spec.workdir);
     if !tampered.is_empty() {
@@ -642,7 +649,7 @@ async fn run_verifier(
     let opts = in_workdir(spec, spec.verifier_timeout_secs);
     if let Some(v) = &spec.scoring {
         let (r, scored) = run_task_verifier(container, v, opts, log).await?;
-        return Ok(Verdict::Scored(r, scored));
+        return Ok(Verdict::Scored(r, scored, Vec::new()));
     }
     let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
     let r = container.exec(cmd, opts, log).await?;
@@ -650,7 +657,7 @@ async fn run_verifier(
     let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
     let scored =
         skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
-    Ok(Verdict::Scored(r, scored))
+    Ok(Verdict::Scored(r, scored, Vec::new()))
 }
 
 /// Uploads a task verifier's files, runs it, fetches its report and scores the run.

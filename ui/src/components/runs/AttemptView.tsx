@@ -1,4 +1,5 @@
 import type { AttemptResult } from "../../bindings/AttemptResult";
+import type { VerifierRun } from "../../bindings/VerifierRun";
 import { parseWorkspaceChanges, type WorkspaceChange } from "../../lib/fileChanges";
 import { plural } from "../../lib/format";
 import { formatDuration } from "../../lib/phases";
@@ -11,7 +12,7 @@ const CHANGE_TONE: Record<WorkspaceChange["kind"], Tone> = {
   deleted: "danger",
 };
 
-/** One attempt of a trial: outcome, exit, limits hit, error, output and the files it changed. */
+/** One attempt of a trial: outcome, exit, limits hit, error, output, the verifier's run check by check, and the files it changed. */
 export function AttemptView({ result }: { result: AttemptResult }) {
   const changes = parseWorkspaceChanges(result.file_changes);
   return (
@@ -41,8 +42,55 @@ export function AttemptView({ result }: { result: AttemptResult }) {
       )}
       <Output title="stdout" text={result.stdout} />
       <Output title="stderr" text={result.stderr} />
+      {result.verifier && <VerifierRunView run={result.verifier} />}
       {changes.length > 0 && <WorkspaceChanges changes={changes} />}
     </section>
+  );
+}
+
+/** Where the verifier ran, how it scored, each check it reported, and what it printed. */
+function VerifierRunView({ run }: { run: VerifierRun }) {
+  return (
+    <div className="attempt-output" data-testid="attempt-verifier">
+      <h4>Verifier</h4>
+      <p className="muted">
+        Ran in {run.in_place ? "the agent's container" : "a fresh container"}
+        {run.exit_code === null ? "" : `, exit code ${run.exit_code}`}
+        {run.timed_out ? ", timed out" : ""}: {run.detail}
+      </p>
+      {run.checks.length > 0 && (
+        <table className="verifier-checks" data-testid="attempt-checks">
+          <thead>
+            <tr>
+              <th>Check</th>
+              <th>Outcome</th>
+              <th>Time</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.checks.map((c) => (
+              <tr key={c.id} data-outcome={c.outcome}>
+                <td>
+                  <code>{c.id}</code>
+                </td>
+                <td>{c.outcome}</td>
+                <td>{c.duration_ms === null ? "" : formatDuration(c.duration_ms)}</td>
+                <td>{c.message ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {run.engine_diff.length > 0 && (
+        <details data-testid="attempt-engine-diff">
+          <summary>What the agent changed outside the workdir ({run.engine_diff.length})</summary>
+          <pre className="output">{run.engine_diff.join("\n")}</pre>
+        </details>
+      )}
+      <Output title="verifier stdout" text={run.stdout} />
+      <Output title="verifier stderr" text={run.stderr} />
+    </div>
   );
 }
 
@@ -53,7 +101,7 @@ function Output({ title, text }: { title: string; text: string }) {
       {text === "" ? (
         <p className="muted">(empty)</p>
       ) : (
-        <pre className="output" data-testid={`attempt-${title}`}>
+        <pre className="output" data-testid={`attempt-${title.replace(" ", "-")}`}>
           {text}
         </pre>
       )}
