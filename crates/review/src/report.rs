@@ -12,6 +12,7 @@ use skillscope_experiments::Provenance;
 use skillscope_library as library;
 use skillscope_library::model::SourceKind;
 use skillscope_library::scans;
+use skillscope_runs::queue::arm_snapshot::ArmSnapshot;
 use skillscope_stats::Summary;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
@@ -36,6 +37,10 @@ pub struct UtilityRow {
     /// Where the experiment came from when it was imported; demo evidence is flagged as such.
     pub provenance: Option<Provenance>,
     pub summary: Summary,
+    /// What the row's arms ran with, as their snapshots recorded it (harness, model asked for and
+    /// reported, sampling, image), each distinct setting once; empty for attempts recorded before
+    /// snapshots were kept.
+    pub ran_with: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -120,12 +125,23 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
             id: e.id,
             label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored),
         });
+        let pairs: Vec<_> =
+            experiments::pairs(ws, e.id)?.into_iter().filter(|p| p.skill_version_id == chosen).collect();
         for summary in results.report.skills.into_iter().chain(results.report.groups).filter(|x| x.skill == s.name) {
+            let mut ran_with: Vec<String> = pairs
+                .iter()
+                .filter(|p| p.config_label() == summary.config)
+                .flat_map(|p| [&p.without, &p.with])
+                .filter_map(|a| a.snapshot.as_ref().map(ran_with))
+                .collect();
+            ran_with.sort();
+            ran_with.dedup();
             utility.push(UtilityRow {
                 experiment_id: e.id,
                 experiment: e.name.clone(),
                 provenance: e.provenance.clone(),
                 summary,
+                ran_with,
             });
         }
     }
@@ -193,6 +209,19 @@ fn demo_notes(r: &SkillReport) -> Vec<&str> {
 }
 
 /// The experiment as a utility row names it, marked when it is demo data.
+/// One arm's effective configuration in a line.
+fn ran_with(s: &ArmSnapshot) -> String {
+    let temperature = s.limits.temperature.map_or("default".to_string(), |t| t.to_string());
+    format!(
+        "{:?} {} · model {} (reported: {}) · temperature {temperature} · image {}",
+        s.harness,
+        s.harness_version,
+        s.model,
+        if s.reported_models.is_empty() { "none".to_string() } else { s.reported_models.join(", ") },
+        s.image_digest.chars().take(19).collect::<String>()
+    )
+}
+
 fn experiment_label(u: &UtilityRow) -> String {
     let demo = if u.provenance.as_ref().is_some_and(Provenance::is_demo) { " (demo)" } else { "" };
     format!("#{} {}{demo}", u.experiment_id, u.experiment)
@@ -267,6 +296,16 @@ fn markdown(r: &SkillReport) -> String {
             );
         }
         o.push('\n');
+        let ran: Vec<&UtilityRow> = r.utility.iter().filter(|u| !u.ran_with.is_empty()).collect();
+        if !ran.is_empty() {
+            o.push_str("What ran (each arm's recorded configuration):\n\n");
+            for u in ran {
+                for line in &u.ran_with {
+                    let _ = writeln!(o, "- {} · {}: {line}", experiment_label(u), u.summary.config);
+                }
+            }
+            o.push('\n');
+        }
     }
     let _ = writeln!(
         o,
@@ -350,6 +389,17 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
             );
         }
         o.push_str("</table>");
+        let ran: Vec<&UtilityRow> = r.utility.iter().filter(|u| !u.ran_with.is_empty()).collect();
+        if !ran.is_empty() {
+            o.push_str("<p>What ran (each arm's recorded configuration):</p><ul id=\"ran-with\">");
+            for u in ran {
+                for line in &u.ran_with {
+                    let _ =
+                        write!(o, "<li>{} · {}: {}</li>", esc(&experiment_label(u)), esc(&u.summary.config), esc(line));
+                }
+            }
+            o.push_str("</ul>");
+        }
     }
     let _ = write!(
         o,

@@ -108,6 +108,7 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     {
         assert!(html.contains(needle), "report lacks {needle}");
     }
+    assert!(html.contains("id=\"ran-with\"") && html.contains("model m (reported: m)"), "what ran is shown");
     assert!(!html.contains("<script"), "no scripts in a report");
     assert!(!html.contains(h.to_str().unwrap()), "local paths are redacted");
     assert!(!html.contains("sk-eval-test"), "keys are redacted");
