@@ -3,6 +3,7 @@ import type { ExperimentDesign } from "../bindings/ExperimentDesign";
 import type { ExperimentTask } from "../bindings/ExperimentTask";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
+import type { TaskSettings } from "../bindings/TaskSettings";
 
 /** The experiment form's fields, as typed (the lists as chosen). */
 export type ExperimentFields = {
@@ -36,6 +37,17 @@ export const EXPERIMENT_DEFAULTS: ExperimentFields = {
 };
 
 /** The tasks of the lines (blank ones skipped), or the problems of the bad ones. */
+/** A task written in the form keeps the queue's defaults for every environment setting. */
+export const DEFAULT_TASK_SETTINGS: TaskSettings = {
+  workdir: null,
+  setup: [],
+  env: {},
+  memory_mb: null,
+  cpus: null,
+  agent_timeout_secs: null,
+  verifier_timeout_secs: null,
+};
+
 export function parseTasks(text: string, image: string, workspace: string | null): Parsed<ExperimentTask[]> {
   const tasks: ExperimentTask[] = [];
   const problems: string[] = [];
@@ -59,15 +71,7 @@ export function parseTasks(text: string, image: string, workspace: string | null
         dockerfile_context: null,
         verifier_in_place: false,
         accepted_skill_paths: [],
-        settings: {
-          workdir: null,
-          setup: [],
-          env: {},
-          memory_mb: null,
-          cpus: null,
-          agent_timeout_secs: null,
-          verifier_timeout_secs: null,
-        },
+        settings: DEFAULT_TASK_SETTINGS,
       });
     }
   });

@@ -19,6 +19,7 @@ import {
   skillRows,
   skillVersionIds,
 } from "./experiments";
+import { DEFAULT_TASK_SETTINGS } from "./experimentForm";
 import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate, signFlipText } from "./statsFormat";
 
 const arm = (state: TrialState, score: number | null = null): ArmView => ({
@@ -75,15 +76,7 @@ const design: ExperimentDesign = {
       dockerfile_context: null,
       verifier_in_place: false,
       accepted_skill_paths: [],
-      settings: {
-        workdir: null,
-        setup: [],
-        env: {},
-        memory_mb: null,
-        cpus: null,
-        agent_timeout_secs: null,
-        verifier_timeout_secs: null,
-      },
+      settings: DEFAULT_TASK_SETTINGS,
     },
   ],
   agent_config_ids: [7],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../bindings/AgentConfig";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
-import { EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
+import { DEFAULT_TASK_SETTINGS, EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
 import { emptyToNull, formReader, parseWhole, type Parsed } from "./forms";
 import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
 
@@ -213,15 +213,7 @@ describe("experiment form", () => {
             dockerfile_context: null,
             verifier_in_place: false,
             accepted_skill_paths: [],
-            settings: {
-              workdir: null,
-              setup: [],
-              env: {},
-              memory_mb: null,
-              cpus: null,
-              agent_timeout_secs: null,
-              verifier_timeout_secs: null,
-            },
+            settings: DEFAULT_TASK_SETTINGS,
           },
           {
             id: "b",
@@ -233,15 +225,7 @@ describe("experiment form", () => {
             dockerfile_context: null,
             verifier_in_place: false,
             accepted_skill_paths: [],
-            settings: {
-              workdir: null,
-              setup: [],
-              env: {},
-              memory_mb: null,
-              cpus: null,
-              agent_timeout_secs: null,
-              verifier_timeout_secs: null,
-            },
+            settings: DEFAULT_TASK_SETTINGS,
           },
         ],
       },

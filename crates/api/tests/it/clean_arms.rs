@@ -6,14 +6,12 @@
 //! reviewer accepted that path as part of the task.
 
 use crate::common::*;
-use serde_json::json;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::queue::store;
 use skillscope_api::queue::worker::{self, WorkerOptions};
 use skillscope_api::Workspace;
-use skillscope_modelserver::{Script, ServerOptions};
 use std::path::Path;
 
 /// Where the image bakes a skill: the roots Harbor's SkillsBench tasks copy into, one per harness.
@@ -51,11 +49,7 @@ fn run_with(
 ) -> (Vec<PairView>, Vec<String>) {
     let rt = rt();
     let engine = rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
-    }))
-    .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let server = copying_model_server(&rt);
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
     let config = scripted_builtin_agent(&ws, &server.base_url, "sk-clean-arms-0000000");

@@ -112,3 +112,32 @@ pub(crate) fn scripted_builtin_agent(ws: &Workspace, base_url: &str, key: &str) 
     };
     agents::save_agent(ws, &config).unwrap()
 }
+
+/// The scripted model server whose agent copies `task.txt` to `answer.txt` and says it is done.
+pub(crate) fn copying_model_server(rt: &tokio::runtime::Runtime) -> skillscope_modelserver::ServerHandle {
+    let script: skillscope_modelserver::Script = serde_json::from_value(serde_json::json!({
+        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
+    }))
+    .unwrap();
+    let opts = skillscope_modelserver::ServerOptions { script, ..Default::default() };
+    rt.block_on(skillscope_modelserver::start(opts)).unwrap()
+}
+
+/// The busybox task that server's agent does: copy `task.txt` (written to a new folder
+/// `workspace`) to `answer.txt`, checked by `cmp`.
+pub(crate) fn copy_task(id: &str, workspace: &std::path::Path) -> skillscope_api::experiments::ExperimentTask {
+    std::fs::create_dir_all(workspace).unwrap();
+    std::fs::write(workspace.join("task.txt"), "1\n").unwrap();
+    skillscope_api::experiments::ExperimentTask {
+        id: id.into(),
+        instruction: "Copy the content of task.txt into answer.txt.".into(),
+        image: IMAGE.into(),
+        workspace: Some(workspace.display().to_string()),
+        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
+        scoring: None,
+        dockerfile_context: None,
+        verifier_in_place: false,
+        accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
+    }
+}

@@ -4,7 +4,7 @@
 //! has not been evaluated rather than pooling an older version's experiments.
 
 use skillscope_api::decisions::{self, EvidenceLink, NewDecision, Verdict};
-use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign};
 use skillscope_api::import::import;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::report::{self, ReportFormat};
@@ -84,18 +84,7 @@ fn verdicts_and_reports_are_per_version() {
         },
     )
     .unwrap();
-    let task = ExperimentTask {
-        id: "t".into(),
-        instruction: "do".into(),
-        image: "skillscope/busybox:1".into(),
-        workspace: None,
-        verifier: vec!["true".into()],
-        scoring: None,
-        dockerfile_context: None,
-        verifier_in_place: false,
-        accepted_skill_paths: Vec::new(),
-        settings: Default::default(),
-    };
+    let task = crate::common::copy_task("t", &tmp.path().join("task"));
     let design = ExperimentDesign {
         name: "on v1".into(),
         skill_version_ids: vec![v1.version_id],

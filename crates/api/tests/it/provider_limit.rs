@@ -5,22 +5,17 @@
 //! the provider does not spend the agent's wall time.
 
 use crate::common::*;
-use serde_json::json;
 use skillscope_api::agents;
-use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask};
+use skillscope_api::experiments::{self, Condition, ExperimentDesign};
 use skillscope_api::queue::model::{AgentTask, TrialSpec, TrialState};
 use skillscope_api::queue::store;
 use skillscope_api::Workspace;
-use skillscope_modelserver::{Fault, Script, ServerOptions};
+use skillscope_modelserver::Fault;
 
 fn peak_with_limit(max_concurrency: u32) -> usize {
     let rt = rt();
     rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
-    }))
-    .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let server = copying_model_server(&rt);
     server.push_faults((0..8).map(|_| Fault::Slow { delay_ms: 400 }).collect());
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
@@ -33,25 +28,7 @@ fn peak_with_limit(max_concurrency: u32) -> usize {
     agents::save_provider(&ws, &provider).unwrap();
     let version =
         import_skill(&ws, tmp.path(), "copier", "---\nname: copier\ndescription: Copies. Use to copy.\n---\n");
-    let tasks = (1..=2)
-        .map(|i| {
-            let dir = tmp.path().join(format!("task-{i}"));
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("task.txt"), "1\n").unwrap();
-            ExperimentTask {
-                id: format!("t{i}"),
-                instruction: "Copy task.txt to answer.txt.".into(),
-                image: IMAGE.into(),
-                workspace: Some(dir.display().to_string()),
-                verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
-                scoring: None,
-                dockerfile_context: None,
-                verifier_in_place: false,
-                accepted_skill_paths: Vec::new(),
-                settings: Default::default(),
-            }
-        })
-        .collect();
+    let tasks = (1..=2).map(|i| copy_task(&format!("t{i}"), &tmp.path().join(format!("task-{i}")))).collect();
     let design = ExperimentDesign {
         name: "limit".into(),
         skill_version_ids: vec![version],
@@ -84,11 +61,7 @@ fn waiting_on_a_rate_limited_provider_does_not_spend_the_agents_wall_time() {
     join_session_keyring();
     let rt = rt();
     rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
-    }))
-    .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let server = copying_model_server(&rt);
     server.push_faults((0..3).map(|_| Fault::RateLimit { retry_after_secs: 1 }).collect());
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();

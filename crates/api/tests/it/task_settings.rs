@@ -4,11 +4,9 @@
 //! infrastructure error that names it.
 
 use crate::common::*;
-use serde_json::json;
 use skillscope_api::experiments::{ExperimentTask, PairView, TaskSettings};
 use skillscope_api::queue::model::TrialState;
 use skillscope_api::Workspace;
-use skillscope_modelserver::{Script, ServerOptions};
 use std::collections::BTreeMap;
 
 /// Each check prints what it found when it fails, so a failure says which setting was lost.
@@ -22,11 +20,7 @@ cmp -s task.txt answer.txt
 fn run(setup: Vec<String>) -> PairView {
     let rt = rt();
     rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
-    }))
-    .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let server = copying_model_server(&rt);
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -35,19 +29,8 @@ fn run(setup: Vec<String>) -> PairView {
     let config = scripted_builtin_agent(&ws, &server.base_url, "sk-task-settings-0000");
     let version =
         import_skill(&ws, tmp.path(), "copier", "---\nname: copier\ndescription: Copies. Use to copy.\n---\n");
-    let work = tmp.path().join("task");
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::write(work.join("task.txt"), "1\n").unwrap();
     let task = ExperimentTask {
-        id: "settings".into(),
-        instruction: "Copy the content of task.txt into answer.txt.".into(),
-        image: IMAGE.into(),
-        workspace: Some(work.display().to_string()),
         verifier: vec!["sh".into(), "-c".into(), VERIFIER.into()],
-        scoring: None,
-        dockerfile_context: None,
-        verifier_in_place: false,
-        accepted_skill_paths: Vec::new(),
         settings: TaskSettings {
             workdir: Some("/srv/task".into()),
             setup,
@@ -57,6 +40,7 @@ fn run(setup: Vec<String>) -> PairView {
             agent_timeout_secs: Some(90),
             verifier_timeout_secs: Some(20),
         },
+        ..copy_task("settings", &tmp.path().join("task"))
     };
     let (pair, _) = run_one_pair(&ws, &rt, version, task, config);
     pair

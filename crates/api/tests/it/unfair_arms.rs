@@ -5,13 +5,11 @@
 //! and the pair is excluded with a reason that names it. Unchanged, the pair is scored.
 
 use crate::common::*;
-use serde_json::json;
 use skillscope_api::agents;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
 use skillscope_api::queue::model::QueueEvent;
 use skillscope_api::queue::worker::{self, WorkerOptions};
 use skillscope_api::Workspace;
-use skillscope_modelserver::{Script, ServerOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -66,22 +64,13 @@ fn run_pair(root: &Path, rt: &tokio::runtime::Runtime, base_url: &str, what: Cha
         "---\nname: target-skill\ndescription: Copies files. Use for copy tasks.\n---\n# Copy\n",
     );
     let workspace = home.join("task");
-    std::fs::create_dir_all(&workspace).unwrap();
-    std::fs::write(workspace.join("task.txt"), "1\n").unwrap();
     let context = home.join("image");
     std::fs::create_dir_all(&context).unwrap();
     std::fs::write(context.join("Dockerfile"), format!("FROM {IMAGE}\n")).unwrap();
     let task = ExperimentTask {
-        id: "copy".into(),
-        instruction: "Copy the content of task.txt into answer.txt.".into(),
         image: format!("skillscope-test/unfair-{}:1", format!("{what:?}").to_lowercase()),
-        workspace: Some(workspace.display().to_string()),
-        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
-        scoring: None,
         dockerfile_context: Some(context.display().to_string()),
-        verifier_in_place: false,
-        accepted_skill_paths: Vec::new(),
-        settings: Default::default(),
+        ..copy_task("copy", &workspace)
     };
     let design = ExperimentDesign {
         name: format!("{what:?}"),
@@ -112,11 +101,7 @@ fn a_change_between_the_arms_excludes_the_pair_and_names_what_changed() {
     join_session_keyring();
     let rt = rt();
     rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "done"}]
-    }))
-    .unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let server = copying_model_server(&rt);
     let tmp = tempfile::tempdir().unwrap();
 
     let fair = run_pair(tmp.path(), &rt, &server.base_url, Change::Nothing);
