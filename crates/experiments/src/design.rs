@@ -114,8 +114,12 @@ pub struct ArmView {
 #[ts(export)]
 pub struct PairView {
     pub id: i64,
+    /// The skill's name; with its version (`name v2`) when the experiment ran more than one
+    /// version of it, so that each version's pairs form their own rows.
     pub skill: String,
     pub skill_version_id: i64,
+    /// The version's number in the library.
+    pub skill_version: u32,
     pub task: String,
     pub config: String,
     pub condition: Condition,
@@ -388,7 +392,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
     };
     let arms = load_arms(ws, experiment_id)?;
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
-    let mut names: HashMap<i64, String> = HashMap::new();
+    let mut names: HashMap<i64, (String, u32)> = HashMap::new();
     let arm = |id: i64| {
         arms.get(&id)
             .cloned()
@@ -398,10 +402,11 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
     for PairRow { id, skill_version_id, task, config_id, condition, repeat, trial_without: tw, trial_with: tv } in rows
     {
         let condition: Condition = serde_json::from_value(serde_json::Value::String(condition))?;
-        let skill = match names.get(&skill_version_id) {
+        let (skill, skill_version) = match names.get(&skill_version_id) {
             Some(n) => n.clone(),
             None => {
-                let n = skill_name(ws, skill_version_id)?;
+                let v = library::get_version(ws, skill_version_id)?;
+                let n = (v.frontmatter.name.unwrap_or_else(|| format!("skill-{skill_version_id}")), v.version);
                 names.insert(skill_version_id, n.clone());
                 n
             }
@@ -422,6 +427,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             id,
             skill,
             skill_version_id,
+            skill_version,
             task,
             config: configs.get(&config_id).cloned().unwrap_or_else(|| format!("config {config_id}")),
             condition,
@@ -431,6 +437,16 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             excluded,
             fairness,
         });
+    }
+    // Two versions of one skill in an experiment are two rows of evidence, never pooled.
+    let mut versions: HashMap<&str, Vec<i64>> = HashMap::new();
+    for (id, (name, _)) in &names {
+        versions.entry(name.as_str()).or_default().push(*id);
+    }
+    let split: Vec<String> =
+        versions.into_iter().filter(|(_, ids)| ids.len() > 1).map(|(n, _)| n.to_string()).collect();
+    for p in out.iter_mut().filter(|p| split.contains(&p.skill)) {
+        p.skill = format!("{} v{}", p.skill, p.skill_version);
     }
     Ok(out)
 }

@@ -127,7 +127,11 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
         });
         let pairs: Vec<_> =
             experiments::pairs(ws, e.id)?.into_iter().filter(|p| p.skill_version_id == chosen).collect();
-        for summary in results.report.skills.into_iter().chain(results.report.groups).filter(|x| x.skill == s.name) {
+        // This version's rows: named after the skill, or `name vN` when the experiment ran several.
+        let labels = [s.name.clone(), format!("{} v{}", s.name, v.version)];
+        for summary in
+            results.report.skills.into_iter().chain(results.report.groups).filter(|x| labels.contains(&x.skill))
+        {
             let mut ran_with: Vec<String> = pairs
                 .iter()
                 .filter(|p| p.config_label() == summary.config)

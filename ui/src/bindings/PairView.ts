@@ -2,7 +2,16 @@
 import type { ArmView } from "./ArmView";
 import type { Condition } from "./Condition";
 
-export type PairView = { id: number, skill: string, skill_version_id: number, task: string, config: string, condition: Condition, repeat: number, without: ArmView, with: ArmView, 
+export type PairView = { id: number, 
+/**
+ * The skill's name; with its version (`name v2`) when the experiment ran more than one
+ * version of it, so that each version's pairs form their own rows.
+ */
+skill: string, skill_version_id: number, 
+/**
+ * The version's number in the library.
+ */
+skill_version: number, task: string, config: string, condition: Condition, repeat: number, without: ArmView, with: ArmView, 
 /**
  * Why the pair is not scored (unfinished, infrastructure failure, tampering, fairness); empty
  * when it is.

@@ -40,6 +40,7 @@ const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[]
   id,
   skill: "pdf",
   skill_version_id: 3,
+  skill_version: 1,
   task: "t1",
   config: "small",
   condition: "isolated",

@@ -11,6 +11,7 @@ import {
   pairGroupConfig,
   requirementChartTitle,
   significanceMarks,
+  skillVersions,
   type HeatView,
 } from "./heatmap";
 
@@ -129,5 +130,17 @@ describe("heatColour", () => {
     expect(legendGradient()).toBe(
       `linear-gradient(to right, rgb(180, 35, 24) 0%, ${heatColour(-50).background} 25%, rgb(246, 247, 248) 50%, ${heatColour(50).background} 75%, rgb(29, 122, 62) 100%)`,
     );
+  });
+});
+
+describe("skillVersions", () => {
+  it("names the versions a row's pairs ran", () => {
+    const pairs = [
+      pair({ skill: "pdf", skill_version: 2 }),
+      pair({ skill: "pdf", skill_version: 2 }),
+      pair({ skill: "csv", skill_version: 1 }),
+    ];
+    expect(skillVersions(pairs, "pdf")).toBe("v2");
+    expect(skillVersions(pairs, "none")).toBe("");
   });
 });

@@ -10,6 +10,14 @@ export function pairGroupConfig(p: PairView): string {
   return p.condition === "group" ? `${p.config} (group)` : p.config;
 }
 
+/** The library versions a heatmap row's pairs ran ("v2"), in order: one per row unless a skill's pairs were pooled. */
+export function skillVersions(pairs: PairView[], skill: string): string {
+  const versions = [...new Set(pairs.filter((p) => p.skill === skill).map((p) => p.skill_version))].sort(
+    (a, b) => a - b,
+  );
+  return versions.map((v) => `v${v}`).join(", ");
+}
+
 /** The pairs behind one cell of the heatmap. */
 export function cellPairs(pairs: PairView[], skill: string, config: string): PairView[] {
   return pairs.filter((p) => p.skill === skill && pairGroupConfig(p) === config);

@@ -121,6 +121,13 @@ fn verdicts_and_reports_are_per_version() {
     let md = report::render(&ws, v1.skill_id, None, ReportFormat::Md).unwrap();
     assert!(md.contains("Version 2 has not been evaluated yet"), "{md}");
     assert!(md.contains("on v1 ran v1"), "names the other version's experiment: {md}");
+    // An experiment on both versions keeps them apart: each version's pairs are their own rows.
+    let both =
+        ExperimentDesign { name: "both".into(), skill_version_ids: vec![v1.version_id, v2.version_id], ..design };
+    let id = experiments::create(&ws, &both).unwrap();
+    let mut labels: Vec<String> = experiments::pairs(&ws, id).unwrap().into_iter().map(|p| p.skill).collect();
+    labels.dedup();
+    assert_eq!(labels, ["tool v1", "tool v2"]);
     let first = report::build(&ws, v1.skill_id, Some(1)).unwrap();
     assert_eq!(first.version, 1);
     assert!(first.evidence.iter().any(|e| e.kind == "experiment" && e.id == on_v1), "{:?}", first.evidence);

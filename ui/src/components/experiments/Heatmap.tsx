@@ -13,6 +13,7 @@ import {
   heatGrid,
   requirementChartTitle,
   significanceMarks,
+  skillVersions,
   type Categories,
   type HeatSort,
   type HeatView,
@@ -104,7 +105,15 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
               {rows.map(({ skill, category, cells }) => (
                 <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
                   <th scope="row">
-                    {skill.skill} <ClassBadge value={skill.class} />
+                    {skill.skill}{" "}
+                    <small
+                      className="muted"
+                      data-testid="heat-version"
+                      title="The library version this row's pairs ran"
+                    >
+                      {skillVersions(pairs, skill.skill)}
+                    </small>{" "}
+                    <ClassBadge value={skill.class} />
                     <small className="muted heat-category">{category}</small>
                   </th>
                   {cells.map((cell, i) => (
