@@ -12,6 +12,10 @@ pub(crate) const TEST_LABEL: &str = "skillscope.test";
 
 static BUSYBOX: OnceCell<String> = OnceCell::const_new();
 
+/// Held by every test that builds an image: a build in progress shows its intermediate images as
+/// dangling, and one test checks that its own builds leave no dangling image behind.
+pub(crate) static IMAGE_BUILDS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 pub(crate) async fn engine() -> Engine {
     Engine::connect().await.expect("Docker engine")
 }

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use skillscope_sandbox::bootstrap::{self, DEBIAN_PYTHON_TAG};
 use skillscope_sandbox::ExecOptions;
 
-use crate::common::{engine, run, secs, sh, Scope};
+use crate::common::{engine, run, secs, sh, Scope, IMAGE_BUILDS};
 
 #[tokio::test]
 async fn debian_python_image_runs_pytest() {
+    let _builds = IMAGE_BUILDS.lock().await;
     let engine = engine().await;
     let t = Instant::now();
     let id = bootstrap::debian_python(&engine, &mut |line| eprintln!("[debootstrap] {line}"))

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use skillscope_sandbox::bootstrap::BUSYBOX_TAG;
 use skillscope_sandbox::{file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError};
 
-use crate::common::{self, busybox, engine, run, secs, sh, Scope};
+use crate::common::{self, busybox, engine, run, secs, sh, Scope, IMAGE_BUILDS};
 use crate::limits::{self, Limits};
 
 #[tokio::test]
@@ -312,6 +312,7 @@ async fn missing_image_is_reported() {
 
 #[tokio::test]
 async fn builds_images_and_reuses_unchanged_contexts() {
+    let _builds = IMAGE_BUILDS.lock().await;
     let engine = engine().await;
     let base = busybox(&engine).await;
     assert_eq!(engine.ensure_image(BUSYBOX_TAG).await.unwrap(), base);
