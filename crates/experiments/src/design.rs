@@ -98,6 +98,8 @@ pub struct ArmView {
     /// Attempts beyond the first: infrastructure re-runs.
     pub reruns: u32,
     pub skills_listed: Option<Vec<String>>,
+    /// The tree hash of each of those entries, by container path, recorded when the trial ran.
+    pub skills_seen_sha256: Option<BTreeMap<String, String>>,
     pub image_digest: Option<String>,
     /// Agent phase wall time in seconds, and effective input tokens (input minus cached).
     pub agent_secs: Option<f64>,
@@ -258,7 +260,7 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
     let conn = ws.conn()?;
     let mut st = conn.prepare(
         "SELECT t.id, t.state, t.attempt, t.image_digest, t.spec_json, t.agent_started_at, t.agent_finished_at,
-                r.score, r.skills_json, r.error, r.snapshot_json, json_extract(r.verifier_json, '$.checks'),
+                r.score, r.skills_json, r.error, r.snapshot_json, json_extract(r.verifier_json, '$.checks'), r.skills_seen_json,
                 (SELECT tr.input_tokens - tr.cached_tokens FROM trajectories tr WHERE tr.trial_id = t.id AND tr.attempt = t.attempt)
          FROM experiments e JOIN trials t ON t.run_id = e.run_id
          LEFT JOIN trial_results r ON r.trial_id = t.id AND r.attempt = t.attempt
@@ -268,7 +270,8 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
         let attempt: u32 = r.get(2)?;
         let spec: String = r.get(4)?;
         let skills: Option<String> = r.get(8)?;
-        let tokens: Option<i64> = r.get(12)?;
+        let tokens: Option<i64> = r.get(13)?;
+        let seen: Option<String> = r.get(12)?;
         let checks: Option<String> = r.get(11)?;
         let snapshot: Option<String> = r.get(10)?;
         Ok((
@@ -280,6 +283,7 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
                     score: r.get(7)?,
                     reruns: attempt.saturating_sub(1),
                     skills_listed: skills.and_then(|j| serde_json::from_str(&j).ok()),
+                    skills_seen_sha256: seen.and_then(|j| serde_json::from_str(&j).ok()),
                     agent_secs: seconds_between(&r.get(5)?, &r.get(6)?),
                     image_digest: r.get(3)?,
                     effective_input_tokens: tokens.map(|t| t.max(0) as f64),

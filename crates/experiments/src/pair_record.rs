@@ -6,6 +6,7 @@ use serde::Serialize;
 use skillscope_runs::queue::arm_snapshot::ArmSnapshot;
 use skillscope_runs::queue::model::TrialState;
 use skillscope_tasks::score::CheckOutcome;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
 pub struct PairRecord {
@@ -32,6 +33,8 @@ pub struct Fairness {
 pub struct ArmSeen {
     /// Every skill the agent could see before it started; None when the arm never got that far.
     pub skills_seen: Option<Vec<String>>,
+    /// Each seen entry's tree hash, by container path (a with-arm skill's equals its version's).
+    pub tree_sha256: Option<BTreeMap<String, String>>,
     pub snapshot: Option<ArmSnapshot>,
 }
 
@@ -52,7 +55,11 @@ pub struct CheckRecord {
 
 impl From<&PairView> for PairRecord {
     fn from(p: &PairView) -> Self {
-        let seen = |a: &ArmView| ArmSeen { skills_seen: a.skills_listed.clone(), snapshot: a.snapshot.clone() };
+        let seen = |a: &ArmView| ArmSeen {
+            skills_seen: a.skills_listed.clone(),
+            tree_sha256: a.skills_seen_sha256.clone(),
+            snapshot: a.snapshot.clone(),
+        };
         let outcome = |a: &ArmView| ArmOutcome {
             trial: a.trial_id,
             score: a.score,

@@ -236,6 +236,7 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE trial_results ADD COLUMN snapshot_json TEXT;
     ALTER TABLE trial_results ADD COLUMN verifier_json TEXT;
+    ALTER TABLE trial_results ADD COLUMN skills_seen_json TEXT;
     -- A decision's evidence, hashed when it is recorded (NULL for older decisions).
     ALTER TABLE decisions ADD COLUMN evidence_sha256 TEXT;
     -- Skill folders found outside the workdir of a container of this image after this set-up

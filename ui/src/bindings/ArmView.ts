@@ -7,7 +7,11 @@ export type ArmView = { trial_id: number, state: TrialState, score: number | nul
 /**
  * Attempts beyond the first: infrastructure re-runs.
  */
-reruns: number, skills_listed: Array<string> | null, image_digest: string | null, 
+reruns: number, skills_listed: Array<string> | null, 
+/**
+ * The tree hash of each of those entries, by container path, recorded when the trial ran.
+ */
+skills_seen_sha256: { [key in string]: string } | null, image_digest: string | null, 
 /**
  * Agent phase wall time in seconds, and effective input tokens (input minus cached).
  */

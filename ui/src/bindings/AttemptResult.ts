@@ -16,6 +16,11 @@ score: number | null,
  */
 skills_listed: Array<string> | null, 
 /**
+ * The tree hash of each entry the agent could see, by container path (as the library hashes
+ * a skill version, so a with-arm skill's equals its version's).
+ */
+skills_seen_sha256: { [key in string]: string } | null, 
+/**
  * What ran (agent trials that got as far as their image).
  */
 snapshot: ArmSnapshot | null, 

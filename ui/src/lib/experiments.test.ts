@@ -28,6 +28,7 @@ const arm = (state: TrialState, score: number | null = null): ArmView => ({
   score,
   reruns: 0,
   skills_listed: null,
+  skills_seen_sha256: null,
   image_digest: null,
   agent_secs: null,
   effective_input_tokens: null,

@@ -114,6 +114,10 @@ fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
         Some(&["target-skill".to_string()][..]),
         "the with arm sees exactly its skill"
     );
+    // What it saw is recorded by content: the same tree hash the library gives the version.
+    let seen = p.with.skills_seen_sha256.clone().unwrap();
+    let version = p.with.snapshot.as_ref().unwrap().skills[0].tree_sha256.clone();
+    assert_eq!(seen.get("/skills/target-skill"), Some(&version), "{seen:?}");
 }
 
 #[test]

@@ -29,6 +29,7 @@ fn result(attempt: u32, outcome: TrialState) -> AttemptResult {
         duration_ms: 1,
         score: None,
         skills_listed: None,
+        skills_seen_sha256: None,
         snapshot: None,
         verifier: None,
     }

@@ -272,6 +272,10 @@ pub struct AttemptResult {
     pub score: Option<f64>,
     /// Skill directories present under /skills before the agent started (agent trials only).
     pub skills_listed: Option<Vec<String>>,
+    /// The tree hash of each entry the agent could see, by container path (as the library hashes
+    /// a skill version, so a with-arm skill's equals its version's).
+    #[serde(default)]
+    pub skills_seen_sha256: Option<std::collections::BTreeMap<String, String>>,
     /// What ran (agent trials that got as far as their image).
     #[serde(default)]
     pub snapshot: Option<ArmSnapshot>,
@@ -296,6 +300,7 @@ impl AttemptResult {
             duration_ms: 0,
             score: None,
             skills_listed: None,
+            skills_seen_sha256: None,
             snapshot: None,
             verifier: None,
         }

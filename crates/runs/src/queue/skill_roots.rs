@@ -128,6 +128,32 @@ pub fn parse(stdout: &str) -> Listing {
     Listing { visible, found }
 }
 
+/// The container path of a visible entry: a bare name is one of the arm's own under [`SKILLS_DIR`].
+pub fn entry_path(entry: &str) -> String {
+    if entry.starts_with('/') {
+        entry.to_string()
+    } else {
+        format!("{SKILLS_DIR}/{entry}")
+    }
+}
+
+/// A POSIX `sh` script printing `HASH<TAB>PATH` for each folder: the tree hash the library gives a
+/// skill version (`path NUL sha256 LF` over its sorted files, then SHA-256), so a with-arm skill's
+/// hash equals its version's.
+pub fn hash_script(paths: &[String]) -> String {
+    let quoted: Vec<String> = paths.iter().map(|p| sh_quote(p)).collect();
+    format!(
+        "for p in {}; do
+  h=$(cd \"$p\" 2>/dev/null && find . -type f | LC_ALL=C sort | while IFS= read -r f; do          printf '%s\\000%s\\n' \"${{f#./}}\" \"$(sha256sum < \"$f\" | cut -d' ' -f1)\"; done | sha256sum | cut -d' ' -f1)\n           printf '%s\\t%s\\n' \"$h\" \"$p\"\ndone\n",
+        quoted.join(" ")
+    )
+}
+
+/// The `HASH<TAB>PATH` lines of [`hash_script`], by path.
+pub fn parse_hashes(stdout: &str) -> std::collections::BTreeMap<String, String> {
+    stdout.lines().filter_map(|l| l.split_once('\t')).map(|(h, p)| (p.to_string(), h.to_string())).collect()
+}
+
 /// The found folders outside `workdir`: what a later trial on the same image and set-up can take
 /// from the cache instead of searching again.
 pub fn outside(found: &[String], workdir: &str) -> Vec<String> {
@@ -156,5 +182,7 @@ mod tests {
         let l = parse("/root/.claude/skills/x\nfound /opt/v/s\nfound /work/a/.agents/skills/b\nfound /opt/v/s\n");
         assert_eq!(l.visible, ["/opt/v/s", "/root/.claude/skills/x", "/work/a/.agents/skills/b"]);
         assert_eq!(outside(&l.found, "/work/a"), ["/opt/v/s", "/opt/v/s"]);
+        assert_eq!(entry_path("csv"), "/skills/csv");
+        assert_eq!(parse_hashes("ab\t/skills/csv\n").get("/skills/csv").map(String::as_str), Some("ab"));
     }
 }

@@ -122,8 +122,9 @@ pub fn set_container(conn: &Connection, id: i64, attempt: u32, container: &str, 
 pub fn insert_result(conn: &Connection, trial_id: i64, r: &AttemptResult, recorded_at: &str) -> Result<()> {
     conn.execute(
         "INSERT INTO trial_results(trial_id, attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr,
-            file_changes_json, error, duration_ms, recorded_at, score, skills_json, snapshot_json, verifier_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT DO NOTHING",
+            file_changes_json, error, duration_ms, recorded_at, score, skills_json, snapshot_json, verifier_json,
+            skills_seen_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) ON CONFLICT DO NOTHING",
         params![
             trial_id,
             r.attempt,
@@ -140,7 +141,8 @@ pub fn insert_result(conn: &Connection, trial_id: i64, r: &AttemptResult, record
             r.score,
             r.skills_listed.as_ref().map(serde_json::to_string).transpose()?,
             r.snapshot.as_ref().map(serde_json::to_string).transpose()?,
-            r.verifier.as_ref().map(serde_json::to_string).transpose()?
+            r.verifier.as_ref().map(serde_json::to_string).transpose()?,
+            r.skills_seen_sha256.as_ref().map(serde_json::to_string).transpose()?
         ],
     )?;
     Ok(())
@@ -350,7 +352,7 @@ pub fn results(ws: &Workspace, trial_id: i64) -> Result<Vec<AttemptResult>> {
     let conn = ws.conn()?;
     let mut st = conn.prepare(
         "SELECT attempt, outcome, exit_code, timed_out, oom_killed, stdout, stderr, file_changes_json, error, duration_ms,
-                score, skills_json, snapshot_json, verifier_json
+                score, skills_json, snapshot_json, verifier_json, skills_seen_json
          FROM trial_results WHERE trial_id = ?1 ORDER BY attempt",
     )?;
     let rows = st
@@ -370,6 +372,7 @@ pub fn results(ws: &Workspace, trial_id: i64) -> Result<Vec<AttemptResult>> {
                 skills_listed: r.get::<_, Option<String>>(11)?.and_then(|j| serde_json::from_str(&j).ok()),
                 snapshot: r.get::<_, Option<String>>(12)?.and_then(|j| serde_json::from_str(&j).ok()),
                 verifier: r.get::<_, Option<String>>(13)?.and_then(|j| serde_json::from_str(&j).ok()),
+                skills_seen_sha256: r.get::<_, Option<String>>(14)?.and_then(|j| serde_json::from_str(&j).ok()),
             })
         })?
         .collect::<rusqlite::Result<_>>()?;

@@ -297,7 +297,7 @@ async fn list_skills(
     spec: &TrialSpec,
     image: &str,
     wipe: bool,
-) -> std::result::Result<Vec<String>, TrialError> {
+) -> std::result::Result<(Vec<String>, std::collections::BTreeMap<String, String>), TrialError> {
     let setup = skillscope_store::blobs::sha256_hex(spec.setup.join("\n").as_bytes());
     // Without the wipe (tests only) the roots keep their skills: neither use nor fill the cache.
     let cached = if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &setup)? } else { None };
@@ -319,7 +319,16 @@ async fn list_skills(
         }
         None => {}
     }
-    Ok(visible)
+    // What each visible entry holds, hashed as the library hashes a skill version.
+    let paths: Vec<String> = visible.iter().map(|e| skill_roots::entry_path(e)).collect();
+    let hashes = if paths.is_empty() {
+        Default::default()
+    } else {
+        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+        let sh = ["sh".to_string(), "-c".into(), skill_roots::hash_script(&paths)];
+        skill_roots::parse_hashes(&container.exec(&sh, quick, &mut |_, _| {}).await?.stdout)
+    };
+    Ok((visible, hashes))
 }
 
 /// Runs in the task's working directory with a time limit.
@@ -404,9 +413,12 @@ async fn execute(
         // What the agent can see, recorded before it starts (after emptying every skill root, so
         // an image or workspace that carries skills cannot leak them into an arm): the fairness
         // check compares it with the arm's condition.
-        let skills_listed = match &spec.agent {
-            Some(_) => Some(list_skills(ws, &container, spec, &image, wipe).await?),
-            None => None,
+        let (skills_listed, skills_seen_sha256) = match &spec.agent {
+            Some(_) => {
+                let (listed, hashes) = list_skills(ws, &container, spec, &image, wipe).await?;
+                (Some(listed), Some(hashes))
+            }
+            None => (None, None),
         };
         let before = match &spec.workspace {
             Some(_) => container.snapshot(&spec.workdir).await?,
@@ -454,7 +466,7 @@ async fn execute(
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)
         };
-        Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed))
+        Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256))
     };
     let (outcome, fresh) = tokio::join!(outcome, fresh_prep);
     tokio::join!(remove(&container), async {
@@ -462,7 +474,7 @@ async fn execute(
             remove(f).await
         }
     });
-    let (agent_run, agent, verdict, changes, skills_listed) = outcome?;
+    let (agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256) = outcome?;
     if let (Some(out), Some(s)) = (&agent_run, &mut snapshot) {
         s.reported_models = arm_snapshot::reported_models(&out.trajectory);
     }
@@ -532,6 +544,7 @@ async fn execute(
         error,
         duration_ms: 0,
         skills_listed,
+        skills_seen_sha256,
         snapshot,
         verifier,
     })

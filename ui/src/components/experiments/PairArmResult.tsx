@@ -28,7 +28,7 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
           Trial on the Runs page
         </a>
       </header>
-      <SkillsSeen listed={arm.skills_listed} />
+      <SkillsSeen listed={arm.skills_listed} hashes={arm.skills_seen_sha256} />
       <WhatRan snapshot={arm.snapshot} />
       {arm.error && (
         <p className="muted" data-testid="arm-error">
@@ -62,12 +62,21 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
   );
 }
 
-/** What the arm could read before the agent started: bare names are the arm's own skills, paths are skills found elsewhere. */
-function SkillsSeen({ listed }: { listed: string[] | null }) {
+/** What the arm could read before the agent started: bare names are the arm's own skills, paths are skills found elsewhere; each with its tree hash on hover. */
+function SkillsSeen({ listed, hashes }: { listed: string[] | null; hashes: Partial<Record<string, string>> | null }) {
+  const hash = (entry: string) => hashes?.[entry.startsWith("/") ? entry : `/skills/${entry}`] ?? "not recorded";
   return (
     <p className="muted" data-testid="arm-skills-seen">
       Skills visible to the agent:{" "}
-      {listed === null ? "not recorded" : listed.length === 0 ? "none" : listed.map((s) => <code key={s}>{s} </code>)}
+      {listed === null
+        ? "not recorded"
+        : listed.length === 0
+          ? "none"
+          : listed.map((s) => (
+              <code key={s} title={`tree sha256 ${hash(s)}`}>
+                {s}{" "}
+              </code>
+            ))}
     </p>
   );
 }
