@@ -17,7 +17,7 @@ const RIGHT_W: u32 = 112;
 const STRATA: [(&str, f64, f64); 3] = [("low", 0.28, 0.45), ("mid", 0.0, 0.7), ("high", -0.28, 1.0)];
 const HALF: f64 = 0.12;
 
-/// Grouped bars of [`Summary::prg_by_stratum`] (PRG, −1..1) per summary:
+/// Grouped bars of [`Summary::prg_by_stratum`] (PRG, points, −100..100) per summary:
 /// one bar per baseline stratum (low: no-skill pass ratio < 0.5, mid:
 /// 0.5..0.8, high: > 0.8), green above zero, red below, shaded by stratum,
 /// with the PRG and the number of pairs of each stratum beside the bars.
@@ -49,8 +49,8 @@ pub fn prg_by_stratum_sized(summaries: &[Summary], width: u32, height: Option<u3
         title: TITLE,
         row_h: ROW_H,
         right: RIGHT_W,
-        x: -1.0..1.0,
-        x_desc: "PRG (pass-rate gain, unitless ratio, −1 to 1)",
+        x: -100.0..100.0,
+        x_desc: "PRG (pass-rate gain, points, −100 to 100)",
         zero: ZeroLine::Over,
         value_header: "stratum, pairs: PRG",
         legend: &legend,
@@ -64,13 +64,13 @@ pub fn prg_by_stratum_sized(summaries: &[Summary], width: u32, height: Option<u3
             let value = value.filter(|v| v.is_finite() && n > 0);
             let text = match value {
                 Some(v) => {
-                    let v = v.clamp(-1.0, 1.0);
+                    let v = v.clamp(-100.0, 100.0);
                     let c = sign_color(v);
                     chart.draw_series(std::iter::once(Rectangle::new(
                         [(0.0, y - HALF), (v, y + HALF)],
                         c.mix(*alpha).filled(),
                     )))?;
-                    format!("{name} n={n}: {}", signed(v, 2))
+                    format!("{name} n={n}: {}", signed(v, 1))
                 }
                 None => format!("{name} n={n}: —"),
             };

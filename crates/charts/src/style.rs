@@ -49,7 +49,7 @@ pub fn class_color(class: Class) -> RGBColor {
     match class {
         Class::Golden => GOLDEN,
         Class::Harmful => HARMFUL,
-        Class::Ineffective => INEFFECTIVE,
+        Class::Ineffective | Class::Undecided | Class::TooFewTasks => INEFFECTIVE,
     }
 }
 

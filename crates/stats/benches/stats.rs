@@ -1,50 +1,38 @@
-//! Benchmark: analyze 100,000 pairs (500 skills × 4 configs × 50 tasks).
+//! Benchmark: `analyze` on 100,000 generated pairs shaped like a real
+//! experiment (`stats::synthetic`: 50 skills × 4 configs × 450 tasks with
+//! 1–50 tests each, every ninth task repeated), plus the cost of one group.
 //! Run with `cargo bench -p skillscope-stats`; prints wall-clock times.
 
-use skillscope_stats::{analyze, Pair};
+use skillscope_stats::report::summarize;
+use skillscope_stats::signflip::SignFlipMethod;
+use skillscope_stats::synthetic::{pairs, Design};
+use skillscope_stats::{analyze, Class, Pair};
 use std::time::Instant;
 
-fn data(seed: u64, zero_share: f64) -> Vec<Pair> {
-    let mut rng = skillscope_stats::bootstrap::SplitMix64(seed);
-    let mut unif = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    let dens = [3u32, 4, 5, 6, 8, 10, 12, 20];
-    let mut out = Vec::with_capacity(100_000);
-    for s in 0..500 {
-        for c in 0..4 {
-            for t in 0..50 {
-                let m = dens[(unif() * dens.len() as f64) as usize] as f64;
-                let wo = (unif() * (m + 1.0)).floor().min(m) / m;
-                let wi = if unif() < zero_share { wo } else { (unif() * (m + 1.0)).floor().min(m) / m };
-                let mut p = Pair::new(&format!("skill-{s:03}"), &format!("cfg-{c}"), &format!("task-{t:02}"), wo, wi);
-                p.time_without = Some(10.0 + 100.0 * unif());
-                p.time_with = Some(10.0 + 100.0 * unif());
-                p.tokens_without = Some(1000.0 + 1e5 * unif());
-                p.tokens_with = Some(1000.0 + 1e5 * unif());
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
 fn main() {
-    for (label, zero_share) in [("realistic (70% identical outcomes)", 0.7), ("worst case (no forced ties)", 0.0)] {
-        let pairs = data(42, zero_share);
+    let pairs = pairs(Design::BENCH);
+    for round in 1..=3 {
         let t0 = Instant::now();
         let r = analyze(&pairs);
-        let el = t0.elapsed();
-        let grid = r
-            .skills
-            .iter()
-            .chain(&r.groups)
-            .filter(|s| s.p_signflip_method != skillscope_stats::signflip::SignFlipMethod::Exact)
-            .count();
+        let el = t0.elapsed().as_secs_f64();
+        let rows: Vec<_> = r.skills.iter().chain(&r.groups).collect();
+        let grid = rows.iter().filter(|s| s.p_signflip_method == SignFlipMethod::Grid).count();
+        let undecided = rows.iter().filter(|s| s.class == Class::Undecided).count();
+        let max_err = rows.iter().map(|s| s.p_signflip_error).fold(0.0, f64::max);
         println!(
-            "analyze {} pairs, {} groups, {} skills [{label}]: {:.3} s (non-exact sign-flip rows: {grid})",
+            "round {round}: analyze {} pairs, {} groups + {} skills: {el:.3} s \
+             (grid rows {grid}, max p error {max_err:.1e}, undecided {undecided})",
             pairs.len(),
             r.groups.len(),
             r.skills.len(),
-            el.as_secs_f64()
         );
     }
+    // One skill × config group (the unit a results cache recomputes).
+    let group: Vec<&Pair> = pairs.iter().filter(|p| p.skill == "skill-000" && p.config == "cfg-0").collect();
+    let t0 = Instant::now();
+    let runs = 20;
+    for _ in 0..runs {
+        std::hint::black_box(summarize("skill-000", "cfg-0", &group));
+    }
+    println!("one group ({} pairs): {:.1} ms", group.len(), 1e3 * t0.elapsed().as_secs_f64() / runs as f64);
 }

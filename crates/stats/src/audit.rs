@@ -2,8 +2,11 @@
 //!
 //! All computed on the raw pairs of a summary (every repeat counts):
 //!
-//! * **PRG** (pass-rate gain) = `mean(with − without)` over pairs, in
-//!   `[−1, 1]` (pass-ratio units, i.e. delta / 100).
+//! * **PRG** (pass-rate gain) = `mean(100 × (with − without))` over pairs,
+//!   in points (−100..100), the unit of the summary's `delta`. PRG carries no
+//!   test of its own: its verdict is the summary's class, which with
+//!   SkillAudit's usual 3 scenarios is `too_few_tasks` (the smallest
+//!   reachable sign-flip p is 2/2³ = 0.25).
 //! * **EG** (efficiency gain) = mean over *eligible* pairs of the symmetric
 //!   relative time saving `(t_without − t_with) / max(t_without, t_with)`,
 //!   in `[−1, 1]`; positive = the skill saves time. Eligible: both runs pass
@@ -26,7 +29,7 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
 #[ts(export, rename = "StatsStratum")]
 pub struct Stratum {
-    /// Mean PRG of pairs with `without < 0.5`.
+    /// Mean PRG (points) of pairs with `without < 0.5`.
     pub low: Option<f64>,
     /// Mean PRG of pairs with `0.5 ≤ without ≤ 0.8`.
     pub mid: Option<f64>,
@@ -74,7 +77,7 @@ pub fn audit<'a>(pairs: impl IntoIterator<Item = &'a Pair>) -> Audit {
     let mut st = [(0.0f64, 0usize); 3];
     for p in pairs {
         n += 1;
-        let g = p.with - p.without;
+        let g = p.delta();
         prg += g;
         if p.without >= 1.0 {
             ceil += 1;
@@ -145,7 +148,7 @@ mod tests {
             p(0.6, 0.3, (5.0, 5.0), (0.0, 0.0)),          // mid; eg 0, cg undefined
         ];
         let a = audit(&pairs);
-        assert!((a.prg - (0.4 + 0.0 + 1.0 - 0.3) / 4.0).abs() < 1e-15);
+        assert!((a.prg - (40.0 + 0.0 + 100.0 - 30.0) / 4.0).abs() < 1e-12);
         assert_eq!(a.n_eg, 3);
         assert_eq!(a.n_cg, 2);
         assert!((a.eg.unwrap() - 0.0).abs() < 1e-15);
@@ -153,8 +156,8 @@ mod tests {
         assert!((a.ecg.unwrap() - (-0.125)).abs() < 1e-15);
         assert!((a.ceiling_rate - 0.25).abs() < 1e-15);
         let s = &a.prg_by_stratum;
-        assert!((s.low.unwrap() - 0.7).abs() < 1e-15);
-        assert!((s.mid.unwrap() + 0.3).abs() < 1e-15);
+        assert!((s.low.unwrap() - 70.0).abs() < 1e-12);
+        assert!((s.mid.unwrap() + 30.0).abs() < 1e-12);
         assert_eq!(s.high, Some(0.0));
         assert_eq!((s.n_low, s.n_mid, s.n_high), (2, 1, 1));
         let none = audit(&[Pair::new("s", "c", "t", 0.5, 0.5)]);

@@ -6,16 +6,18 @@
 //! (skill × config), per-skill (pooled over configs, `config = "all"`) and
 //! overall summaries with honest statistics:
 //!
-//! * exact two-sided paired sign-flip test ([`signflip`]) — drives the
-//!   golden / harmful / ineffective classification,
+//! * two-sided paired sign-flip test ([`signflip`]), exact or with a
+//!   certified bound — drives the golden / harmful / ineffective /
+//!   undecided / too-few-tasks classification,
 //! * exact Wilcoxon signed-rank test ([`wilcoxon`]) and paired t-test
 //!   ([`ttest`]) as sensitivity checks,
 //! * percentile bootstrap CI of the mean delta ([`bootstrap`]),
 //! * Benjamini–Hochberg q-values ([`fdr`]),
-//! * minimum detectable effect ([`power`]),
-//! * SkillAudit measures PRG, EG, CG, ECG, ceiling rate ([`audit`]).
+//! * minimum detectable effect of the sign-flip test ([`power`]),
+//! * SkillAudit measures PRG, EG, CG, ECG, ceiling rate ([`audit`]),
+//! * generated experiment-shaped data for benchmarks and tests ([`synthetic`]).
 //!
-//! The entry point is [`analyze`]; [`read_pairs_csv`] reads the input.
+//! Every test sees the same unit deltas ([`units`]). The entry point is [`analyze`]; [`read_pairs_csv`] reads the input.
 
 pub mod audit;
 pub mod bootstrap;
@@ -26,7 +28,9 @@ pub mod power;
 pub mod report;
 pub mod signflip;
 pub mod special;
+pub mod synthetic;
 pub mod ttest;
+pub mod units;
 pub mod wilcoxon;
 
 pub use crate::csv::{read_pairs_csv, CsvError};

@@ -24,41 +24,64 @@
 //! FDR-controlled reading.
 //!
 //! # Classification
-//! `golden` if `delta > 0` and `p_signflip < 0.05`; `harmful` if
-//! `delta < 0` and `p_signflip < 0.05`; `ineffective` otherwise ("no
-//! directional effect detected", not "no effect").
+//! From the mean delta, the sign-flip p with its certified bracket
+//! `[p − error, p]` and the smallest p the design can reach (`min_p =
+//! 2 / 2^n` for `n` units, see [`crate::signflip::min_p`]):
+//! * `too_few_tasks` if `min_p ≥ 0.05` (`n ≤ 5`): no outcome of these units
+//!   could be significant, so "ineffective" would claim what the design
+//!   cannot show;
+//! * `golden` / `harmful` if `p < 0.05` (the upper bound) and the delta is
+//!   positive / negative;
+//! * `undecided` if the bracket contains 0.05 even after refinement;
+//! * `ineffective` otherwise ("no directional effect detected", not "no
+//!   effect").
+//!
+//! # Units of the SkillAudit measures
+//! `prg` and `prg_by_stratum` are in points like `delta`, but over raw pairs
+//! (every repeat counts, as SkillAudit defines them), so `prg = delta` when
+//! every unit has the same number of repeats.
 
 use crate::audit::{audit, Stratum};
 use crate::bootstrap::{bootstrap_ci, fnv1a};
 use crate::pair::Pair;
-use crate::signflip::{sign_flip_pairs, SignFlipMethod};
+use crate::signflip::{min_p, SignFlip, SignFlipMethod};
 use crate::ttest::{mean_sd, paired_t};
+use crate::units::Deltas;
 use crate::wilcoxon::{wilcoxon, WilcoxonMethod};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// Significance level of the classification.
-pub const ALPHA: f64 = 0.05;
+pub use crate::signflip::ALPHA;
 
 /// Direction class of a skill or group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 #[ts(export, rename = "StatsClass")]
 pub enum Class {
     /// Mean delta > 0 and sign-flip p < 0.05.
     Golden,
     /// Mean delta < 0 and sign-flip p < 0.05.
     Harmful,
-    /// No directional effect detected.
+    /// p ≥ 0.05 (its lower bound too): no directional effect detected.
     Ineffective,
+    /// The certified bracket of p contains 0.05.
+    Undecided,
+    /// The smallest reachable p (`min_p`) is ≥ 0.05: nothing could be concluded.
+    TooFewTasks,
 }
 
-/// Classify from the mean delta and the sign-flip p-value.
-pub fn classify(delta: f64, p: f64) -> Class {
-    if p < ALPHA && delta > 0.0 {
+/// Classify from the mean delta, the sign-flip result and the smallest
+/// reachable p (see the module docs).
+pub fn classify(delta: f64, sf: &SignFlip, min_p: f64) -> Class {
+    if min_p >= ALPHA {
+        Class::TooFewTasks
+    } else if sf.straddles(ALPHA) {
+        Class::Undecided
+    } else if sf.p < ALPHA && delta > 0.0 {
         Class::Golden
-    } else if p < ALPHA && delta < 0.0 {
+    } else if sf.p < ALPHA && delta < 0.0 {
         Class::Harmful
     } else {
         Class::Ineffective
@@ -80,7 +103,8 @@ pub struct Summary {
     pub mean_with: f64,
     /// Mean paired delta `100 × (with − without)`, points.
     pub delta: f64,
-    /// Exact two-sided paired sign-flip p (conservative bound if `grid`).
+    /// Two-sided paired sign-flip p: exact, or the certified upper bound
+    /// (`grid`).
     pub p_signflip: f64,
     /// Exact two-sided Wilcoxon signed-rank p (zeros dropped, midranks).
     pub p_wilcoxon: f64,
@@ -99,13 +123,19 @@ pub struct Summary {
     /// Sample SD of the unit deltas, points.
     pub sd_delta: f64,
     pub p_signflip_method: SignFlipMethod,
-    /// Bound on the error of `p_signflip`: 0 when `exact`; `grid`: true p in
-    /// `[p − error, p]`; `normal`: Berry–Esseen bound, true p within ± error.
+    /// Certified bound on the error of `p_signflip`: 0 when `exact`; for
+    /// `grid` the true p lies in `[p − error, p]`.
     pub p_signflip_error: f64,
+    /// Smallest sign-flip p the design can reach: `2 / 2^n` (all `n` units
+    /// non-zero and of one sign; 1 for `n ≤ 1`). Ties lower what the data
+    /// reach further (to `2 / 2^n_nonzero`); they are evidence, not design.
+    pub min_p: f64,
     pub p_wilcoxon_method: WilcoxonMethod,
-    /// Minimum detectable effect, points (80% power, α 0.05 two-sided).
+    /// Minimum detectable effect of the sign-flip test, points (80% power,
+    /// α 0.05 two-sided; exact power up to 60 non-zero units, normal beyond;
+    /// see `stats::power`). `None` when `min_p ≥ 0.05`.
     pub mde: Option<f64>,
-    /// SkillAudit pass-rate gain in [−1, 1].
+    /// SkillAudit pass-rate gain, points (−100..100), over raw pairs.
     pub prg: f64,
     /// SkillAudit efficiency gain (time) in [−1, 1].
     pub eg: Option<f64>,
@@ -158,6 +188,8 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
     for p in pairs {
         units.entry((&p.config, &p.task)).or_default().push(p);
     }
+    let unit_pairs: Vec<&[&Pair]> = units.values().map(Vec::as_slice).collect();
+    let d = Deltas::of_units(unit_pairs.iter().copied());
     let mut ratios = Vec::with_capacity(units.len());
     let mut n_rep = 0usize;
     let (mut vwo, mut vwi) = (0.0, 0.0);
@@ -175,14 +207,16 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
         }
     }
     let n = ratios.len();
-    let deltas: Vec<f64> = ratios.iter().map(|(wo, wi)| 100.0 * (wi - wo)).collect();
+    let deltas = &d.points;
     let nf = n.max(1) as f64;
     let mean_without = 100.0 * ratios.iter().map(|r| r.0).sum::<f64>() / nf;
     let mean_with = 100.0 * ratios.iter().map(|r| r.1).sum::<f64>() / nf;
-    let (delta, sd) = mean_sd(&deltas);
-    let sf = sign_flip_pairs(&ratios);
-    let (p_w, w_method) = wilcoxon(&deltas);
-    let (ci_low, ci_high) = bootstrap_ci(&deltas, fnv1a(&[skill, config]));
+    let (delta, sd) = mean_sd(deltas);
+    let sf = d.sign_flip();
+    let n_nonzero = d.n_nonzero();
+    let floor = min_p(n);
+    let (p_w, w_method) = wilcoxon(deltas);
+    let (ci_low, ci_high) = bootstrap_ci(deltas, fnv1a(&[skill, config]));
     let a = audit(pairs.iter().copied());
     Summary {
         skill: skill.to_string(),
@@ -193,18 +227,19 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
         delta,
         p_signflip: sf.p,
         p_wilcoxon: p_w,
-        p_ttest: paired_t(&deltas),
+        p_ttest: paired_t(deltas),
         ci_low,
         ci_high,
-        class: classify(delta, sf.p),
+        class: classify(delta, &sf, floor),
         q_bh: sf.p,
         n_pairs: pairs.len(),
-        n_nonzero: deltas.iter().filter(|d| **d != 0.0).count(),
+        n_nonzero,
         sd_delta: sd,
         p_signflip_method: sf.method,
         p_signflip_error: sf.error,
+        min_p: floor,
         p_wilcoxon_method: w_method,
-        mde: crate::power::mde(n, sd),
+        mde: d.mde(),
         prg: a.prg,
         eg: a.eg,
         cg: a.cg,

@@ -6,8 +6,8 @@ fn fixture() -> Vec<Summary> {
     let mut s = summaries();
     let i = s.iter().position(|x| x.skill == "pdf-forms").unwrap();
     s[i].skill = "mixed".into();
-    s[i].prg = 0.1;
-    s[i].prg_by_stratum = Stratum { low: Some(0.5), mid: Some(-0.25), high: None, n_low: 3, n_mid: 4, n_high: 0 };
+    s[i].prg = 10.0;
+    s[i].prg_by_stratum = Stratum { low: Some(50.0), mid: Some(-25.0), high: None, n_low: 3, n_mid: 4, n_high: 0 };
     s
 }
 
@@ -30,13 +30,13 @@ fn axis_unit_zero_line_and_n_per_stratum() {
     let s = fixture();
     let svg = prg_by_stratum(&s);
     let doc = parse(&svg);
-    text_eq(&doc, "PRG (pass-rate gain, unitless ratio, −1 to 1)");
-    assert_eq!(tick_xs(&doc, "-1").len(), 1);
-    assert_eq!(tick_xs(&doc, "1").len(), 1);
+    text_eq(&doc, "PRG (pass-rate gain, points, −100 to 100)");
+    assert_eq!(tick_xs(&doc, "-100").len(), 1);
+    assert_eq!(tick_xs(&doc, "100").len(), 1);
     assert_eq!(zero_lines_at_zero_tick(&doc, 50.0), 1);
     let mixed = format!("mixed (n={})", get(&s, "mixed").n);
-    assert_eq!(stratum_text(&doc, &mixed, "low").text, "low n=3: +0.50");
-    assert_eq!(stratum_text(&doc, &mixed, "mid").text, "mid n=4: -0.25");
+    assert_eq!(stratum_text(&doc, &mixed, "low").text, "low n=3: +50.0");
+    assert_eq!(stratum_text(&doc, &mixed, "mid").text, "mid n=4: -25.0");
     assert_eq!(stratum_text(&doc, &mixed, "high").text, "high n=0: —");
     let total: usize =
         s.iter().map(|x| x.prg_by_stratum.n_low + x.prg_by_stratum.n_mid + x.prg_by_stratum.n_high).sum();
@@ -50,7 +50,7 @@ fn bars_are_coloured_by_sign_and_shaded_by_stratum() {
     let doc = parse(&svg);
     let mixed = format!("mixed (n={})", get(&s, "mixed").n);
     let x0 = tick_xs(&doc, "0")[0];
-    let x1 = tick_xs(&doc, "1")[0];
+    let x1 = tick_xs(&doc, "100")[0];
     let low = bars_near(&doc, stratum_text(&doc, &mixed, "low").y);
     assert_eq!(low.len(), 1);
     assert_eq!(low[0].fill, green());
@@ -65,7 +65,7 @@ fn bars_are_coloured_by_sign_and_shaded_by_stratum() {
     let v = legacy.prg_by_stratum.high.unwrap();
     assert!(v < 0.0);
     let t = stratum_text(&doc, &format!("legacy (n={})", legacy.n), "high");
-    assert_eq!(t.text, format!("high n={}: {:.2}", legacy.prg_by_stratum.n_high, v));
+    assert_eq!(t.text, format!("high n={}: {:.1}", legacy.prg_by_stratum.n_high, v));
     let bar = bars_near(&doc, t.y);
     assert_eq!(bar.len(), 1);
     assert_eq!(bar[0].fill, red());

@@ -1,6 +1,7 @@
 //! Report shape, classification, repeats, determinism, CSV round trip.
 
 use skillscope_stats::report::classify;
+use skillscope_stats::signflip::{min_p, SignFlip, SignFlipMethod};
 use skillscope_stats::{analyze, read_pairs_csv, Class, Pair};
 
 fn sample() -> Vec<Pair> {
@@ -55,7 +56,7 @@ fn json_shape_and_classes() {
     // 16 positive of 20: p = 2 / 2^16.
     assert!((skill("up").p_signflip - 2.0 / 65536.0).abs() < 1e-15);
     assert!((skill("up").delta - 40.0).abs() < 1e-12);
-    assert!((skill("up").prg - 0.4).abs() < 1e-12);
+    assert!((skill("up").prg - skill("up").delta).abs() < 1e-12, "PRG in points, like delta");
     assert_eq!(j["skills"][0]["class"], "harmful"); // sorted: down, flat, up
                                                     // Group rows: 8 of 10 positive → p = 2/256 < 0.05.
     let g = r.groups.iter().find(|g| g.skill == "up" && g.config == "c1").unwrap();
@@ -66,11 +67,40 @@ fn json_shape_and_classes() {
 
 #[test]
 fn classification_rule() {
-    assert_eq!(classify(3.0, 0.049), Class::Golden);
-    assert_eq!(classify(-3.0, 0.049), Class::Harmful);
-    assert_eq!(classify(3.0, 0.05), Class::Ineffective);
-    assert_eq!(classify(0.0, 0.001), Class::Ineffective);
+    let exact = |p: f64| SignFlip { p, error: 0.0, method: SignFlipMethod::Exact };
+    let grid = |p: f64, error: f64| SignFlip { p, error, method: SignFlipMethod::Grid };
+    let reachable = min_p(6);
+    assert_eq!(classify(3.0, &exact(0.049), reachable), Class::Golden);
+    assert_eq!(classify(-3.0, &exact(0.049), reachable), Class::Harmful);
+    assert_eq!(classify(3.0, &exact(0.05), reachable), Class::Ineffective);
+    assert_eq!(classify(0.0, &exact(0.001), reachable), Class::Ineffective);
+    // A bracket containing 0.05 is no verdict, whichever side p is on.
+    assert_eq!(classify(3.0, &grid(0.051, 0.002), reachable), Class::Undecided);
+    assert_eq!(classify(3.0, &grid(0.05, 0.0001), reachable), Class::Undecided);
+    assert_eq!(classify(3.0, &grid(0.049, 0.01), reachable), Class::Golden);
+    assert_eq!(classify(3.0, &grid(0.07, 0.01), reachable), Class::Ineffective);
+    // Five tasks cannot reach p < 0.05 (2/2^5 = 0.0625): never "ineffective".
+    assert_eq!(min_p(5), 0.0625);
+    assert_eq!(classify(3.0, &exact(0.0625), min_p(5)), Class::TooFewTasks);
+    assert_eq!(classify(0.0, &exact(1.0), min_p(3)), Class::TooFewTasks);
     assert_eq!(serde_json::to_string(&Class::Golden).unwrap(), "\"golden\"");
+    assert_eq!(serde_json::to_string(&Class::TooFewTasks).unwrap(), "\"too_few_tasks\"");
+}
+
+#[test]
+fn five_tasks_are_too_few_and_have_no_mde() {
+    let v: Vec<Pair> = (0..5).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.0, 1.0)).collect();
+    let g = &analyze(&v).groups[0];
+    assert_eq!(g.p_signflip, 0.0625);
+    assert_eq!(g.min_p, 0.0625);
+    assert_eq!(g.class, Class::TooFewTasks);
+    assert_eq!(g.mde, None);
+    // SkillAudit's three scenarios: the smallest reachable p is 0.25.
+    let g = &analyze(&v[..3]).groups[0];
+    assert_eq!((g.min_p, g.class), (0.25, Class::TooFewTasks));
+    // Six tasks all up: reachable and reached.
+    let v: Vec<Pair> = (0..6).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.0, 1.0)).collect();
+    assert_eq!(analyze(&v).groups[0].class, Class::Golden);
 }
 
 #[test]
@@ -138,5 +168,5 @@ fn large_pooled_group_is_exact_and_fast_enough() {
     }
     let r = analyze(&v);
     assert_eq!(r.skills[0].n, 200);
-    assert_eq!(r.skills[0].p_signflip_method, skillscope_stats::signflip::SignFlipMethod::Exact);
+    assert_eq!(r.skills[0].p_signflip_method, SignFlipMethod::Exact);
 }
