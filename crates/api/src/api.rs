@@ -226,8 +226,8 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
-    pub fn export_report(&self, skill_id: i64, format: ReportFormat) -> Result<String> {
-        Ok(report::export(self.workspace()?, skill_id, format)?)
+    pub fn export_report(&self, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
+        Ok(report::export(self.workspace()?, skill_id, version, format)?)
     }
 }
 

@@ -95,8 +95,8 @@ macro_rules! with_commands {
             fn list_decisions(skill_id: i64) -> Vec<Decision>;
             /// What a decision on the version can rest on: the experiments that ran it (its pairs only) and its scan.
             fn evidence_options(version_id: i64) -> Vec<EvidenceLink>;
-            /// Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path.
-            fn export_report(skill_id: i64, format: ReportFormat) -> String;
+            /// Writes the self-contained deployment report on one version (its number; null: the latest) to the workspace's exports folder; resolves with its path.
+            fn export_report(skill_id: i64, version: Option<u32>, format: ReportFormat) -> String;
         }
     };
 }

@@ -487,11 +487,15 @@ fn not_evaluated(r: &SkillReport) -> String {
 }
 
 pub fn render(ws: &Workspace, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
-    let r = build(ws, skill_id, version)?;
+    format_report(ws, &build(ws, skill_id, version)?, format)
+}
+
+/// The report as text in `format`, with secrets and local paths redacted.
+fn format_report(ws: &Workspace, r: &SkillReport, format: ReportFormat) -> Result<String> {
     let text = match format {
-        ReportFormat::Json => serde_json::to_string_pretty(&r)?,
-        ReportFormat::Md => markdown(&r),
-        ReportFormat::Html => html(&r, &charts(&r)),
+        ReportFormat::Json => serde_json::to_string_pretty(r)?,
+        ReportFormat::Md => markdown(r),
+        ReportFormat::Html => html(r, &charts(r)),
     };
     Ok(skillscope_runs::redaction::Scrubber::new(ws)?.text(&text))
 }
@@ -508,10 +512,11 @@ fn charts(r: &SkillReport) -> Vec<(String, String)> {
     ]
 }
 
-/// Writes the report into `<home>/exports/` and returns its path.
-pub fn export(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<String> {
-    let text = render(ws, skill_id, None, format)?;
-    let name = library::get_skill(ws, skill_id)?.summary.name;
+/// Writes the report on `version` (the latest when None) into `<home>/exports/`, named after
+/// the skill and the version, and returns its path.
+pub fn export(ws: &Workspace, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
+    let r = build(ws, skill_id, version)?;
+    let text = format_report(ws, &r, format)?;
     let dir = ws.home().join("exports");
     std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let ext = match format {
@@ -519,7 +524,7 @@ pub fn export(ws: &Workspace, skill_id: i64, format: ReportFormat) -> Result<Str
         ReportFormat::Md => "md",
         ReportFormat::Json => "json",
     };
-    let path = dir.join(format!("report-{name}-{}.{ext}", now().replace([':', '.'], "-")));
+    let path = dir.join(format!("report-{}-v{}-{}.{ext}", r.skill, r.version, now().replace([':', '.'], "-")));
     std::fs::write(&path, text).map_err(|e| IoError::new(path.display(), e))?;
     Ok(path.display().to_string())
 }

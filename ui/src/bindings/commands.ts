@@ -165,8 +165,8 @@ export const listDecisions = (skillId: number) => call<Array<Decision>>("list_de
 /** What a decision on the version can rest on: the experiments that ran it (its pairs only) and its scan. */
 export const evidenceOptions = (versionId: number) => call<Array<EvidenceLink>>("evidence_options", { versionId });
 
-/** Writes the skill's self-contained deployment report to the workspace's exports folder; resolves with its path. */
-export const exportReport = (skillId: number, format: ReportFormat) => call<string>("export_report", { skillId, format });
+/** Writes the self-contained deployment report on one version (its number; null: the latest) to the workspace's exports folder; resolves with its path. */
+export const exportReport = (skillId: number, version: number | null, format: ReportFormat) => call<string>("export_report", { skillId, version, format });
 
 /** Event names, as the back end emits them. */
 export const JOB_PROGRESS = "job-progress";

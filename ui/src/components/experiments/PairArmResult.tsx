@@ -2,6 +2,7 @@ import type { ArmView } from "../../bindings/ArmView";
 import type { ArmSnapshot } from "../../bindings/ArmSnapshot";
 import type { AttemptResult } from "../../bindings/AttemptResult";
 import { runsHref } from "../../lib/route";
+import { ranWithLong } from "../../lib/snapshot";
 import { TrialStateBadge } from "../shared/Badge";
 import { ClippedText } from "../shared/ClippedText";
 import { ArmScore } from "./PairsTable";
@@ -86,13 +87,9 @@ function WhatRan({ snapshot }: { snapshot: ArmSnapshot | null }) {
   if (snapshot === null) {
     return <p className="muted">What ran: not recorded.</p>;
   }
-  const reported = snapshot.reported_models.join(", ") || "none";
   return (
     <p className="muted" data-testid="arm-snapshot">
-      Ran {snapshot.harness} {snapshot.harness_version} with model <code>{snapshot.model}</code> (provider reported{" "}
-      <code>{reported}</code>) at {snapshot.provider_host}, temperature {snapshot.limits.temperature ?? "default"},{" "}
-      {snapshot.limits.max_turns} turns at most, image <code>{snapshot.image_digest.slice(0, 19)}</code>, task{" "}
-      <code>{snapshot.task_sha256.slice(0, 12)}</code>
+      {ranWithLong(snapshot)}
     </p>
   );
 }

@@ -2,6 +2,7 @@ import type { ArmView } from "../../bindings/ArmView";
 import type { PairView } from "../../bindings/PairView";
 import { pairDelta } from "../../lib/experiments";
 import { runsHref } from "../../lib/route";
+import { ranWithLong, ranWithShort } from "../../lib/snapshot";
 import { formatDelta, formatPoints } from "../../lib/statsFormat";
 import { usePage } from "../../lib/usePage";
 import { TrialStateBadge } from "../shared/Badge";
@@ -27,11 +28,26 @@ function Arm({ arm, runId, name }: { arm: ArmView; runId: number; name: string }
   );
 }
 
+/** What the pair's arms ran with, as recorded when they ran; both when they differ. */
+function RanWith({ pair }: { pair: PairView }) {
+  const arms = [pair.without.snapshot, pair.with.snapshot].flatMap((s) => (s === null ? [] : [s]));
+  if (arms.length === 0) {
+    return <span className="muted">not recorded</span>;
+  }
+  const texts = [...new Set(arms.map(ranWithShort))];
+  return (
+    <span data-testid="pair-ran-with" title={[...new Set(arms.map(ranWithLong))].join("\n")}>
+      {texts.join(" / ")}
+    </span>
+  );
+}
+
 function columns(runId: number): Column<PairView>[] {
   return [
     { header: "Task", className: "col-nowrap", render: (p) => p.task },
     { header: "Skill", className: "col-nowrap", render: (p) => p.skill },
     { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
+    { header: "Ran with", className: "col-nowrap", render: (p) => <RanWith pair={p} /> },
     { header: "Condition", className: "col-nowrap", render: (p) => p.condition },
     { header: "Repeat", className: "col-num", render: (p) => p.repeat },
     {

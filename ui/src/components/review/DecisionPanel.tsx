@@ -31,7 +31,7 @@ export function DecisionPanel({ detail, versionId }: { detail: SkillDetail; vers
       <AsyncView state={decisions} what="the decisions" onRetry={reloadDecisions}>
         {(list) => <DecisionTrail decisions={list} />}
       </AsyncView>
-      <ReportButtons skillId={summary.id} />
+      {version && <ReportButtons key={version.id} skillId={summary.id} version={version.version} />}
     </div>
   );
 }

@@ -9,12 +9,15 @@ const REPORT_FORMATS: [ReportFormat, string][] = [
   ["json", "JSON"],
 ];
 
-/** Writes the skill's deployment report (utility, efficiency, safety, evidence, decisions); shows where. */
-export function ReportButtons({ skillId }: { skillId: number }) {
+/**
+ * Writes the deployment report on one version of the skill (utility, efficiency, safety, evidence and
+ * decisions on that version only); shows where.
+ */
+export function ReportButtons({ skillId, version }: { skillId: number; version: number }) {
   const [state, run] = useAction<string>();
   return (
-    <div className="export-row">
-      <span className="muted">Deployment report:</span>
+    <div className="export-row" data-testid="report-buttons" data-version={version}>
+      <span className="muted">Deployment report on version {version}:</span>
       {REPORT_FORMATS.map(([format, label]) => (
         <button
           key={format}
@@ -22,7 +25,7 @@ export function ReportButtons({ skillId }: { skillId: number }) {
           className="button-small"
           data-testid={`report-${format}`}
           disabled={state.status === "running"}
-          onClick={() => run(() => exportReport(skillId, format))}
+          onClick={() => run(() => exportReport(skillId, version, format))}
         >
           {label}
         </button>

@@ -1,0 +1,16 @@
+import type { ArmSnapshot } from "../bindings/ArmSnapshot";
+
+/** The short form of what an arm ran with: model and harness, as recorded when it ran. */
+export function ranWithShort(s: ArmSnapshot): string {
+  return `${s.model} · ${s.harness} ${s.harness_version}`;
+}
+
+/** Everything the snapshot recorded beside the skills, in one sentence. */
+export function ranWithLong(s: ArmSnapshot): string {
+  const reported = s.reported_models.join(", ") || "none";
+  return (
+    `Ran ${s.harness} ${s.harness_version} with model ${s.model} (provider reported ${reported}) at ${s.provider_host}, ` +
+    `temperature ${s.limits.temperature ?? "default"}, ${s.limits.max_turns} turns at most, ` +
+    `image ${s.image_digest.slice(0, 19)}, task ${s.task_sha256.slice(0, 12)}`
+  );
+}
