@@ -25,10 +25,7 @@ async fn main() {
     let cmd = vec!["sh".to_string(), "-c".into(), COMMAND.into()];
     let t = Instant::now();
     for _ in 0..STEPS {
-        let r = container
-            .exec(&cmd, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {})
-            .await
-            .unwrap();
+        let r = container.exec(&cmd, ExecOptions::seconds(30), &mut |_, _| {}).await.unwrap();
         assert_eq!(r.exit_code, Some(0));
     }
     let raw = t.elapsed() / STEPS as u32;

@@ -7,9 +7,10 @@
 use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
 use serde_json::Value;
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
-use skillscope_models::Usage;
-use skillscope_sandbox::ExecOptions;
+use skillscope_models::{ProviderWait, Usage};
+use skillscope_sandbox::{ExecOptions, Uncharged, WaitClock};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The version Skillscope installs and runs: its headless flags and output are what this module reads.
@@ -23,18 +24,36 @@ pub const SOCKET_NAME: &str = "model.sock";
 /// Claude Code's config folder (writable, inside the container's /tmp); its `skills/` is where it looks.
 const CONFIG_DIR: &str = "/tmp/skillscope-claude";
 
+/// The most provider wait (rate limits, overload, the retries and backoff around them) a run may
+/// leave out of its wall time; a run still waiting on the provider past it is an infrastructure
+/// failure, not the agent's timeout.
+pub const PROVIDER_WAIT_CAP: Duration = Duration::from_secs(30 * 60);
+
+/// The proxy's record of provider wait, as the sandbox's deadline reads it.
+struct ProxyWait(Arc<ProviderWait>);
+
+impl WaitClock for ProxyWait {
+    fn waited(&self) -> Duration {
+        self.0.waited()
+    }
+    fn waiting(&self) -> bool {
+        self.0.waiting()
+    }
+}
+
 /// Runs Claude Code on the task; its own failures (turn limit, timeout) are outcomes, failures
 /// around it (no answer from the model, no output at all) are infrastructure errors.
-/// The model calls go to the proxy the caller serves for `input.client` on the mounted socket.
-pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
-    let quick = |secs| ExecOptions { timeout: Duration::from_secs(secs), ..ExecOptions::default() };
+/// The model calls go to the proxy the caller serves for `input.client` on the mounted socket;
+/// `wait` is that proxy's record of provider wait, which the wall time leaves out (up to
+/// [`PROVIDER_WAIT_CAP`]).
+pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOutcome, AgentError> {
     // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
     let copy_skills: String =
         input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
     let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
     let setup =
         vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{dirs}{copy_skills}")];
-    let prepared = input.container.exec(&setup, quick(60), &mut |_, _| {}).await?;
+    let prepared = input.container.exec(&setup, ExecOptions::seconds(60), &mut |_, _| {}).await?;
     if prepared.exit_code != Some(0) {
         return Err(AgentError::Harness(format!(
             "could not prepare Claude Code's folders: {}",
@@ -75,6 +94,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         workdir: Some(input.workdir.to_string()),
         env: env.to_vec(),
         user: None,
+        uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(wait.clone())), at_most: PROVIDER_WAIT_CAP }),
     };
     let started = Instant::now();
     let mut pending = String::new();
@@ -91,7 +111,14 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         })
         .await?;
     let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
+    let waited = wait.waited();
     let stop = match (&converted.ending, result.timed_out) {
+        (_, true) if waited >= PROVIDER_WAIT_CAP => {
+            return Err(AgentError::Harness(format!(
+                "Claude Code was still waiting on the model provider after {} min of rate limits or errors",
+                PROVIDER_WAIT_CAP.as_secs() / 60
+            )))
+        }
         (_, true) => StopReason::WallTimeout,
         (Some(Ending::Answer), _) => StopReason::FinalAnswer,
         (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
@@ -116,6 +143,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let mut trajectory = converted.trajectory;
     trajectory["extra"]["stop_reason"] = serde_json::to_value(stop).expect("a stop reason serialises");
     trajectory["final_metrics"]["total_cost_usd"] = serde_json::to_value(cost_usd).expect("a number serialises");
+    trajectory["final_metrics"]["extra"]["provider_wait_ms"] = (waited.as_millis() as u64).into();
     input.redactor.redact_json(&mut trajectory);
     Ok(AgentOutcome {
         stop,
@@ -124,7 +152,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         cost_usd,
         final_text: converted.final_text,
         model_ms: converted.model_ms,
-        tool_ms: (started.elapsed().as_millis() as u64).saturating_sub(converted.model_ms),
+        tool_ms: (started.elapsed().saturating_sub(waited).as_millis() as u64).saturating_sub(converted.model_ms),
         trajectory,
     })
 }

@@ -10,10 +10,10 @@ use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use reqwest::StatusCode;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub struct Client {
     cfg: ProviderConfig,
@@ -44,17 +44,22 @@ impl fmt::Debug for Client {
 /// provider's concurrency limit, in failed attempts that were retried, and sleeping before a retry
 /// (Retry-After or backoff). A caller with a time budget (the agent's wall time) leaves it out; an
 /// attempt that fails is known to be the provider's time only once it has failed, so during it
-/// [`ProviderWait::waiting`] is false.
+/// [`ProviderWait::waiting`] is false. For a harness behind the proxy, whose retries happen in the
+/// harness, an answer with a retryable status counts as wait, and so does the gap until the
+/// harness's next request (its backoff).
 #[derive(Debug, Default)]
 pub struct ProviderWait {
-    waiting: AtomicBool,
+    /// How many reasons to wait are in progress (calls queued or sleeping, a harness's backoff).
+    waiting: AtomicU32,
     waited_us: AtomicU64,
+    /// When the last retryable answer went back to a harness, until its next request.
+    backoff_since: Mutex<Option<Instant>>,
 }
 
 impl ProviderWait {
-    /// True while the call is queued for the limit or sleeping before a retry.
+    /// True while a call is queued for the limit or sleeping before a retry.
     pub fn waiting(&self) -> bool {
-        self.waiting.load(Ordering::SeqCst)
+        self.waiting.load(Ordering::SeqCst) > 0
     }
 
     /// The wait so far, over every call made with this clock.
@@ -62,17 +67,34 @@ impl ProviderWait {
         Duration::from_micros(self.waited_us.load(Ordering::SeqCst))
     }
 
-    fn add(&self, d: Duration) {
+    pub(crate) fn add(&self, d: Duration) {
         self.waited_us.fetch_add(d.as_micros() as u64, Ordering::SeqCst);
     }
 
     async fn during<T>(&self, f: impl std::future::Future<Output = T>) -> T {
         let started = Instant::now();
-        self.waiting.store(true, Ordering::SeqCst);
+        self.waiting.fetch_add(1, Ordering::SeqCst);
         let out = f.await;
         self.add(started.elapsed());
-        self.waiting.store(false, Ordering::SeqCst);
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
         out
+    }
+
+    /// A harness was sent a retryable answer: it is backing off until its next request.
+    pub(crate) fn backoff_started(&self) {
+        let mut since = self.backoff_since.lock().unwrap_or_else(|e| e.into_inner());
+        if since.replace(Instant::now()).is_none() {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// A harness sent a request: any backoff it was in is over and counted.
+    pub(crate) fn backoff_ended(&self) {
+        let mut since = self.backoff_since.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = since.take() {
+            self.add(t.elapsed());
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
     }
 }
 
@@ -417,14 +439,21 @@ impl Client {
 
 impl Client {
     /// Sends a request a harness made (its own path, headers and body) to this provider, with
-    /// this client's key in place of whatever key the harness sent.
+    /// this client's key in place of whatever key the harness sent. The request waits for a
+    /// place under the provider's concurrency limit (time counted in `wait`) and holds it until
+    /// the returned permit is dropped, i.e. until its answer has been passed on whole.
     pub(crate) async fn forward(
         &self,
         method: reqwest::Method,
         path_and_query: &str,
         headers: &HeaderMap,
         body: bytes::Bytes,
-    ) -> reqwest::Result<reqwest::Response> {
+        wait: &ProviderWait,
+    ) -> Result<(reqwest::Response, OwnedSemaphorePermit), ModelError> {
+        let permit = wait
+            .during(self.limit.clone().acquire_owned())
+            .await
+            .map_err(|_| ModelError::Config(format!("provider {}: client closed", self.cfg.id)))?;
         let mut out = HeaderMap::new();
         for (name, value) in headers {
             if !matches!(
@@ -440,7 +469,8 @@ impl Client {
             }
         }
         let url = format!("{}{path_and_query}", self.cfg.api_root());
-        self.http.request(method, url).headers(out).body(body).send().await
+        let response = self.http.request(method, url).headers(out).body(body).send().await;
+        Ok((response.map_err(|e| self.transport_error(&e))?, permit))
     }
 }
 

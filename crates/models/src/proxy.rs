@@ -1,18 +1,24 @@
 //! A key-adding reverse proxy on a Unix socket. A coding-agent harness running inside a trial's
 //! container (which has no network) reaches its model provider through this socket, holding only a
 //! placeholder key: the real key is added here, on the host, and never enters the container.
+//! Requests take their place under the provider's concurrency limit like any other call, and the
+//! time the harness spends on the provider's failures (answers it will retry, and its backoff
+//! until the next request) is counted in the proxy's [`ProviderWait`], so that it can be left out
+//! of the agent's wall time.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use futures_util::StreamExt;
 
-use crate::Client;
+use crate::{Client, ProviderWait};
 
 /// Largest request body forwarded (a long conversation with tool outputs stays far below).
 const MAX_BODY_BYTES: usize = 64 << 20;
@@ -20,6 +26,7 @@ const MAX_BODY_BYTES: usize = 64 << 20;
 /// The running proxy; dropping it stops it and removes its socket.
 pub struct ProxyHandle {
     path: PathBuf,
+    wait: Arc<ProviderWait>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -27,6 +34,17 @@ impl ProxyHandle {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The time the harness has waited on the provider through this proxy.
+    pub fn wait(&self) -> Arc<ProviderWait> {
+        self.wait.clone()
+    }
+}
+
+#[derive(Clone)]
+struct Proxy {
+    client: Arc<Client>,
+    wait: Arc<ProviderWait>,
 }
 
 impl Drop for ProxyHandle {
@@ -42,16 +60,23 @@ pub async fn serve_unix(client: Arc<Client>, path: &Path) -> std::io::Result<Pro
     let _ = std::fs::remove_file(path);
     let listener = tokio::net::UnixListener::bind(path)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777))?;
-    let app = Router::new().fallback(forward).with_state(client);
+    let wait = Arc::new(ProviderWait::default());
+    let app = Router::new().fallback(forward).with_state(Proxy { client, wait: wait.clone() });
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!("model proxy stopped: {e}");
         }
     });
-    Ok(ProxyHandle { path: path.to_owned(), task })
+    Ok(ProxyHandle { path: path.to_owned(), wait, task })
 }
 
-async fn forward(State(client): State<Arc<Client>>, request: Request) -> Response {
+/// Statuses a harness retries: the time they took, and the backoff after them, is the provider's.
+fn retryable(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 408 | 429) || status.is_server_error()
+}
+
+async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
+    proxy.wait.backoff_ended();
     let (parts, body) = request.into_parts();
     let Some(path) = parts.uri.path_and_query().map(|p| p.as_str().to_owned()) else {
         return (StatusCode::BAD_REQUEST, "no path").into_response();
@@ -60,18 +85,34 @@ async fn forward(State(client): State<Arc<Client>>, request: Request) -> Respons
         Ok(b) => b,
         Err(e) => return (StatusCode::PAYLOAD_TOO_LARGE, format!("request body: {e}")).into_response(),
     };
-    match client.forward(parts.method, &path, &parts.headers, body).await {
-        Ok(upstream) => {
+    let sent = Instant::now();
+    let failed = |wait: &ProviderWait| {
+        wait.add(sent.elapsed());
+        wait.backoff_started();
+    };
+    match proxy.client.forward(parts.method, &path, &parts.headers, body, &proxy.wait).await {
+        Ok((upstream, permit)) => {
+            if retryable(upstream.status()) {
+                failed(&proxy.wait);
+            }
             let mut response = Response::builder().status(upstream.status());
             for (name, value) in upstream.headers() {
                 if !matches!(name.as_str(), "content-length" | "connection" | "transfer-encoding") {
                     response = response.header(name, value);
                 }
             }
+            // The place under the limit is held until the answer has streamed through.
+            let body = upstream.bytes_stream().map(move |chunk| {
+                let _held = &permit;
+                chunk
+            });
             response
-                .body(Body::from_stream(upstream.bytes_stream()))
+                .body(Body::from_stream(body))
                 .unwrap_or_else(|e| (StatusCode::BAD_GATEWAY, e.to_string()).into_response())
         }
-        Err(e) => (StatusCode::BAD_GATEWAY, format!("model provider unreachable: {e}")).into_response(),
+        Err(e) => {
+            failed(&proxy.wait);
+            (StatusCode::BAD_GATEWAY, format!("model provider unreachable: {e}")).into_response()
+        }
     }
 }

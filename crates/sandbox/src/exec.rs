@@ -38,17 +38,59 @@ pub enum OutputStream {
     Stderr,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct ExecOptions {
     pub timeout: Duration,
     pub workdir: Option<String>,
     pub env: Vec<String>,
     pub user: Option<String>,
+    /// Time the command spends waiting on someone else, which its timeout does not count.
+    pub uncharged: Option<Uncharged>,
 }
 
 impl Default for ExecOptions {
     fn default() -> Self {
-        ExecOptions { timeout: Duration::from_secs(600), workdir: None, env: Vec::new(), user: None }
+        ExecOptions { timeout: Duration::from_secs(600), workdir: None, env: Vec::new(), user: None, uncharged: None }
+    }
+}
+
+impl ExecOptions {
+    /// The default options with a timeout of `n` seconds.
+    pub fn seconds(n: u64) -> Self {
+        ExecOptions { timeout: Duration::from_secs(n), ..ExecOptions::default() }
+    }
+}
+
+/// What a command waits on outside itself (a model provider, for an agent harness).
+pub trait WaitClock: Send + Sync {
+    /// The wait so far.
+    fn waited(&self) -> Duration;
+    /// Whether it is waiting now.
+    fn waiting(&self) -> bool;
+}
+
+/// Moves a command's deadline out by the time its clock reports waited, up to `at_most` in
+/// all; while the clock is waiting the deadline does not pass. The in-container watchdog is set
+/// to the timeout plus `at_most`, the hard limit.
+#[derive(Clone)]
+pub struct Uncharged {
+    pub clock: std::sync::Arc<dyn WaitClock>,
+    pub at_most: Duration,
+}
+
+impl Uncharged {
+    fn extra(&self) -> Duration {
+        self.clock.waited().min(self.at_most)
+    }
+
+    fn holds(&self) -> bool {
+        self.clock.waiting() && self.clock.waited() < self.at_most
+    }
+}
+
+impl std::fmt::Debug for Uncharged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Uncharged").field("waited", &self.clock.waited()).field("at_most", &self.at_most).finish()
     }
 }
 
@@ -106,7 +148,9 @@ impl Container {
         on_output: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
     ) -> Result<ExecResult, SandboxError> {
         let docker = &self.engine.docker;
-        let seconds = opts.timeout.as_secs_f64().ceil().max(1.0) as u64;
+        let uncharged = opts.uncharged.clone();
+        let hard_limit = opts.timeout + uncharged.as_ref().map_or(Duration::ZERO, |u| u.at_most);
+        let seconds = hard_limit.as_secs_f64().ceil().max(1.0) as u64;
         let mut wrapped = vec![
             "sh".to_string(),
             "-c".to_string(),
@@ -139,13 +183,19 @@ impl Container {
         };
 
         let (mut stdout, mut stderr) = (Capture::default(), Capture::default());
-        let deadline = tokio::time::Instant::from_std(start + opts.timeout + KILL_GRACE);
+        // The deadline moves out by the uncharged wait, so it is looked at again every so often.
+        let deadline =
+            || start + opts.timeout + uncharged.as_ref().map_or(Duration::ZERO, Uncharged::extra) + KILL_GRACE;
+        let recheck = if uncharged.is_some() { Duration::from_millis(250) } else { Duration::MAX };
         let mut overran = false;
         loop {
-            match tokio::time::timeout_at(deadline, output.next()).await {
+            let check = deadline().min(Instant::now().checked_add(recheck).unwrap_or_else(deadline));
+            match tokio::time::timeout_at(check.into(), output.next()).await {
                 Err(_) => {
-                    overran = true;
-                    break;
+                    if Instant::now() >= deadline() && !uncharged.as_ref().is_some_and(Uncharged::holds) {
+                        overran = true;
+                        break;
+                    }
                 }
                 Ok(None) => break,
                 Ok(Some(chunk)) => match chunk.map_err(|e| self.lost(e))? {

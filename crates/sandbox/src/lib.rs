@@ -19,7 +19,7 @@ pub use changes::{EngineChange, EngineChangeKind};
 pub use container::{Container, ContainerState};
 pub use engine::{Engine, ManagedContainer};
 pub use error::SandboxError;
-pub use exec::{ExecOptions, ExecResult, OutputStream, OUTPUT_CAP};
+pub use exec::{ExecOptions, ExecResult, OutputStream, Uncharged, WaitClock, OUTPUT_CAP};
 pub use run::run_once;
 pub use snapshot::{file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP};
 pub use spec::{

@@ -5,7 +5,8 @@
 use serde_json::json;
 use skillscope_models::proxy::serve_unix;
 use skillscope_models::{ApiKind, Client, ProviderConfig, Secret};
-use skillscope_modelserver::{start, ServerOptions};
+use skillscope_modelserver::{start, Fault, ServerOptions};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const KEY: &str = "sk-ant-real-0123456789abcdef";
@@ -58,4 +59,38 @@ async fn the_proxy_adds_the_real_key_and_streams_the_answer_back() {
     let path = proxy.path().to_owned();
     drop(proxy);
     assert!(!path.exists(), "a stopped proxy leaves no socket behind");
+}
+
+/// Requests through the proxy take their place under the provider's concurrency limit (held
+/// until the answer has streamed through), and what the provider made the harness wait — queued
+/// behind the limit, a 429 and the backoff until the next request — is counted as provider wait.
+#[tokio::test]
+async fn the_proxy_holds_the_providers_limit_and_counts_the_harness_waiting() {
+    let script = serde_json::from_value(json!({"default": [{"text": "answer"}]})).unwrap();
+    let server = start(ServerOptions { script, require_key: Some(KEY.into()), ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let body = json!({"model": "m", "max_tokens": 16, "stream": true, "messages": [{"role": "user", "content": "hi"}]})
+        .to_string();
+    let mut provider = ProviderConfig::new("p", ApiKind::Anthropic, server.base_url.clone());
+    provider.max_concurrency = 1;
+    let proxy = serve_unix(Client::new(provider, Some(Secret::new(KEY))).unwrap().into(), &dir.path().join("m.sock"))
+        .await
+        .unwrap();
+
+    server.push_faults(vec![Fault::Slow { delay_ms: 400 }, Fault::Slow { delay_ms: 400 }]);
+    let (a, b) = tokio::join!(post(proxy.path(), &body), post(proxy.path(), &body));
+    assert!(a.starts_with("HTTP/1.1 200") && b.starts_with("HTTP/1.1 200"), "{a}\n{b}");
+    assert_eq!(server.peak_in_flight(), 1, "one request at a time under a limit of one");
+    let queued = proxy.wait().waited();
+    assert!(queued >= Duration::from_millis(350), "the second request waited for the first: {queued:?}");
+    assert!(!proxy.wait().waiting());
+
+    server.push_faults(vec![Fault::RateLimit { retry_after_secs: 1 }]);
+    assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 429"));
+    assert!(proxy.wait().waiting(), "after a 429 the harness is backing off: the provider's time");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 200"));
+    assert!(!proxy.wait().waiting(), "its next request ends the backoff");
+    let backoff = proxy.wait().waited() - queued;
+    assert!(backoff >= Duration::from_millis(500), "the backoff was counted: {backoff:?}");
 }

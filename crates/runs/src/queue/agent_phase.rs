@@ -166,13 +166,13 @@ pub async fn run(
         Runner::Builtin => skillscope_agent::run(input).await,
         Runner::ClaudeCode { socket_dir, .. } => {
             // Lives as long as the run: the harness's only way out of the container.
-            let _proxy = skillscope_models::proxy::serve_unix(
+            let proxy = skillscope_models::proxy::serve_unix(
                 p.client.clone(),
                 &socket_dir.path().join(claude_code::SOCKET_NAME),
             )
             .await
             .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
-            claude_code::run(input).await
+            claude_code::run(input, proxy.wait()).await
         }
     }
 }

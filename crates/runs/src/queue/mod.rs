@@ -8,4 +8,6 @@ pub mod sandbox_run;
 pub mod skill_roots;
 pub mod store;
 pub mod tamper;
+mod trial_error;
+mod verifier;
 pub mod worker;

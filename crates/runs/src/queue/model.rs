@@ -143,6 +143,14 @@ impl TrialSpec {
         v
     }
 
+    /// Runs in the task's working directory with a time limit of `secs`.
+    pub fn in_workdir(&self, secs: u64) -> skillscope_sandbox::ExecOptions {
+        skillscope_sandbox::ExecOptions {
+            workdir: Some(self.workdir.clone()),
+            ..skillscope_sandbox::ExecOptions::seconds(secs)
+        }
+    }
+
     /// SHA-256 of [`Self::without_skills`] and of the workspace folder's tree as it is now.
     pub fn content_sha256(&self) -> crate::error::Result<String> {
         let workspace = match &self.workspace {

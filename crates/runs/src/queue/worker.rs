@@ -5,7 +5,9 @@
 use super::arm_snapshot::{self, ArmSnapshot};
 use super::model::*;
 use super::store::{self, Claimed, Phase};
-use super::{agent_phase, skill_roots, tamper};
+use super::trial_error::TrialError;
+use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
+use super::{agent_phase, skill_roots};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::workspace::Workspace;
@@ -190,38 +192,6 @@ async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
     }
 }
 
-/// Why an attempt ended without a result of its own: `infra` failures are retried by the queue.
-struct TrialError {
-    infra: bool,
-    message: String,
-}
-
-impl From<SandboxError> for TrialError {
-    fn from(e: SandboxError) -> Self {
-        Self { infra: e.is_infrastructure(), message: e.to_string() }
-    }
-}
-
-impl From<skillscope_agent::AgentError> for TrialError {
-    fn from(e: skillscope_agent::AgentError) -> Self {
-        // Model faults and sandbox faults were not caused by the agent.
-        let infra = match &e {
-            skillscope_agent::AgentError::Model(m) => m.is_infrastructure(),
-            skillscope_agent::AgentError::Sandbox(s) => s.is_infrastructure(),
-            // The harness could not reach its model or produced no result: retried like a model fault.
-            skillscope_agent::AgentError::Harness(_) => true,
-        };
-        Self { infra, message: e.to_string() }
-    }
-}
-
-impl From<RunsError> for TrialError {
-    /// Set-up problems (missing configuration, keyring unavailable) are not the agent's doing.
-    fn from(e: RunsError) -> Self {
-        Self { infra: true, message: e.to_string() }
-    }
-}
-
 async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wipe: bool, sink: Sink) {
     let started = Instant::now();
     let result = match execute(&ws, &engine, &label, &c, wipe, &sink).await {
@@ -303,7 +273,7 @@ async fn list_skills(
     let cached = if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &setup)? } else { None };
     let search = if cached.is_some() { skill_roots::Search::Workdir } else { skill_roots::Search::Everywhere };
     let script = skill_roots::script(&spec.workdir, wipe, search);
-    let clean = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+    let clean = ExecOptions::seconds(60);
     let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
     let listing = skill_roots::parse(&listed.stdout);
     let mut visible = listing.visible;
@@ -324,16 +294,11 @@ async fn list_skills(
     let hashes = if paths.is_empty() {
         Default::default()
     } else {
-        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
+        let quick = ExecOptions::seconds(60);
         let sh = ["sh".to_string(), "-c".into(), skill_roots::hash_script(&paths)];
         skill_roots::parse_hashes(&container.exec(&sh, quick, &mut |_, _| {}).await?.stdout)
     };
     Ok((visible, hashes))
-}
-
-/// Runs in the task's working directory with a time limit.
-fn in_workdir(spec: &TrialSpec, secs: u64) -> ExecOptions {
-    ExecOptions { timeout: Duration::from_secs(secs), workdir: Some(spec.workdir.clone()), ..Default::default() }
 }
 
 /// One attempt: environment (image, container, workspace), agent command, verifier.
@@ -401,7 +366,7 @@ async fn execute(
         // The task's set-up comes before the skill roots are emptied, so it cannot bring a skill in.
         for (i, cmd) in spec.setup.iter().enumerate() {
             let sh = vec!["sh".to_string(), "-c".into(), cmd.clone()];
-            let r = container.exec(&sh, in_workdir(spec, spec.command_timeout_secs), &mut |_, _| {}).await?;
+            let r = container.exec(&sh, spec.in_workdir(spec.command_timeout_secs), &mut |_, _| {}).await?;
             if r.exit_code != Some(0) {
                 let how = if r.timed_out { "timed out".to_string() } else { format!("exited {:?}", r.exit_code) };
                 return Err(TrialError {
@@ -451,7 +416,7 @@ async fn execute(
                 let as_exec = agent_exec_result(&out);
                 (Some(out), as_exec)
             }
-            _ => (None, container.exec(&spec.command, in_workdir(spec, spec.command_timeout_secs), &mut log).await?),
+            _ => (None, container.exec(&spec.command, spec.in_workdir(spec.command_timeout_secs), &mut log).await?),
         };
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
         // Every process the agent started ends here: nothing it left running reaches the verifier.
@@ -565,140 +530,8 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
     }
 }
 
-/// How a verifier run ended: scored (its own result and the score, or why it could not score), or
-/// not run because the agent changed what it runs on (the paths).
-enum Verdict {
-    /// The verifier's run, its score (or why none), and for a verifier in place the engine's
-    /// record of what the agent changed outside the workdir.
-    Scored(skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>, Vec<String>),
-    Tampered(Vec<String>),
-}
-
-/// What the agent changed: its workdir, and (for a verifier in place) the engine's own changes
-/// from before the agent started, which are not the agent's.
-#[derive(Clone, Copy)]
-struct AgentChanges<'a> {
-    workdir: &'a [skillscope_sandbox::FileChange],
-    engine_at_start: &'a [skillscope_sandbox::EngineChange],
-}
-
 async fn remove(container: &skillscope_sandbox::Container) {
     if let Err(e) = container.remove().await {
         tracing::warn!("could not remove container {}: {e}", container.id);
     }
-}
-
-type Fresh = std::result::Result<skillscope_sandbox::Container, TrialError>;
-
-/// A container for the verifier from the trial's image, without the arm's skill or harness
-/// mounts, its workdir emptied so that files the agent deleted stay deleted once the agent's
-/// workdir is copied in.
-async fn fresh_container(engine: &Engine, spec: ContainerSpec, workdir: &str) -> Fresh {
-    let fresh = engine.create(&spec).await?;
-    let ready = async {
-        fresh.start().await?;
-        let clear = vec!["rm".to_string(), "-rf".into(), "--".into(), workdir.to_string()];
-        let quick = ExecOptions { timeout: Duration::from_secs(60), ..Default::default() };
-        let cleared = fresh.exec(&clear, quick, &mut |_, _| {}).await?;
-        if cleared.exit_code != Some(0) {
-            return Err(TrialError {
-                infra: true,
-                message: format!("could not clear {workdir} in the verifier's container: {}", cleared.stderr),
-            });
-        }
-        Ok(())
-    }
-    .await;
-    match ready {
-        Ok(()) => Ok(fresh),
-        Err(e) => {
-            let _ = fresh.remove().await;
-            Err(e)
-        }
-    }
-}
-
-/// Runs the verifier where the agent cannot have touched it: by default in the fresh container
-/// (`fresh`, from the same image) that receives the agent's workdir and nothing else; for a task
-/// that declares it, in the agent's (stopped) container, restarted, once its changes pass the
-/// tamper check.
-async fn verify(
-    c: &Claimed,
-    agent: &skillscope_sandbox::Container,
-    fresh: Option<tokio::sync::oneshot::Receiver<Fresh>>,
-    changes: AgentChanges<'_>,
-    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> std::result::Result<Verdict, TrialError> {
-    let spec = &c.spec;
-    if spec.verifier_in_place {
-        let now = agent.engine_changes().await?;
-        let tampered = tamper::in_place_tampering(&now, changes.engine_at_start, &spec.workdir);
-        if !tampered.is_empty() {
-            return Ok(Verdict::Tampered(tampered));
-        }
-        agent.start().await?;
-        let diff = tamper::outside_workdir(&now, changes.engine_at_start, &spec.workdir);
-        return Ok(match run_verifier(agent, spec, log).await? {
-            Verdict::Scored(r, scored, _) => Verdict::Scored(r, scored, diff),
-            tampered => tampered,
-        });
-    }
-    let tampered = tamper::workspace_hooks(changes.workdir, &spec.workdir);
-    if !tampered.is_empty() {
-        return Ok(Verdict::Tampered(tampered));
-    }
-    let lost = || TrialError { infra: true, message: "the verifier's container was not prepared".into() };
-    let fresh = fresh.ok_or_else(lost)?.await.map_err(|_| lost())??;
-    agent.copy_dir_to(&spec.workdir, &fresh).await?;
-    run_verifier(&fresh, spec, log).await
-}
-
-/// The task verifier when there is one, else the verifier command (exit 0 scores 1).
-async fn run_verifier(
-    container: &skillscope_sandbox::Container,
-    spec: &TrialSpec,
-    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> std::result::Result<Verdict, TrialError> {
-    let opts = in_workdir(spec, spec.verifier_timeout_secs);
-    if let Some(v) = &spec.scoring {
-        let (r, scored) = run_task_verifier(container, v, opts, log).await?;
-        return Ok(Verdict::Scored(r, scored, Vec::new()));
-    }
-    let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
-    let r = container.exec(cmd, opts, log).await?;
-    // Scored as an exit-code task verifier: exit 0 is 1, anything else (or a timeout) 0.
-    let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
-    let scored =
-        skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
-    Ok(Verdict::Scored(r, scored, Vec::new()))
-}
-
-/// Uploads a task verifier's files, runs it, fetches its report and scores the run.
-async fn run_task_verifier(
-    container: &skillscope_sandbox::Container,
-    v: &skillscope_tasks::TaskVerifier,
-    opts: ExecOptions,
-    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> std::result::Result<
-    (skillscope_sandbox::ExecResult, std::result::Result<skillscope_tasks::Score, String>),
-    TrialError,
-> {
-    let plan = skillscope_tasks::verifier_plan(v);
-    for (path, bytes) in &plan.files_to_upload {
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
-        let dir = if dir.is_empty() { "/" } else { dir };
-        let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
-        container
-            .exec(&mkdir, ExecOptions { timeout: Duration::from_secs(30), ..Default::default() }, &mut |_, _| {})
-            .await?;
-        container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
-    }
-    let r = container.exec(&plan.command, opts, log).await?;
-    let report = match &plan.report_path {
-        Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
-        None => None,
-    };
-    let scored =
-        skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map_err(|e| e.to_string());
-    Ok((r, scored))
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::process::Command;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use skillscope_sandbox::{bootstrap, Container, ContainerSpec, Engine, ExecOptions, ExecResult};
 use tokio::sync::OnceCell;
@@ -88,7 +88,7 @@ pub(crate) fn sh(script: &str) -> Vec<String> {
 }
 
 pub(crate) fn secs(n: u64) -> ExecOptions {
-    ExecOptions { timeout: Duration::from_secs(n), ..ExecOptions::default() }
+    ExecOptions::seconds(n)
 }
 
 /// Runs a command, ignoring streamed output.

@@ -31,7 +31,7 @@ async fn debian_python_image_runs_pytest() {
     assert!(r.stdout.contains("1 passed"), "{r:?}");
 
     // dash: the watchdog kills the whole group.
-    let opts = ExecOptions { timeout: Duration::from_secs(1), ..ExecOptions::default() };
+    let opts = ExecOptions::seconds(1);
     let start = Instant::now();
     let r = run(&c, sh("sleep 31 & sleep 30"), opts.clone()).await;
     assert!(r.timed_out && r.exit_code == Some(137), "{r:?}");

@@ -1,9 +1,12 @@
 //! Against the real Docker engine: lifecycle, exec, isolation, limits, files, builds.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use skillscope_sandbox::bootstrap::BUSYBOX_TAG;
-use skillscope_sandbox::{file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError};
+use skillscope_sandbox::{
+    file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError, Uncharged, WaitClock,
+};
 
 use crate::common::{self, busybox, engine, run, secs, sh, Scope, IMAGE_BUILDS};
 use crate::limits::{self, Limits};
@@ -148,7 +151,7 @@ async fn exec_timeout_kills_the_command() {
 
     // The watchdog kills the command's whole process group, background children included.
     let start = Instant::now();
-    let opts = ExecOptions { timeout: Duration::from_secs(1), ..ExecOptions::default() };
+    let opts = ExecOptions::seconds(1);
     let r = run(&c, sh("echo started; sleep 31 & sleep 30"), opts).await;
     assert!(r.timed_out && !r.oom_killed, "{r:?}");
     assert_eq!(r.exit_code, Some(137));
@@ -164,6 +167,45 @@ async fn exec_timeout_kills_the_command() {
     let after = run(&c, vec!["echo".into(), "alive".into()], secs(10)).await;
     assert_eq!(after.stdout, "alive\n");
 
+    c.remove().await.unwrap();
+    scope.assert_clean(&engine).await;
+}
+
+/// A clock that has been waiting since it was made, for as long as `for_how_long`.
+struct WaitingFor {
+    since: Instant,
+    for_how_long: Duration,
+}
+
+impl WaitClock for WaitingFor {
+    fn waited(&self) -> Duration {
+        self.since.elapsed().min(self.for_how_long)
+    }
+    fn waiting(&self) -> bool {
+        self.since.elapsed() < self.for_how_long
+    }
+}
+
+/// Time the command waits on someone else moves its deadline out (a 1 s timeout, a 3 s command
+/// that waited 2.5 s on its provider finishes), up to the stated most (with 0.5 s allowed, the
+/// same command is killed), and only while the clock says so (without a clock, it is killed).
+#[tokio::test]
+async fn uncharged_wait_moves_the_deadline_out_up_to_its_limit() {
+    let engine = engine().await;
+    busybox(&engine).await;
+    let scope = Scope::new("uncharged");
+    let c = scope.started(&engine, &scope.spec(BUSYBOX_TAG)).await;
+    let with = |for_how_long: Duration, at_most: Duration| ExecOptions {
+        timeout: Duration::from_secs(1),
+        uncharged: Some(Uncharged { clock: Arc::new(WaitingFor { since: Instant::now(), for_how_long }), at_most }),
+        ..ExecOptions::default()
+    };
+    let r = run(&c, sh("sleep 3; echo done"), with(Duration::from_millis(2500), Duration::from_secs(60))).await;
+    assert!(!r.timed_out && r.stdout == "done\n", "{r:?}");
+    let r = run(&c, sh("sleep 3; echo done"), with(Duration::from_millis(2500), Duration::from_millis(500))).await;
+    assert!(r.timed_out, "past the most that may be left out: {r:?}");
+    let r = run(&c, sh("sleep 3; echo done"), ExecOptions::seconds(1)).await;
+    assert!(r.timed_out, "{r:?}");
     c.remove().await.unwrap();
     scope.assert_clean(&engine).await;
 }

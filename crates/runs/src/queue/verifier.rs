@@ -1,0 +1,135 @@
+//! The verifier's side of an attempt: a fresh container for it (prepared while the agent works),
+//! the tamper checks, and the verifier's run and score, kept apart from everything the agent did.
+
+use super::model::TrialSpec;
+use super::store::Claimed;
+use super::tamper;
+use super::trial_error::TrialError;
+use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, OutputStream};
+
+/// How a verifier run ended: scored (its own result and the score, or why it could not score), or
+/// not run because the agent changed what it runs on (the paths).
+pub(super) enum Verdict {
+    /// The verifier's run, its score (or why none), and for a verifier in place the engine's
+    /// record of what the agent changed outside the workdir.
+    Scored(skillscope_sandbox::ExecResult, Result<skillscope_tasks::Score, String>, Vec<String>),
+    Tampered(Vec<String>),
+}
+
+/// What the agent changed: its workdir, and (for a verifier in place) the engine's own changes
+/// from before the agent started, which are not the agent's.
+#[derive(Clone, Copy)]
+pub(super) struct AgentChanges<'a> {
+    pub workdir: &'a [skillscope_sandbox::FileChange],
+    pub engine_at_start: &'a [skillscope_sandbox::EngineChange],
+}
+
+pub(super) type Fresh = Result<skillscope_sandbox::Container, TrialError>;
+
+/// A container for the verifier from the trial's image, without the arm's skill or harness
+/// mounts, its workdir emptied so that files the agent deleted stay deleted once the agent's
+/// workdir is copied in.
+pub(super) async fn fresh_container(engine: &Engine, spec: ContainerSpec, workdir: &str) -> Fresh {
+    let fresh = engine.create(&spec).await?;
+    let ready = async {
+        fresh.start().await?;
+        let clear = vec!["rm".to_string(), "-rf".into(), "--".into(), workdir.to_string()];
+        let quick = ExecOptions::seconds(60);
+        let cleared = fresh.exec(&clear, quick, &mut |_, _| {}).await?;
+        if cleared.exit_code != Some(0) {
+            return Err(TrialError {
+                infra: true,
+                message: format!("could not clear {workdir} in the verifier's container: {}", cleared.stderr),
+            });
+        }
+        Ok(())
+    }
+    .await;
+    match ready {
+        Ok(()) => Ok(fresh),
+        Err(e) => {
+            let _ = fresh.remove().await;
+            Err(e)
+        }
+    }
+}
+
+/// Runs the verifier where the agent cannot have touched it: by default in the fresh container
+/// (`fresh`, from the same image) that receives the agent's workdir and nothing else; for a task
+/// that declares it, in the agent's (stopped) container, restarted, once its changes pass the
+/// tamper check.
+pub(super) async fn verify(
+    c: &Claimed,
+    agent: &skillscope_sandbox::Container,
+    fresh: Option<tokio::sync::oneshot::Receiver<Fresh>>,
+    changes: AgentChanges<'_>,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> Result<Verdict, TrialError> {
+    let spec = &c.spec;
+    if spec.verifier_in_place {
+        let now = agent.engine_changes().await?;
+        let tampered = tamper::in_place_tampering(&now, changes.engine_at_start, &spec.workdir);
+        if !tampered.is_empty() {
+            return Ok(Verdict::Tampered(tampered));
+        }
+        agent.start().await?;
+        let diff = tamper::outside_workdir(&now, changes.engine_at_start, &spec.workdir);
+        return Ok(match run_verifier(agent, spec, log).await? {
+            Verdict::Scored(r, scored, _) => Verdict::Scored(r, scored, diff),
+            tampered => tampered,
+        });
+    }
+    let tampered = tamper::workspace_hooks(changes.workdir, &spec.workdir);
+    if !tampered.is_empty() {
+        return Ok(Verdict::Tampered(tampered));
+    }
+    let lost = || TrialError { infra: true, message: "the verifier's container was not prepared".into() };
+    let fresh = fresh.ok_or_else(lost)?.await.map_err(|_| lost())??;
+    agent.copy_dir_to(&spec.workdir, &fresh).await?;
+    run_verifier(&fresh, spec, log).await
+}
+
+/// The task verifier when there is one, else the verifier command (exit 0 scores 1).
+async fn run_verifier(
+    container: &skillscope_sandbox::Container,
+    spec: &TrialSpec,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> Result<Verdict, TrialError> {
+    let opts = spec.in_workdir(spec.verifier_timeout_secs);
+    if let Some(v) = &spec.scoring {
+        let (r, scored) = run_task_verifier(container, v, opts, log).await?;
+        return Ok(Verdict::Scored(r, scored, Vec::new()));
+    }
+    let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
+    let r = container.exec(cmd, opts, log).await?;
+    // Scored as an exit-code task verifier: exit 0 is 1, anything else (or a timeout) 0.
+    let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
+    let scored =
+        skillscope_tasks::score(&exit_code, r.exit_code, r.timed_out, &r.stdout, None).map_err(|e| e.to_string());
+    Ok(Verdict::Scored(r, scored, Vec::new()))
+}
+
+/// Uploads a task verifier's files, runs it, fetches its report and scores the run.
+async fn run_task_verifier(
+    container: &skillscope_sandbox::Container,
+    v: &skillscope_tasks::TaskVerifier,
+    opts: ExecOptions,
+    log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
+) -> Result<(skillscope_sandbox::ExecResult, Result<skillscope_tasks::Score, String>), TrialError> {
+    let plan = skillscope_tasks::verifier_plan(v);
+    for (path, bytes) in &plan.files_to_upload {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
+        let dir = if dir.is_empty() { "/" } else { dir };
+        let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
+        container.exec(&mkdir, ExecOptions::seconds(30), &mut |_, _| {}).await?;
+        container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
+    }
+    let r = container.exec(&plan.command, opts, log).await?;
+    let report = match &plan.report_path {
+        Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
+        None => None,
+    };
+    let scored =
+        skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map_err(|e| e.to_string());
+    Ok((r, scored))
+}
