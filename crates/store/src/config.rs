@@ -21,6 +21,9 @@ pub struct QueueSettings {
     pub max_attempts: Option<u32>,
     /// First retry delay in milliseconds; doubles with each attempt.
     pub backoff_ms: Option<u64>,
+    /// Deadline of one attempt over all its phases, in seconds; default: the sum of the phases'
+    /// own limits and an allowance for preparing the environment (see `runs::queue::deadline`).
+    pub trial_deadline_secs: Option<u64>,
 }
 
 impl QueueSettings {

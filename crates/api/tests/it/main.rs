@@ -18,5 +18,6 @@ mod queue_worker;
 mod scans;
 mod task_settings;
 mod trajectory_window;
+mod trial_deadline;
 mod unfair_arms;
 mod verifier_tamper;

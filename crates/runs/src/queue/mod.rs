@@ -3,6 +3,7 @@
 pub mod agent_phase;
 pub mod agent_run;
 pub mod arm_snapshot;
+pub mod deadline;
 pub mod model;
 pub mod sandbox_run;
 pub mod skill_roots;

@@ -43,7 +43,9 @@ pub struct Claimed {
 /// Moves up to `limit` due trials from queued to running, highest priority first.
 pub fn claim(conn: &Connection, limit: u32) -> Result<Vec<Claimed>> {
     let mut st = conn.prepare(
-        "UPDATE trials SET state = 'running', updated_at = ?1, message = 'Starting'
+        "UPDATE trials SET state = 'running', updated_at = ?1, message = 'Starting',
+                env_started_at = NULL, env_finished_at = NULL, agent_started_at = NULL,
+                agent_finished_at = NULL, verifier_started_at = NULL, verifier_finished_at = NULL
          WHERE id IN (SELECT id FROM trials WHERE state = 'queued' AND (not_before IS NULL OR not_before <= ?2)
                       ORDER BY priority DESC, id LIMIT ?3)
          RETURNING id, attempt, spec_json",
@@ -65,6 +67,32 @@ pub enum Phase {
     Env,
     Agent,
     Verifier,
+}
+
+impl Phase {
+    /// The phase as a message names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::Env => "the environment's preparation (image, workspace upload, set-up, skill listing)",
+            Phase::Agent => "the agent's work",
+            Phase::Verifier => "the verifier",
+        }
+    }
+}
+
+/// The last phase the trial's running attempt started, if any.
+pub fn current_phase(conn: &Connection, id: i64) -> Result<Option<Phase>> {
+    let (env, agent, verifier): (Option<String>, Option<String>, Option<String>) = conn.query_row(
+        "SELECT env_started_at, agent_started_at, verifier_started_at FROM trials WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    Ok(match (env, agent, verifier) {
+        (_, _, Some(_)) => Some(Phase::Verifier),
+        (_, Some(_), None) => Some(Phase::Agent),
+        (Some(_), None, None) => Some(Phase::Env),
+        _ => None,
+    })
 }
 
 /// Stamps the start or end of a phase of a running attempt.

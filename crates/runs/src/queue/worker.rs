@@ -7,7 +7,7 @@ use super::model::*;
 use super::store::{self, Claimed, Phase};
 use super::trial_error::TrialError;
 use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
-use super::{agent_phase, skill_roots};
+use super::{agent_phase, deadline, skill_roots};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::workspace::Workspace;
@@ -194,13 +194,28 @@ async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
 
 async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wipe: bool, sink: Sink) {
     let started = Instant::now();
-    let result = match execute(&ws, &engine, &label, &c, wipe, &sink).await {
-        Ok(r) => r,
-        Err(e) => AttemptResult::ended_early(
+    let limit = deadline::for_trial(&ws, &c.spec);
+    let result = match tokio::time::timeout(limit, execute(&ws, &engine, &label, &c, wipe, &sink)).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => AttemptResult::ended_early(
             c.attempt,
             if e.infra { TrialState::InfraError } else { TrialState::AgentError },
             e.message,
         ),
+        Err(_) => {
+            // The attempt was dropped where it hung; its containers go with it.
+            remove_trial_containers(&engine, &label, c.id).await;
+            let phase = ws.conn().ok().and_then(|conn| store::current_phase(&conn, c.id).ok()).flatten();
+            AttemptResult::ended_early(
+                c.attempt,
+                TrialState::InfraError,
+                format!(
+                    "the trial's deadline ({} s over all phases) passed during {}; its containers were removed",
+                    limit.as_secs(),
+                    phase.map_or("its start", Phase::describe)
+                ),
+            )
+        }
     };
     let result = AttemptResult { duration_ms: started.elapsed().as_millis() as u64, ..result };
     let q = ws.config().queue.clone();
