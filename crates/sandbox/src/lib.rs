@@ -23,6 +23,7 @@ pub use exec::{ExecOptions, ExecResult, OutputStream, Uncharged, WaitClock, OUTP
 pub use run::run_once;
 pub use snapshot::{file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP};
 pub use spec::{
-    ContainerSpec, NetworkMode, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_PIDS_LIMIT, MANAGED_LABEL,
+    ContainerSpec, NetworkMode, DEFAULT_FILE_SIZE_BYTES, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_OPEN_FILES,
+    DEFAULT_PIDS_LIMIT, MANAGED_LABEL,
 };
 pub use transfer::DOWNLOAD_LIMIT;

@@ -1,10 +1,11 @@
 //! What a sandbox container looks like: image, limits, mounts. Isolation is not optional:
-//! every container drops all capabilities, forbids privilege gain and runs unprivileged.
+//! every container drops all capabilities, forbids privilege gain and runs unprivileged, with
+//! limits on memory, CPU, processes, open files and file size.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use bollard::models::{ContainerCreateBody, HostConfig, Mount, MountType};
+use bollard::models::{ContainerCreateBody, HostConfig, Mount, MountType, ResourcesUlimits};
 use serde::{Deserialize, Serialize};
 
 /// Label put on every container and image this crate creates.
@@ -32,6 +33,10 @@ pub struct ContainerSpec {
     /// CPU limit in units of 1e-9 CPUs.
     pub nano_cpus: Option<i64>,
     pub pids_limit: Option<i64>,
+    /// Most open files per process (soft and hard `nofile` limit).
+    pub open_files: Option<i64>,
+    /// Largest file a process may write, in bytes (`fsize`; a write past it fails with EFBIG).
+    pub file_size_bytes: Option<i64>,
     /// Read-only root filesystem, with a tmpfs on /tmp. Uploads need a writable rootfs.
     pub read_only_rootfs: bool,
     pub user: Option<String>,
@@ -44,6 +49,8 @@ pub struct ContainerSpec {
 pub const DEFAULT_MEMORY_BYTES: i64 = 1 << 30;
 pub const DEFAULT_NANO_CPUS: i64 = 1_000_000_000;
 pub const DEFAULT_PIDS_LIMIT: i64 = 256;
+pub const DEFAULT_OPEN_FILES: i64 = 4096;
+pub const DEFAULT_FILE_SIZE_BYTES: i64 = 2 << 30;
 
 /// Keeps the container alive; all work happens through exec.
 const IDLE_COMMAND: [&str; 3] = ["sh", "-c", "while :; do sleep 3600; done"];
@@ -57,6 +64,8 @@ impl Default for ContainerSpec {
             memory_bytes: Some(DEFAULT_MEMORY_BYTES),
             nano_cpus: Some(DEFAULT_NANO_CPUS),
             pids_limit: Some(DEFAULT_PIDS_LIMIT),
+            open_files: Some(DEFAULT_OPEN_FILES),
+            file_size_bytes: Some(DEFAULT_FILE_SIZE_BYTES),
             read_only_rootfs: false,
             user: None,
             ro_mounts: Vec::new(),
@@ -89,6 +98,11 @@ impl ContainerSpec {
                 ..Mount::default()
             })
             .collect();
+        let ulimit = |name: &str, v: i64| ResourcesUlimits { name: Some(name.into()), soft: Some(v), hard: Some(v) };
+        let ulimits = [("nofile", self.open_files), ("fsize", self.file_size_bytes)]
+            .into_iter()
+            .filter_map(|(name, v)| v.map(|v| ulimit(name, v)))
+            .collect();
         let tmpfs = self
             .read_only_rootfs
             .then(|| HashMap::from([("/tmp".to_string(), "rw,nosuid,nodev,size=256m".to_string())]));
@@ -107,6 +121,7 @@ impl ContainerSpec {
                 memory_swap: self.memory_bytes,
                 nano_cpus: self.nano_cpus,
                 pids_limit: self.pids_limit,
+                ulimits: Some(ulimits),
                 cap_drop: Some(vec!["ALL".to_string()]),
                 security_opt: Some(vec!["no-new-privileges".to_string()]),
                 privileged: Some(false),

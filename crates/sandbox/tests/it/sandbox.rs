@@ -79,9 +79,17 @@ async fn container_is_isolated_and_limited() {
         memory_bytes: Some(64 << 20),
         nano_cpus: Some(500_000_000),
         pids_limit: Some(32),
+        open_files: Some(256),
+        file_size_bytes: Some(1 << 20),
         ..scope.spec(BUSYBOX_TAG)
     };
     let c = scope.started(&engine, &spec).await;
+
+    // Open files and file size are bounded: a 2 MiB write stops at 1 MiB.
+    let nofile = run(&c, sh("ulimit -n"), secs(10)).await;
+    assert_eq!(nofile.stdout.trim(), "256", "{nofile:?}");
+    let big = run(&c, sh("dd if=/dev/zero of=/tmp/big bs=1024 count=2048; wc -c < /tmp/big"), secs(10)).await;
+    assert_eq!(big.stdout.trim(), "1048576", "{big:?}");
 
     let net = run(&c, vec!["cat".into(), "/proc/net/dev".into()], secs(10)).await;
     let ifaces: Vec<&str> = net.stdout.lines().skip(2).filter_map(|l| l.split(':').next()).map(str::trim).collect();
