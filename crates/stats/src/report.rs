@@ -127,13 +127,14 @@ pub struct Summary {
     /// `grid` the true p lies in `[p − error, p]`.
     pub p_signflip_error: f64,
     /// Smallest sign-flip p the design can reach: `2 / 2^n` (all `n` units
-    /// non-zero and of one sign; 1 for `n ≤ 1`). Ties lower what the data
-    /// reach further (to `2 / 2^n_nonzero`); they are evidence, not design.
+    /// non-zero and of one sign; 1 for `n ≤ 1`). Ties raise the smallest p
+    /// the data can reach (to `2 / 2^n_nonzero`): evidence, not design.
     pub min_p: f64,
     pub p_wilcoxon_method: WilcoxonMethod,
     /// Minimum detectable effect of the sign-flip test, points (80% power,
     /// α 0.05 two-sided; exact power up to 60 non-zero units, normal beyond;
-    /// see `stats::power`). `None` when `min_p ≥ 0.05`.
+    /// see `stats::power`). `None` when no effect is detectable (fewer than
+    /// 6 non-zero units).
     pub mde: Option<f64>,
     /// SkillAudit pass-rate gain, points (−100..100), over raw pairs.
     pub prg: f64,

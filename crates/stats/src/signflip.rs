@@ -356,6 +356,43 @@ mod tests {
         assert!(l % 7 == 0 || l < 84);
     }
 
+    /// Items of generated rows (1–50 tests per task, repeats), exact p by the
+    /// exact path on the deltas' own lattice.
+    fn generated() -> Vec<(Vec<Item>, f64)> {
+        use crate::synthetic::{pairs, Design};
+        let ps = pairs(Design { skills: 12, configs: 1, tasks: 14, seed: 9 });
+        ps.chunks(ps.len() / 12)
+            .filter_map(|g| {
+                let units: Vec<[&crate::Pair; 1]> = g.iter().map(|p| [p]).collect();
+                let d = crate::units::Deltas::of_units(units.iter().map(|u| &u[..]));
+                let items = exact_items(d.exact.as_ref()?);
+                let total: f64 = items.iter().map(|i| i.x).sum();
+                let t = items.iter().map(|i| if i.negative { -i.x } else { i.x }).sum::<f64>().abs();
+                let exact = grid_for(&items, total - t, u64::MAX / 2);
+                let r = pass(&items, exact, t, total);
+                (r.method == SignFlipMethod::Exact).then_some((items, r.p))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn coarse_brackets_contain_the_exact_p_and_refinement_decides() {
+        let mut straddled = 0;
+        for (items, want) in generated() {
+            let total: f64 = items.iter().map(|i| i.x).sum();
+            let t = items.iter().map(|i| if i.negative { -i.x } else { i.x }).sum::<f64>().abs();
+            for l in [1, 5, 12, 60, 97] {
+                let r = pass(&items, l, t, total);
+                assert!(r.p_low() <= want + 1e-12 && want <= r.p + 1e-12, "L {l}: {r:?} vs {want}");
+                straddled += usize::from(r.straddles(ALPHA) && !(0.04..0.06).contains(&want));
+            }
+            let r = sign_flip_items(&items);
+            assert!(r.p_low() <= want + 1e-12 && want <= r.p + 1e-12, "{r:?} vs {want}");
+            assert!(!r.straddles(ALPHA), "refined bracket {r:?} still contains α (exact {want})");
+        }
+        assert!(straddled > 0, "no coarse bracket straddled α: the refinement went untested");
+    }
+
     #[test]
     fn smallest_p_and_zeros() {
         let mut d = vec![(1i128, 1u128); 6];

@@ -3,4 +3,4 @@
 /**
  * Direction class of a skill or group.
  */
-export type StatsClass = "golden" | "harmful" | "ineffective";
+export type StatsClass = "golden" | "harmful" | "ineffective" | "undecided" | "too_few_tasks";

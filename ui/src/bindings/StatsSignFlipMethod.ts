@@ -3,4 +3,4 @@
 /**
  * How a sign-flip p-value was obtained.
  */
-export type StatsSignFlipMethod = "exact" | "grid" | "normal";
+export type StatsSignFlipMethod = "exact" | "grid";

@@ -5,7 +5,7 @@
  */
 export type StatsStratum = { 
 /**
- * Mean PRG of pairs with `without < 0.5`.
+ * Mean PRG (points) of pairs with `without < 0.5`.
  */
 low: number | null, 
 /**

@@ -26,7 +26,8 @@ mean_with: number,
  */
 delta: number, 
 /**
- * Exact two-sided paired sign-flip p (conservative bound if `grid`).
+ * Two-sided paired sign-flip p: exact, or the certified upper bound
+ * (`grid`).
  */
 p_signflip: number, 
 /**
@@ -58,16 +59,25 @@ n_nonzero: number,
  */
 sd_delta: number, p_signflip_method: StatsSignFlipMethod, 
 /**
- * Bound on the error of `p_signflip`: 0 when `exact`; `grid`: true p in
- * `[p − error, p]`; `normal`: Berry–Esseen bound, true p within ± error.
+ * Certified bound on the error of `p_signflip`: 0 when `exact`; for
+ * `grid` the true p lies in `[p − error, p]`.
  */
-p_signflip_error: number, p_wilcoxon_method: StatsWilcoxonMethod, 
+p_signflip_error: number, 
 /**
- * Minimum detectable effect, points (80% power, α 0.05 two-sided).
+ * Smallest sign-flip p the design can reach: `2 / 2^n` (all `n` units
+ * non-zero and of one sign; 1 for `n ≤ 1`). Ties raise the smallest p
+ * the data can reach (to `2 / 2^n_nonzero`): evidence, not design.
+ */
+min_p: number, p_wilcoxon_method: StatsWilcoxonMethod, 
+/**
+ * Minimum detectable effect of the sign-flip test, points (80% power,
+ * α 0.05 two-sided; exact power up to 60 non-zero units, normal beyond;
+ * see `stats::power`). `None` when no effect is detectable (fewer than
+ * 6 non-zero units).
  */
 mde: number | null, 
 /**
- * SkillAudit pass-rate gain in [−1, 1].
+ * SkillAudit pass-rate gain, points (−100..100), over raw pairs.
  */
 prg: number, 
 /**

@@ -1,4 +1,5 @@
 //! Integration tests of the statistics engine. One binary, one module per subject.
 
+mod realistic;
 mod reference;
 mod report;
