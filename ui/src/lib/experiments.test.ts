@@ -133,7 +133,13 @@ describe("skill summaries", () => {
   } as StatsReport;
 
   it("counts the classes of the pooled rows", () => {
-    expect(classCounts(report.skills)).toEqual({ golden: 1, ineffective: 1, harmful: 0 });
+    expect(classCounts(report.skills)).toEqual({
+      golden: 1,
+      ineffective: 1,
+      undecided: 0,
+      too_few_tasks: 0,
+      harmful: 0,
+    });
   });
 
   it("nests each skill's configuration rows under its pooled row", () => {
@@ -163,7 +169,7 @@ describe("statistics formatting", () => {
   it("names the sign-flip method unless exact", () => {
     expect(signFlipText(summary({ p_signflip: 0.031 }))).toBe("0.031");
     expect(signFlipText(summary({ p_signflip: 0.031, p_signflip_method: "grid" }))).toBe("0.031 (grid)");
-    expect(signFlipText(summary({ p_signflip: 0.00001, p_signflip_method: "normal" }))).toBe("< 0.001 (normal)");
+    expect(signFlipText(summary({ p_signflip: 0.00001, p_signflip_method: "grid" }))).toBe("< 0.001 (grid)");
   });
 
   it("formats points, signed deltas, intervals, gains and rates", () => {

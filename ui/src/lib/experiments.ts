@@ -58,7 +58,7 @@ export function groupReasons(pairs: PairView[]): ReasonCount[] {
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
-export const CLASSES: readonly StatsClass[] = ["golden", "ineffective", "harmful"];
+export const CLASSES: readonly StatsClass[] = ["golden", "ineffective", "undecided", "too_few_tasks", "harmful"];
 
 const CLASS_TEXT: Record<StatsClass, { label: string; description: string }> = {
   golden: {
@@ -74,6 +74,15 @@ const CLASS_TEXT: Record<StatsClass, { label: string; description: string }> = {
     description:
       "Ineffective = no directional effect detected, not 'no effect' (see the MDE for what could have been detected).",
   },
+  undecided: {
+    label: "Undecided",
+    description:
+      "Undecided = the certified bounds of the sign-flip p contain 0.05 even after refinement, so no verdict is given.",
+  },
+  too_few_tasks: {
+    label: "Too few tasks",
+    description: "Too few tasks to conclude: even if every task moved the same way, p could not fall below 0.05.",
+  },
 };
 
 export const classLabel = (c: StatsClass): string => CLASS_TEXT[c].label;
@@ -81,7 +90,13 @@ export const classDescription = (c: StatsClass): string => CLASS_TEXT[c].descrip
 
 /** How many skills (pooled over configurations) fell into each class. */
 export function classCounts(skills: StatsSummary[]): Record<StatsClass, number> {
-  const counts: Record<StatsClass, number> = { golden: 0, ineffective: 0, harmful: 0 };
+  const counts: Record<StatsClass, number> = {
+    golden: 0,
+    ineffective: 0,
+    undecided: 0,
+    too_few_tasks: 0,
+    harmful: 0,
+  };
   for (const s of skills) counts[s.class] += 1;
   return counts;
 }

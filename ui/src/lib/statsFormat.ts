@@ -30,7 +30,7 @@ export function formatCi(low: number, high: number): string {
   return `[${signed(low, 1)}, ${signed(high, 1)}]`;
 }
 
-/** A gain in −1..1 with two decimals: "+0.25"; "—" when it could not be computed. */
+/** A gain in −1..1 (EG, CG, ECG) with two decimals: "+0.25"; "—" when it could not be computed. */
 export function formatGain(x: number | null): string {
   return x === null ? DASH : signed(x, 2);
 }
@@ -46,15 +46,10 @@ export function signFlipText(s: StatsSummary): string {
   return s.p_signflip_method === "exact" ? p : `${p} (${s.p_signflip_method})`;
 }
 
-/** What an inexact sign-flip p means, for its tooltip. */
+/** What the sign-flip p is, for its tooltip: exact, or its certified bounds, and the smallest reachable p. */
 export function signFlipBound(s: StatsSummary): string {
-  const e = s.p_signflip_error.toPrecision(2);
-  switch (s.p_signflip_method) {
-    case "exact":
-      return "Exact: every sign assignment was enumerated.";
-    case "grid":
-      return `Conservative bound: the true p lies between p − ${e} and p.`;
-    case "normal":
-      return `Normal approximation: the true p lies within ± ${e} (Berry–Esseen bound).`;
-  }
+  const reach = `The smallest p these ${s.n} tasks can reach is ${formatP(s.min_p)}.`;
+  if (s.p_signflip_method === "exact") return `Exact: the distribution of all sign assignments was computed. ${reach}`;
+  const low = Math.max(0, s.p_signflip - s.p_signflip_error);
+  return `Certified bounds: the true p lies between ${low.toPrecision(3)} and ${s.p_signflip.toPrecision(3)} (deltas rounded to a grid; p shown is the upper bound). ${reach}`;
 }

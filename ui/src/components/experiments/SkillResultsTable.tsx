@@ -5,6 +5,7 @@ import { skillRows } from "../../lib/experiments";
 import { skillHref } from "../../lib/route";
 import {
   formatCi,
+  formatDelta,
   formatGain,
   formatP,
   formatPoints,
@@ -54,15 +55,17 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
   { header: "p (Wilcoxon)", className: "col-nowrap col-num", render: (s) => formatP(s.p_wilcoxon) },
   { header: "p (t-test)", className: "col-nowrap col-num", render: (s) => formatP(s.p_ttest) },
   { header: "q (BH)", className: "col-nowrap col-num", render: (s) => formatP(s.q_bh) },
-  { header: "Class", className: "col-nowrap", render: (s) => <ClassBadge value={s.class} /> },
+  { header: "Class", className: "col-nowrap", render: (s) => <ClassBadge value={s.class} minP={s.min_p} /> },
   {
     header: "MDE",
     className: "col-nowrap col-num",
     render: (s) => (
-      <span title="Smallest delta (points) detectable with 80% power at α = 0.05">{formatPoints(s.mde)}</span>
+      <span title="Smallest mean delta (points) the sign-flip test detects with 80% power at α = 0.05">
+        {formatPoints(s.mde)}
+      </span>
     ),
   },
-  { header: "PRG", className: "col-num", render: (s) => formatGain(s.prg) },
+  { header: "PRG", className: "col-num", render: (s) => formatDelta(s.prg) },
   { header: "EG", className: "col-num", render: (s) => <span title={`${s.n_eg} pairs`}>{formatGain(s.eg)}</span> },
   { header: "CG", className: "col-num", render: (s) => <span title={`${s.n_cg} pairs`}>{formatGain(s.cg)}</span> },
   { header: "ECG", className: "col-num", render: (s) => formatGain(s.ecg) },
@@ -127,18 +130,27 @@ function HowComputed() {
       <summary>How these are computed</summary>
       <ul>
         <li>Scores are pass ratios in points (0–100); a unit is a task, its repeats averaged; n counts units.</li>
-        <li>Delta = mean(with − without) over units; 95% CI by percentile bootstrap.</li>
         <li>
-          p (sign-flip) is the paired two-sided sign-flip test (exact, or a conservative grid bound, or a normal
-          approximation for many units); q (BH) is its Benjamini–Hochberg adjustment, within the pooled rows and within
-          the per-configuration rows.
+          Delta = mean(with − without) over units, in points; every test sees the same unit deltas, taken as exact
+          fractions (passed / total), so equal deltas are equal and zero in all of them. 95% CI by percentile bootstrap
+          (10,000 resamples, seeded).
+        </li>
+        <li>
+          p (sign-flip) is the paired two-sided sign-flip test: exact, or certified bounds (deltas rounded to a grid,
+          the upper bound shown, refined while the bounds contain 0.05); q (BH) is its Benjamini–Hochberg adjustment,
+          within the pooled rows and within the per-configuration rows. p (Wilcoxon) is exact up to 300 non-zero units,
+          normal beyond.
         </li>
         <li>
           Golden / Harmful: delta above / below 0 with sign-flip p &lt; 0.05. Ineffective = no directional effect
-          detected, not &lsquo;no effect&rsquo;.
+          detected, not &lsquo;no effect&rsquo;. Undecided: the bounds of p contain 0.05. Too few tasks: the smallest
+          reachable p, 2 / 2<sup>n</sup>, is 0.05 or more (n ≤ 5), so no verdict was possible.
         </li>
-        <li>MDE: the smallest delta detectable with 80% power at α = 0.05 two-sided.</li>
-        <li>PRG = mean(with − without) over pairs, as a fraction (−1 to 1).</li>
+        <li>
+          MDE: the smallest mean delta the sign-flip test detects with 80% power at α = 0.05, with the observed delta
+          sizes and each task moving up with a fixed probability (exact power up to 60 non-zero units, normal beyond).
+        </li>
+        <li>PRG = mean(with − without) over pairs (every repeat counts), in points like the delta.</li>
         <li>
           EG / CG = mean symmetric relative saving (wo − wi) / max(wo, wi) of agent time / effective input tokens (input
           minus cached), on pairs where both runs scored above 0.

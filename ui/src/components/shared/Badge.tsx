@@ -9,6 +9,7 @@ import type { Verdict } from "../../bindings/Verdict";
 import { verdictLabel } from "../../lib/decisions";
 import { classDescription, classLabel } from "../../lib/experiments";
 import { plural } from "../../lib/format";
+import { formatP } from "../../lib/statsFormat";
 import type { ScoreBand } from "../../lib/scores";
 import { stateColour, stateDescription, stateLabel } from "../../lib/trialStates";
 
@@ -83,12 +84,19 @@ export function TrialStateBadge({ state }: { state: TrialState }) {
   );
 }
 
-const CLASS: Record<StatsClass, Tone> = { golden: "success", harmful: "danger", ineffective: "neutral" };
+const CLASS: Record<StatsClass, Tone> = {
+  golden: "success",
+  harmful: "danger",
+  ineffective: "neutral",
+  undecided: "warning",
+  too_few_tasks: "neutral",
+};
 
-/** A skill's direction class, explained on hover. */
-export function ClassBadge({ value }: { value: StatsClass }) {
+/** A skill's direction class, explained on hover (with the smallest reachable p when given). */
+export function ClassBadge({ value, minP }: { value: StatsClass; minP?: number }) {
+  const reach = minP === undefined ? "" : ` The smallest reachable p is ${formatP(minP)}.`;
   return (
-    <Badge tone={CLASS[value]} title={classDescription(value)} testId="skill-class">
+    <Badge tone={CLASS[value]} title={classDescription(value) + reach} testId="skill-class">
       {classLabel(value)}
     </Badge>
   );
