@@ -352,8 +352,8 @@ mod tests {
         let it = |n: u128, d: u128| Item { negative: false, x: n as f64 / d as f64, frac: Some((n, d)) };
         let items = [it(1, 3), it(2, 3), it(1, 4), it(3, 7)];
         let l = grid_for(&items, 1.0, 1_000);
-        assert_eq!(l % 12, 0, "{l}");
-        assert!(l % 7 == 0 || l < 84);
+        assert!(l.is_multiple_of(12), "{l}");
+        assert!(l.is_multiple_of(7) || l < 84);
     }
 
     /// Items of generated rows (1–50 tests per task, repeats), exact p by the
