@@ -52,6 +52,7 @@ async fn main() {
         container: &container,
         workdir: "/tmp",
         instruction: "benchmark",
+        owner: None,
         skills: &[],
         limits: &limits,
         redactor: &skillscope_atif::Redactor::new(vec![]),

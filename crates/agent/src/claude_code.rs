@@ -8,7 +8,7 @@ use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
 use serde_json::Value;
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
 use skillscope_models::{ProviderWait, Usage};
-use skillscope_sandbox::{ExecOptions, Uncharged, WaitClock};
+use skillscope_sandbox::{ExecOptions, Owner, Uncharged, WaitClock};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,9 +51,9 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
     let copy_skills: String =
         input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
     let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
-    let setup =
-        vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills /tmp/skillscope-home{dirs}{copy_skills}")];
-    let prepared = input.container.exec(&setup, ExecOptions::seconds(60), &mut |_, _| {}).await?;
+    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills{dirs}{copy_skills}")];
+    let as_agent = |secs| ExecOptions { user: input.owner.map(Owner::user), ..ExecOptions::seconds(secs) };
+    let prepared = input.container.exec(&setup, as_agent(60), &mut |_, _| {}).await?;
     if prepared.exit_code != Some(0) {
         return Err(AgentError::Harness(format!(
             "could not prepare Claude Code's folders: {}",
@@ -62,7 +62,7 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
     }
 
     let env = [
-        "HOME=/tmp/skillscope-home".to_string(),
+        format!("HOME={}", crate::HOME),
         "TMPDIR=/tmp".into(),
         format!("CLAUDE_CONFIG_DIR={CONFIG_DIR}"),
         // Root in a throw-away container: the bypass-permissions mode needs to know it is sandboxed.
@@ -90,11 +90,10 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
     .map(|s| s.to_string())
     .collect();
     let opts = ExecOptions {
-        timeout: Duration::from_secs(input.limits.wall_timeout_secs),
         workdir: Some(input.workdir.to_string()),
         env: env.to_vec(),
-        user: None,
         uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(wait.clone())), at_most: PROVIDER_WAIT_CAP }),
+        ..as_agent(input.limits.wall_timeout_secs)
     };
     let started = Instant::now();
     let mut pending = String::new();

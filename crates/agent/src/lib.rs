@@ -10,3 +10,7 @@ pub mod tools;
 
 pub use prompt::SkillListing;
 pub use run::{run, AgentError, AgentLimits, AgentOutcome, StopReason};
+
+/// The agent's home in the container (`HOME` of every command it runs), in /tmp so that any
+/// user may have one; the trial makes it, owned by the agent's user, before the agent starts.
+pub const HOME: &str = "/tmp/skillscope-home";

@@ -70,6 +70,8 @@ pub struct RunInput<'a> {
     pub container: &'a Container,
     pub workdir: &'a str,
     pub instruction: &'a str,
+    /// Who the agent's commands run as and who owns what it writes (None: root).
+    pub owner: Option<skillscope_sandbox::Owner>,
     pub skills: &'a [SkillListing],
     pub limits: &'a AgentLimits,
     pub redactor: &'a skillscope_atif::Redactor,
@@ -111,6 +113,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
     let tools = Tools {
         container: input.container,
         workdir: input.workdir.to_string(),
+        owner: input.owner,
         limits: ToolLimits {
             command_timeout: Duration::from_secs(limits.command_timeout_secs),
             output_limit: limits.output_limit_bytes as usize,

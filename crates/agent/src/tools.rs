@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use skillscope_models::ToolDef;
-use skillscope_sandbox::{Container, ExecOptions, SandboxError};
+use skillscope_sandbox::{Container, ExecOptions, Owner, SandboxError};
 use std::time::Duration;
 
 pub struct ToolLimits {
@@ -83,6 +83,8 @@ pub struct Tools<'a> {
     pub container: &'a Container,
     pub workdir: String,
     pub limits: ToolLimits,
+    /// Who the commands run as and who owns the files written (None: root).
+    pub owner: Option<Owner>,
 }
 
 impl Tools<'_> {
@@ -94,7 +96,13 @@ impl Tools<'_> {
     ) -> Result<skillscope_sandbox::ExecResult, SandboxError> {
         let mut cmd = vec!["sh".to_string(), "-c".into(), script.into(), "sh".into()];
         cmd.extend(args.iter().map(|a| a.to_string()));
-        let opts = ExecOptions { timeout, workdir: Some(self.workdir.clone()), ..Default::default() };
+        let opts = ExecOptions {
+            timeout,
+            workdir: Some(self.workdir.clone()),
+            env: vec![format!("HOME={}", crate::HOME)],
+            user: self.owner.map(Owner::user),
+            ..Default::default()
+        };
         self.container.exec(&cmd, opts, &mut |_, _| {}).await
     }
 
@@ -107,7 +115,7 @@ impl Tools<'_> {
         let (dir, name) = path.rsplit_once('/').unwrap_or((".", path));
         let dir = if dir.is_empty() { "/" } else { dir };
         self.sh("mkdir -p -- \"$1\"", &[dir], Duration::from_secs(30)).await?;
-        self.container.upload_files(&[(name.to_string(), content.as_bytes().to_vec())], dir).await
+        self.container.upload_files(&[(name.to_string(), content.as_bytes().to_vec())], dir, self.owner).await
     }
 
     /// Runs one tool call. Err only for infrastructure failures.
@@ -129,6 +137,8 @@ impl Tools<'_> {
                 }
                 let status = if r.timed_out {
                     format!("[killed: the command exceeded {} s]", timeout.as_secs())
+                } else if r.oom_killed {
+                    "[killed: the container's memory limit was reached]".to_string()
                 } else {
                     format!("[exit code {}]", r.exit_code.map_or("unknown".into(), |c| c.to_string()))
                 };

@@ -25,7 +25,7 @@ impl Engine {
         if !context_dir.join("Dockerfile").is_file() {
             return Err(SandboxError::ImageBuild(format!("no Dockerfile in {}", context_dir.display())));
         }
-        let context = pack_dir(context_dir, "")?;
+        let context = pack_dir(context_dir, "", None)?;
         let sha = hex::encode(Sha256::digest(&context));
         if let Some(id) = self.image_with_context(&sha).await? {
             self.tag(&id, tag).await?;

@@ -61,6 +61,14 @@ impl Container {
         })
     }
 
+    /// Bytes in the container's writable layer: everything its processes wrote outside mounts
+    /// (the engine measures it; on a large layer that takes a moment).
+    pub async fn disk_used(&self) -> Result<u64, SandboxError> {
+        let options = bollard::query_parameters::InspectContainerOptionsBuilder::default().size(true).build();
+        let inspect = self.engine.docker.inspect_container(&self.id, Some(options)).await.map_err(|e| self.lost(e))?;
+        Ok(inspect.size_rw.unwrap_or(0).max(0) as u64)
+    }
+
     /// Sends SIGTERM, then SIGKILL after `grace`. Stopping a stopped container is fine.
     pub async fn stop(&self, grace: Duration) -> Result<(), SandboxError> {
         let seconds = i32::try_from(grace.as_secs()).unwrap_or(i32::MAX);

@@ -94,7 +94,7 @@ impl std::fmt::Debug for Uncharged {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecResult {
     /// None when the command did not finish (timed out and the container was killed).
     pub exit_code: Option<i64>,

@@ -14,47 +14,113 @@ use crate::error::SandboxError;
 /// Largest archive [`Container::download`] accepts.
 pub const DOWNLOAD_LIMIT: usize = 256 << 20;
 
+/// Who owns uploaded entries, by numeric id (no user database needed in the image).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owner {
+    pub uid: u64,
+    pub gid: u64,
+}
+
+impl Owner {
+    /// `uid:gid`, as an exec's or a container's user.
+    pub fn user(self) -> String {
+        format!("{}:{}", self.uid, self.gid)
+    }
+}
+
+/// A tar being packed; with an owner its entries belong to that owner, and the target folder
+/// itself is an entry (so it belongs to them too), else they carry no owner.
+struct Packer {
+    builder: tar::Builder<Vec<u8>>,
+    owner: Option<Owner>,
+}
+
+impl Packer {
+    fn new(prefix: &str, owner: Option<Owner>) -> Result<Self, SandboxError> {
+        let mut packer = Packer { builder: tar::Builder::new(Vec::new()), owner };
+        if owner.is_some() && !prefix.is_empty() {
+            packer.dir(Path::new(prefix), 0o755)?;
+        }
+        Ok(packer)
+    }
+
+    fn header(&self, mode: u32) -> tar::Header {
+        let mut header = tar::Header::new_gnu();
+        header.set_mode(mode);
+        self.own(&mut header);
+        header
+    }
+
+    fn own(&self, header: &mut tar::Header) {
+        if let Some(o) = self.owner {
+            header.set_uid(o.uid);
+            header.set_gid(o.gid);
+        }
+    }
+
+    fn dir(&mut self, name: &Path, mode: u32) -> Result<(), SandboxError> {
+        let mut header = self.header(mode);
+        header.set_entry_type(tar::EntryType::Directory);
+        header.set_size(0);
+        Ok(self.builder.append_data(&mut header, name, std::io::empty())?)
+    }
+
+    fn finish(self) -> Result<Vec<u8>, SandboxError> {
+        Ok(self.builder.into_inner()?)
+    }
+}
+
 /// Packs the contents of `dir` under `prefix` (relative, may be empty) into a tar.
-/// Entries are sorted and carry no owner or timestamp, so equal trees give equal bytes.
+/// Entries are sorted and carry no timestamp, so equal trees give equal bytes.
 /// Symlinks are stored as links, not followed.
-pub(crate) fn pack_dir(dir: &Path, prefix: &str) -> Result<Vec<u8>, SandboxError> {
-    let mut builder = tar::Builder::new(Vec::new());
+pub(crate) fn pack_dir(dir: &Path, prefix: &str, owner: Option<Owner>) -> Result<Vec<u8>, SandboxError> {
+    let mut packer = Packer::new(prefix, owner)?;
     for entry in WalkDir::new(dir).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(|e| SandboxError::Io(e.to_string()))?;
         let rel = entry.path().strip_prefix(dir).map_err(|e| SandboxError::Io(e.to_string()))?;
         let name = Path::new(prefix).join(rel);
         let meta = std::fs::symlink_metadata(entry.path())?;
+        let mode = meta.permissions().mode() & 0o7777;
+        if meta.is_dir() {
+            packer.dir(&name, mode)?;
+            continue;
+        }
         let mut header = tar::Header::new_gnu();
         header.set_metadata_in_mode(&meta, tar::HeaderMode::Deterministic);
-        header.set_mode(meta.permissions().mode() & 0o7777);
+        header.set_mode(mode);
+        packer.own(&mut header);
         if meta.file_type().is_symlink() {
-            let target = std::fs::read_link(entry.path())?;
-            builder.append_link(&mut header, &name, &target)?;
-        } else if meta.is_dir() {
-            builder.append_data(&mut header, &name, std::io::empty())?;
+            packer.builder.append_link(&mut header, &name, std::fs::read_link(entry.path())?)?;
         } else if meta.is_file() {
-            let file = std::fs::File::open(entry.path())?;
-            builder.append_data(&mut header, &name, file)?;
+            packer.builder.append_data(&mut header, &name, std::fs::File::open(entry.path())?)?;
         }
     }
-    Ok(builder.into_inner()?)
+    packer.finish()
 }
 
-/// Packs in-memory files (paths relative to `prefix`) into a tar.
-fn pack_files(files: &[(String, Vec<u8>)], prefix: &str) -> Result<Vec<u8>, SandboxError> {
-    let mut builder = tar::Builder::new(Vec::new());
+/// Packs in-memory files (paths relative to `prefix`) into a tar; with an owner, the folders
+/// between `prefix` and each file are entries too, so that they belong to the owner.
+fn pack_files(files: &[(String, Vec<u8>)], prefix: &str, owner: Option<Owner>) -> Result<Vec<u8>, SandboxError> {
+    let mut packer = Packer::new(prefix, owner)?;
+    let mut dirs = std::collections::BTreeSet::new();
     for (rel, contents) in files {
         let rel = rel.trim_start_matches('/');
         if rel.split('/').any(|part| part == "..") {
             return Err(SandboxError::Io(format!("path escapes the target: {rel}")));
         }
-        let mut header = tar::Header::new_gnu();
+        if owner.is_some() {
+            for dir in Path::new(rel).ancestors().skip(1).filter(|d| !d.as_os_str().is_empty()) {
+                if dirs.insert(dir.to_path_buf()) {
+                    packer.dir(&Path::new(prefix).join(dir), 0o755)?;
+                }
+            }
+        }
+        let mut header = packer.header(0o644);
         header.set_size(contents.len() as u64);
-        header.set_mode(0o644);
         header.set_entry_type(tar::EntryType::Regular);
-        builder.append_data(&mut header, Path::new(prefix).join(rel), contents.as_slice())?;
+        packer.builder.append_data(&mut header, Path::new(prefix).join(rel), contents.as_slice())?;
     }
-    Ok(builder.into_inner()?)
+    packer.finish()
 }
 
 /// Regular files of a tar as (path, contents), directories and links skipped.
@@ -83,17 +149,28 @@ fn relative_target(container_dir: &str) -> Result<&str, SandboxError> {
 }
 
 impl Container {
-    /// Copies the contents of `host_dir` into `container_dir`, creating it if needed.
-    /// Files arrive owned by root with their host permission bits.
-    pub async fn upload_dir(&self, host_dir: &Path, container_dir: &str) -> Result<(), SandboxError> {
-        let archive = pack_dir(host_dir, relative_target(container_dir)?)?;
-        self.upload_archive(archive, "/", false).await
+    /// Copies the contents of `host_dir` into `container_dir`, creating it if needed, with their
+    /// host permission bits; owned by `owner` (and `container_dir` with them), else by root.
+    pub async fn upload_dir(
+        &self,
+        host_dir: &Path,
+        container_dir: &str,
+        owner: Option<Owner>,
+    ) -> Result<(), SandboxError> {
+        let archive = pack_dir(host_dir, relative_target(container_dir)?, owner)?;
+        self.upload_archive(archive, "/", owner.is_some()).await
     }
 
-    /// Writes `files` (paths relative to `container_dir`) into the container, mode 0644.
-    pub async fn upload_files(&self, files: &[(String, Vec<u8>)], container_dir: &str) -> Result<(), SandboxError> {
-        let archive = pack_files(files, relative_target(container_dir)?)?;
-        self.upload_archive(archive, "/", false).await
+    /// Writes `files` (paths relative to `container_dir`) into the container, mode 0644; with an
+    /// owner, `container_dir` and the folders on the way to each file belong to them too.
+    pub async fn upload_files(
+        &self,
+        files: &[(String, Vec<u8>)],
+        container_dir: &str,
+        owner: Option<Owner>,
+    ) -> Result<(), SandboxError> {
+        let archive = pack_files(files, relative_target(container_dir)?, owner)?;
+        self.upload_archive(archive, "/", owner.is_some()).await
     }
 
     /// Copies the directory `path` of this container (running or stopped) to the same path in

@@ -23,6 +23,11 @@ limits: AgentLimits, harness: Harness, harness_version: string,
  */
 system_prompt_sha256: string | null, image_digest: string, 
 /**
+ * Who the agent, the set-up and the verifier ran as: `uid:gid`, or `root` for a task that
+ * asked for it.
+ */
+user: string, 
+/**
  * SHA-256 of the task as the arm ran it: the trial's specification without its skills, and
  * the tree of the workspace folder copied in.
  */

@@ -4,4 +4,9 @@ export type TrialLimits = { memory_mb: number, cpus: number, pids: number,
 /**
  * Off unless a trial needs the model egress path.
  */
-network: boolean, read_only_rootfs: boolean, user: string | null, };
+network: boolean, read_only_rootfs: boolean, user: string | null, 
+/**
+ * Most the agent may write in its container (the writable layer: workdir, /tmp, anywhere
+ * outside mounts), in MiB; past it the agent is stopped and the attempt is its failure.
+ */
+disk_mb: number, };

@@ -45,4 +45,8 @@ env: Array<string>,
 /**
  * Caps the agent's wall time below its configuration's limit.
  */
-agent_timeout_secs: number | null, };
+agent_timeout_secs: number | null, 
+/**
+ * Run the set-up, the agent and the verifier as root rather than as [`TRIAL_OWNER`].
+ */
+run_as_root: boolean, };

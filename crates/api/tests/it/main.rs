@@ -8,6 +8,7 @@ mod clean_arms;
 mod common;
 mod decisions;
 mod experiment;
+mod hostile;
 mod import;
 mod jobs;
 mod provider_limit;

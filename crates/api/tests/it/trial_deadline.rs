@@ -29,7 +29,11 @@ fn a_hung_set_up_ends_at_the_trials_deadline_and_the_queue_goes_on() {
     let started = Instant::now();
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
-    assert!(started.elapsed() < Duration::from_secs(60), "the hung set-up did not hold the queue: {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the hung set-up did not hold the queue: {:?}",
+        started.elapsed()
+    );
     let trials = store::trials(&ws, run).unwrap();
     let (hung, next) = (&trials[0], &trials[1]);
     assert_eq!(hung.state, TrialState::InfraError, "{}", hung.message);

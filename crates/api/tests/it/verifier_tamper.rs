@@ -4,7 +4,9 @@
 //! one, a process that waits for the verifier to start and then does the task for the agent, and
 //! a `conftest.py` that turns every test into a pass. Each runs with the verifier in a fresh
 //! container (the default) and in the agent's own container (a task that declares it); none
-//! scores a pass. An honest agent passes in both modes.
+//! scores a pass. An honest agent passes in both modes. The attacks run as root (a task may ask
+//! for it), so that the checks are what stops them; run as the trial's default unprivileged
+//! user, the two that write outside the workdir cannot even land.
 
 use crate::common::*;
 use skillscope_api::queue::model::*;
@@ -40,8 +42,9 @@ fn attacks() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn trial(command: &str, in_place: bool) -> TrialSpec {
+fn trial(command: &str, in_place: bool, run_as_root: bool) -> TrialSpec {
     TrialSpec {
+        run_as_root,
         scoring: Some(TaskVerifier::Pytest {
             test_files: vec![TaskFile::new("test_answer.py", TEST)],
             args: Vec::new(),
@@ -61,7 +64,10 @@ fn no_attack_on_the_verifier_scores_a_pass_in_either_mode() {
     let mut trials = Vec::new();
     for (name, command) in attacks() {
         for (mode, in_place) in [("fresh", false), ("in-place", true)] {
-            trials.push((format!("{name} {mode}"), trial(&command, in_place)));
+            trials.push((format!("{name} {mode}"), trial(&command, in_place, true)));
+        }
+        if matches!(name, "fake-python" | "reward-writer") {
+            trials.push((format!("{name} in-place unprivileged"), trial(&command, true, false)));
         }
     }
     let run = store::create_run(&ws, "tamper", &trials).unwrap();
@@ -89,6 +95,9 @@ fn no_attack_on_the_verifier_scores_a_pass_in_either_mode() {
         ("reward-writer in-place", TrialState::VerifierTampered, Some("/logs/verifier/skillscope-junit.xml")),
         ("late-helper in-place", TrialState::Failed, None),
         ("conftest in-place", TrialState::VerifierTampered, Some("/workspace/tests/conftest.py")),
+        // Unprivileged, the agent cannot write /usr/local/bin or create /logs: nothing to catch.
+        ("fake-python in-place unprivileged", TrialState::Failed, None),
+        ("reward-writer in-place unprivileged", TrialState::Failed, None),
     ];
     let mut caught = 0;
     for (label, state, path) in expected {
@@ -101,7 +110,7 @@ fn no_attack_on_the_verifier_scores_a_pass_in_either_mode() {
         }
         caught += 1;
     }
-    eprintln!("tamper suite: {caught} of 8 attacks scored no pass");
+    eprintln!("tamper suite: {caught} of 10 attacks scored no pass");
     // In place, what the agent changed outside the workdir is recorded with the verifier's run.
     let helper = all.iter().find(|t| t.label == "late-helper in-place").unwrap();
     let run = store::results(&ws, helper.id).unwrap().pop().unwrap().verifier.unwrap();

@@ -74,6 +74,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
             Harness::ClaudeCode => None,
         },
         image_digest: String::new(),
+        user: String::new(),
         task_sha256: String::new(),
         skills: Vec::new(),
         reported_models: Vec::new(),
@@ -146,6 +147,7 @@ pub async fn run(
     container: &Container,
     workdir: &str,
     instruction: &str,
+    owner: Option<skillscope_sandbox::Owner>,
     session_id: String,
     log: &(dyn Fn(&str) + Send + Sync),
 ) -> std::result::Result<AgentOutcome, skillscope_agent::AgentError> {
@@ -156,6 +158,7 @@ pub async fn run(
         container,
         workdir,
         instruction,
+        owner,
         skills: &p.skills,
         limits: &p.limits,
         redactor: &p.redactor,

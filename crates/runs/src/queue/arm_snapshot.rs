@@ -26,6 +26,10 @@ pub struct ArmSnapshot {
     /// None for a harness that writes its own.
     pub system_prompt_sha256: Option<String>,
     pub image_digest: String,
+    /// Who the agent, the set-up and the verifier ran as: `uid:gid`, or `root` for a task that
+    /// asked for it.
+    #[serde(default)]
+    pub user: String,
     /// SHA-256 of the task as the arm ran it: the trial's specification without its skills, and
     /// the tree of the workspace folder copied in.
     pub task_sha256: String,
@@ -97,6 +101,7 @@ mod tests {
             harness_version: "1".into(),
             system_prompt_sha256: Some("p".into()),
             image_digest: "sha256:i".into(),
+            user: "1000:1000".into(),
             task_sha256: "t".into(),
             skills: Vec::new(),
             reported_models: vec![model.into()],

@@ -77,11 +77,27 @@ pub struct TrialLimits {
     pub network: bool,
     pub read_only_rootfs: bool,
     pub user: Option<String>,
+    /// Most the agent may write in its container (the writable layer: workdir, /tmp, anywhere
+    /// outside mounts), in MiB; past it the agent is stopped and the attempt is its failure.
+    #[serde(default = "default_disk_mb")]
+    pub disk_mb: u32,
+}
+
+fn default_disk_mb() -> u32 {
+    10 * 1024
 }
 
 impl Default for TrialLimits {
     fn default() -> Self {
-        Self { memory_mb: 1024, cpus: 1.0, pids: 256, network: false, read_only_rootfs: false, user: None }
+        Self {
+            memory_mb: 1024,
+            cpus: 1.0,
+            pids: 256,
+            network: false,
+            read_only_rootfs: false,
+            user: None,
+            disk_mb: default_disk_mb(),
+        }
     }
 }
 
@@ -120,7 +136,14 @@ pub struct TrialSpec {
     /// Caps the agent's wall time below its configuration's limit.
     #[serde(default)]
     pub agent_timeout_secs: Option<u64>,
+    /// Run the set-up, the agent and the verifier as root rather than as [`TRIAL_OWNER`].
+    #[serde(default)]
+    pub run_as_root: bool,
 }
+
+/// Who a trial's set-up, agent and verifier run as unless the task asks for root; they own the
+/// workdir, the agent's home and the verifier's files. A numeric id, so any image has it.
+pub const TRIAL_OWNER: skillscope_sandbox::Owner = skillscope_sandbox::Owner { uid: 1000, gid: 1000 };
 
 /// A task for the built-in agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -143,10 +166,22 @@ impl TrialSpec {
         v
     }
 
-    /// Runs in the task's working directory with a time limit of `secs`.
+    /// Who owns what the trial's processes write: [`TRIAL_OWNER`], or None (root) when the task
+    /// asks for root.
+    pub fn owner(&self) -> Option<skillscope_sandbox::Owner> {
+        (!self.run_as_root).then_some(TRIAL_OWNER)
+    }
+
+    /// The user the trial's processes run as, as its snapshot shows it.
+    pub fn user_label(&self) -> String {
+        self.owner().map_or("root".into(), skillscope_sandbox::Owner::user)
+    }
+
+    /// Runs in the task's working directory, as the trial's user, with a time limit of `secs`.
     pub fn in_workdir(&self, secs: u64) -> skillscope_sandbox::ExecOptions {
         skillscope_sandbox::ExecOptions {
             workdir: Some(self.workdir.clone()),
+            user: self.owner().map(skillscope_sandbox::Owner::user),
             ..skillscope_sandbox::ExecOptions::seconds(secs)
         }
     }
@@ -177,6 +212,7 @@ impl TrialSpec {
             setup: Vec::new(),
             env: Vec::new(),
             agent_timeout_secs: None,
+            run_as_root: false,
         }
     }
 }

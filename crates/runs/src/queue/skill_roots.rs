@@ -66,6 +66,40 @@ pub enum Search {
 /// skills among them). `wipe` is off only in tests that show the listing catches what a wipe
 /// would have removed.
 pub fn script(workdir: &str, wipe: bool, search: Search) -> String {
+    format!(
+        "{roots}{wipe}\
+         [ -d {SKILLS_DIR} ] && ls -1A {SKILLS_DIR}\n\
+         {{ roots | sort -u | while IFS= read -r r; do\n  \
+         [ -d \"$r\" ] && ls -1A \"$r\" | while IFS= read -r e; do printf '%s/%s\\n' \"$r\" \"$e\"; done\n\
+         done\n\
+         find {top} -xdev -name SKILL.md 2>/dev/null | while IFS= read -r f; do printf 'found %s\\n' \"$(dirname \"$f\")\"; done; }} | sort -u\n\
+         true\n",
+        roots = roots_function(workdir),
+        wipe = if wipe { wipe_step() } else { String::new() },
+        top = match search {
+            Search::Everywhere => "/".to_string(),
+            Search::Workdir => sh_quote(workdir),
+        },
+    )
+}
+
+/// Only the wipe of [`script`]: run as the trial's user, who owns the workdir (and its skill
+/// roots), which root without capabilities cannot empty. Roots it cannot touch are left to root.
+pub fn wipe_script(workdir: &str) -> String {
+    format!("{}{}true\n", roots_function(workdir), wipe_step())
+}
+
+/// Removes every root, and [`SKILLS_DIR`] when the arm mounts nothing there.
+fn wipe_step() -> String {
+    format!(
+        "roots | while IFS= read -r r; do rm -rf \"$r\" 2>/dev/null; done\n\
+         grep -q ' {SKILLS_DIR} ' /proc/mounts || rm -rf {SKILLS_DIR} 2>/dev/null\n"
+    )
+}
+
+/// A `roots` shell function printing every skill root: the fixed ones, the project roots under
+/// the workdir and its ancestors, those under every home, and those under the harnesses' variables.
+fn roots_function(workdir: &str) -> String {
     let mut fixed: Vec<String> = FIXED_ROOTS.iter().map(|r| r.to_string()).collect();
     for dir in Path::new(workdir).ancestors() {
         fixed.extend(PROJECT_ROOTS.iter().map(|r| dir.join(r).display().to_string()));
@@ -76,31 +110,12 @@ pub fn script(workdir: &str, wipe: bool, search: Search) -> String {
         .iter()
         .map(|(var, sub)| format!("  [ -n \"${{{var}:-}}\" ] && printf '%s\\n' \"${var}\"/{}\n", sh_quote(sub)))
         .collect();
-    let wipe_step = if wipe {
-        format!(
-            "roots | while IFS= read -r r; do rm -rf \"$r\"; done\n\
-             grep -q ' {SKILLS_DIR} ' /proc/mounts || rm -rf {SKILLS_DIR}\n"
-        )
-    } else {
-        String::new()
-    };
     format!(
         "roots() {{\n  printf '%s\\n' {fixed}\n  \
          {{ cut -d: -f6 /etc/passwd 2>/dev/null; printf '%s\\n' \"${{HOME:-}}\"; }} | while IFS= read -r h; do\n    \
-         [ -n \"$h\" ] && printf '%s\\n' {homes}\n  done\n{env}  true\n}}\n\
-         {wipe_step}\
-         [ -d {SKILLS_DIR} ] && ls -1A {SKILLS_DIR}\n\
-         {{ roots | sort -u | while IFS= read -r r; do\n  \
-         [ -d \"$r\" ] && ls -1A \"$r\" | while IFS= read -r e; do printf '%s/%s\\n' \"$r\" \"$e\"; done\n\
-         done\n\
-         find {top} -xdev -name SKILL.md 2>/dev/null | while IFS= read -r f; do printf 'found %s\\n' \"$(dirname \"$f\")\"; done; }} | sort -u\n\
-         true\n",
+         [ -n \"$h\" ] && printf '%s\\n' {homes}\n  done\n{env}  true\n}}\n",
         fixed = fixed.join(" "),
         homes = homes.join(" "),
-        top = match search {
-            Search::Everywhere => "/".to_string(),
-            Search::Workdir => sh_quote(workdir),
-        },
     )
 }
 

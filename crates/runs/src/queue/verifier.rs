@@ -97,7 +97,7 @@ async fn run_verifier(
 ) -> Result<Verdict, TrialError> {
     let opts = spec.in_workdir(spec.verifier_timeout_secs);
     if let Some(v) = &spec.scoring {
-        let (r, scored) = run_task_verifier(container, v, opts, log).await?;
+        let (r, scored) = run_task_verifier(container, v, spec, log).await?;
         return Ok(Verdict::Scored(r, scored, Vec::new()));
     }
     let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
@@ -113,18 +113,23 @@ async fn run_verifier(
 async fn run_task_verifier(
     container: &skillscope_sandbox::Container,
     v: &skillscope_tasks::TaskVerifier,
-    opts: ExecOptions,
+    spec: &TrialSpec,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
 ) -> Result<(skillscope_sandbox::ExecResult, Result<skillscope_tasks::Score, String>), TrialError> {
     let plan = skillscope_tasks::verifier_plan(v);
+    let owner = spec.owner();
+    // The verifier runs as the trial's user: its files and report folders are theirs.
+    for dir in &plan.output_dirs {
+        container.upload_files(&[], dir, owner).await?;
+    }
     for (path, bytes) in &plan.files_to_upload {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("/", path));
         let dir = if dir.is_empty() { "/" } else { dir };
         let mkdir = vec!["mkdir".to_string(), "-p".into(), dir.to_string()];
         container.exec(&mkdir, ExecOptions::seconds(30), &mut |_, _| {}).await?;
-        container.upload_files(&[(name.to_string(), bytes.clone())], dir).await?;
+        container.upload_files(&[(name.to_string(), bytes.clone())], dir, owner).await?;
     }
-    let r = container.exec(&plan.command, opts, log).await?;
+    let r = container.exec(&plan.command, spec.in_workdir(spec.verifier_timeout_secs), log).await?;
     let report = match &plan.report_path {
         Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
         None => None,

@@ -270,6 +270,8 @@ fn container_spec(
         // Skills (and a harness's binary and socket) are mounted read-only; the without-skill arm
         // has no /skills at all.
         ro_mounts,
+        // Open files and file size at the sandbox's defaults.
+        ..ContainerSpec::default()
     }
 }
 
@@ -287,6 +289,13 @@ async fn list_skills(
     // Without the wipe (tests only) the roots keep their skills: neither use nor fill the cache.
     let cached = if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &setup)? } else { None };
     let search = if cached.is_some() { skill_roots::Search::Workdir } else { skill_roots::Search::Everywhere };
+    if let (true, Some(owner)) = (wipe, spec.owner()) {
+        // The workdir's roots belong to the trial's user; root empties the rest just below.
+        let own = ["sh".to_string(), "-c".into(), skill_roots::wipe_script(&spec.workdir)];
+        container
+            .exec(&own, ExecOptions { user: Some(owner.user()), ..ExecOptions::seconds(60) }, &mut |_, _| {})
+            .await?;
+    }
     let script = skill_roots::script(&spec.workdir, wipe, search);
     let clean = ExecOptions::seconds(60);
     let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
@@ -348,7 +357,12 @@ async fn execute(
         Some(p) => {
             let spec2 = spec.clone();
             let task_sha256 = blocking(move || spec2.content_sha256()).await?;
-            Some(ArmSnapshot { image_digest: image.clone(), task_sha256, ..p.snapshot.clone() })
+            Some(ArmSnapshot {
+                image_digest: image.clone(),
+                user: spec.user_label(),
+                task_sha256,
+                ..p.snapshot.clone()
+            })
         }
         None => None,
     };
@@ -375,8 +389,15 @@ async fn execute(
         container.start().await?;
         // What the engine itself adds (its init binary, mount points, /etc/hosts) is not the agent's.
         let engine_at_start = if spec.verifier_in_place { container.engine_changes().await? } else { Vec::new() };
-        if let Some(dir) = &spec.workspace {
-            container.upload_dir(std::path::Path::new(dir), &spec.workdir).await?;
+        // The workdir (and the agent's home) belong to the trial's user, who may write nowhere else
+        // but /tmp: root without capabilities cannot write into them either.
+        match &spec.workspace {
+            Some(dir) => container.upload_dir(std::path::Path::new(dir), &spec.workdir, spec.owner()).await?,
+            None if spec.owner().is_some() => container.upload_files(&[], &spec.workdir, spec.owner()).await?,
+            None => {}
+        }
+        if spec.agent.is_some() {
+            container.upload_files(&[], skillscope_agent::HOME, spec.owner()).await?;
         }
         // The task's set-up comes before the skill roots are emptied, so it cannot bring a skill in.
         for (i, cmd) in spec.setup.iter().enumerate() {
@@ -415,29 +436,53 @@ async fn execute(
                 text: String::from_utf8_lossy(bytes).into_owned(),
             })
         };
-        let (agent_run, agent) = match (&prepared, &spec.agent) {
-            (Some(prepared), Some(task)) => {
-                let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
-                let live = |text: &str| {
-                    sink(QueueEvent::Log {
-                        trial_id: c.id,
-                        attempt: c.attempt,
-                        stream: "stdout".into(),
-                        text: text.to_string(),
-                    })
-                };
-                let out =
-                    agent_phase::run(prepared, &container, &spec.workdir, &task.instruction, session, &live).await?;
-                let as_exec = agent_exec_result(&out);
-                (Some(out), as_exec)
-            }
-            _ => (None, container.exec(&spec.command, spec.in_workdir(spec.command_timeout_secs), &mut log).await?),
+        let agent_phase = async {
+            Ok::<_, TrialError>(match (&prepared, &spec.agent) {
+                (Some(prepared), Some(task)) => {
+                    let session = format!("trial-{}-attempt-{}", c.id, c.attempt);
+                    let live = |text: &str| {
+                        sink(QueueEvent::Log {
+                            trial_id: c.id,
+                            attempt: c.attempt,
+                            stream: "stdout".into(),
+                            text: text.to_string(),
+                        })
+                    };
+                    let out = agent_phase::run(
+                        prepared,
+                        &container,
+                        &spec.workdir,
+                        &task.instruction,
+                        spec.owner(),
+                        session,
+                        &live,
+                    )
+                    .await?;
+                    let as_exec = agent_exec_result(&out);
+                    (Some(out), as_exec)
+                }
+                _ => (None, container.exec(&spec.command, spec.in_workdir(spec.command_timeout_secs), &mut log).await?),
+            })
+        };
+        // The agent's phase ends early when it writes more than the trial's disk allows.
+        let disk_limit = u64::from(spec.limits.disk_mb) << 20;
+        let (agent_run, agent, disk_full) = tokio::select! {
+            r = agent_phase => { let (run, exec) = r?; (run, exec, None) }
+            used = over_disk(&container, disk_limit) => (None, skillscope_sandbox::ExecResult::default(), Some(used)),
         };
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
         // Every process the agent started ends here: nothing it left running reaches the verifier.
         container.stop(Duration::ZERO).await?;
-        let changes = skillscope_sandbox::file_changes(&before, &container.snapshot(&spec.workdir).await?);
-        let verdict = if agent.timed_out || agent.oom_killed || (spec.scoring.is_none() && spec.verifier.is_none()) {
+        // A workdir that filled the disk is not read back.
+        let changes = match disk_full {
+            None => skillscope_sandbox::file_changes(&before, &container.snapshot(&spec.workdir).await?),
+            Some(_) => Vec::new(),
+        };
+        let verdict = if agent.timed_out
+            || agent.oom_killed
+            || disk_full.is_some()
+            || (spec.scoring.is_none() && spec.verifier.is_none())
+        {
             None
         } else {
             stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
@@ -446,7 +491,7 @@ async fn execute(
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)
         };
-        Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256))
+        Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256, disk_full))
     };
     let (outcome, fresh) = tokio::join!(outcome, fresh_prep);
     tokio::join!(remove(&container), async {
@@ -454,7 +499,7 @@ async fn execute(
             remove(f).await
         }
     });
-    let (agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256) = outcome?;
+    let (agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256, disk_full) = outcome?;
     if let (Some(out), Some(s)) = (&agent_run, &mut snapshot) {
         s.reported_models = arm_snapshot::reported_models(&out.trajectory);
     }
@@ -462,7 +507,17 @@ async fn execute(
         let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));
         blocking(move || agent_phase::store_trajectory(&ws2, id, attempt, &lbl, &out2)).await?;
     }
-    let (outcome, error, score) = if agent.timed_out {
+    let (outcome, error, score) = if let Some(used) = disk_full {
+        (
+            TrialState::AgentError,
+            Some(format!(
+                "disk limit: the agent wrote {} MiB, more than the trial's {} MiB, and was stopped",
+                used >> 20,
+                spec.limits.disk_mb
+            )),
+            Some(0.0),
+        )
+    } else if agent.timed_out {
         (
             TrialState::AgentError,
             Some(format!("the command exceeded its {} s time limit and was killed", spec.command_timeout_secs)),
@@ -542,6 +597,22 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
         stdout: out.final_text.clone().unwrap_or_default(),
         stderr: if finished { String::new() } else { format!("agent stopped: {stop} after {} turn(s)", out.turns) },
         duration: Duration::ZERO,
+    }
+}
+
+/// How often the agent's container is measured against its disk limit.
+const DISK_CHECK: Duration = Duration::from_secs(1);
+
+/// Resolves, with the bytes written, once the container's writable layer holds more than
+/// `limit`; a failed measurement is tried again at the next check.
+async fn over_disk(container: &skillscope_sandbox::Container, limit: u64) -> u64 {
+    loop {
+        tokio::time::sleep(DISK_CHECK).await;
+        if let Ok(used) = container.disk_used().await {
+            if used > limit {
+                return used;
+            }
+        }
     }
 }
 

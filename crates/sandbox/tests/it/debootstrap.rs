@@ -24,7 +24,7 @@ async fn debian_python_image_runs_pytest() {
     let scope = Scope::new("debian");
     let c = scope.started(&engine, &scope.spec(DEBIAN_PYTHON_TAG)).await;
     let test = b"def test_adds():\n    assert 1 + 1 == 2\n".to_vec();
-    c.upload_files(&[("test_math.py".into(), test)], "/work").await.unwrap();
+    c.upload_files(&[("test_math.py".into(), test)], "/work", None).await.unwrap();
     let opts = ExecOptions { workdir: Some("/work".into()), ..secs(60) };
     let r = run(&c, vec!["python3".into(), "-m".into(), "pytest".into(), "-q".into()], opts).await;
     assert!(r.success(), "{r:?}");
@@ -47,7 +47,7 @@ async fn debian_python_image_runs_pytest() {
     let tag = format!("skillscope/test-nosetsid:{}", scope.label);
     engine.build_image(ctx.path(), &tag).await.unwrap();
     let c = scope.started(&engine, &scope.spec(&tag)).await;
-    c.upload_files(&[("kept.txt".into(), b"kept\n".to_vec())], "/work").await.unwrap();
+    c.upload_files(&[("kept.txt".into(), b"kept\n".to_vec())], "/work", None).await.unwrap();
     let start = Instant::now();
     let r = run(&c, vec!["sleep".into(), "30".into()], opts).await;
     assert!(r.timed_out && r.exit_code.is_none(), "{r:?}");

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use skillscope_sandbox::bootstrap::BUSYBOX_TAG;
 use skillscope_sandbox::{
-    file_changes, ChangeKind, Engine, ExecOptions, OutputStream, SandboxError, Uncharged, WaitClock,
+    file_changes, ChangeKind, Engine, ExecOptions, OutputStream, Owner, SandboxError, Uncharged, WaitClock,
 };
 
 use crate::common::{self, busybox, engine, run, secs, sh, Scope, IMAGE_BUILDS};
@@ -258,8 +258,17 @@ async fn uploads_snapshots_and_file_changes() {
     std::fs::write(host.path().join("gone.txt"), "bye\n").unwrap();
     std::fs::create_dir(host.path().join("sub")).unwrap();
     std::fs::write(host.path().join("sub/blob.bin"), [0u8, 1, 2, 255]).unwrap();
-    c.upload_dir(host.path(), "/work/task").await.unwrap();
-    c.upload_files(&[("notes/readme.md".into(), b"# hi\n".to_vec())], "/work/task").await.unwrap();
+    let owner = Some(Owner { uid: 1000, gid: 1000 });
+    c.upload_dir(host.path(), "/work/task", owner).await.unwrap();
+    c.upload_files(&[("notes/readme.md".into(), b"# hi\n".to_vec())], "/work/task", owner).await.unwrap();
+    // The uploads and the target folder belong to the owner; the folder above stays root's.
+    let owners =
+        run(&c, sh("stat -c '%u:%g %n' /work /work/task /work/task/sub/blob.bin /work/task/notes/readme.md"), secs(10))
+            .await;
+    assert_eq!(
+        owners.stdout,
+        "0:0 /work\n1000:1000 /work/task\n1000:1000 /work/task/sub/blob.bin\n1000:1000 /work/task/notes/readme.md\n"
+    );
 
     let before = c.snapshot("/work/task").await.unwrap();
     let paths: Vec<&str> = before.files.keys().map(String::as_str).collect();
@@ -270,7 +279,10 @@ async fn uploads_snapshots_and_file_changes() {
 
     let script = "cd /work/task && echo 'line three' >> edit.txt && rm gone.txt \
                   && echo created > new.txt && printf '\\0\\1' > sub/blob.bin";
-    assert!(run(&c, sh(script), secs(10)).await.success());
+    // Root without capabilities cannot write the owner's files; the owner can.
+    assert!(!run(&c, sh("echo x >> /work/task/keep.txt"), secs(10)).await.success());
+    let as_owner = ExecOptions { user: owner.map(Owner::user), ..secs(10) };
+    assert!(run(&c, sh(script), as_owner).await.success());
     let after = c.snapshot("/work/task").await.unwrap();
 
     let changes = file_changes(&before, &after);

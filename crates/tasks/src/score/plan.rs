@@ -22,6 +22,9 @@ pub struct VerifierPlan {
     pub command: Vec<String>,
     /// Container file to download after `command`.
     pub report_path: Option<String>,
+    /// Folders `command` writes outside the workdir (its reports), made before it runs so that
+    /// an unprivileged verifier may write them.
+    pub output_dirs: Vec<String>,
 }
 
 fn sh(script: String) -> Vec<String> {
@@ -32,15 +35,20 @@ fn join(dir: &str, rel: &str) -> String {
     format!("{}/{}", dir.trim_end_matches('/'), rel)
 }
 
+/// The folder of a container path.
+fn parent(path: &str) -> String {
+    path.rsplit_once('/').map_or(".", |(d, _)| d).to_string()
+}
+
 /// Runs pytest with a fresh JUnit report at `report`.
 pub(super) fn pytest_script(report: &str, argv: &[String]) -> String {
-    let dir = report.rsplit_once('/').map_or(".", |(d, _)| d);
+    let dir = parent(report);
     let quoted: Vec<_> = argv.iter().map(|a| sh_quote(a)).collect();
     format!(
         "mkdir -p {d} && rm -f {r}; \
          if command -v python3 >/dev/null 2>&1; then PY=python3; else PY=python; fi; \
          exec \"$PY\" -m pytest {args}",
-        d = sh_quote(dir),
+        d = sh_quote(&dir),
         r = sh_quote(report),
         args = quoted.join(" "),
     )
@@ -99,19 +107,35 @@ pub fn verifier_plan(v: &TaskVerifier) -> VerifierPlan {
                 argv.extend(paths);
                 pytest_script(JUNIT_REPORT_PATH, &argv)
             };
-            VerifierPlan { files_to_upload, command: sh(script), report_path: Some(JUNIT_REPORT_PATH.into()) }
+            VerifierPlan {
+                files_to_upload,
+                command: sh(script),
+                report_path: Some(JUNIT_REPORT_PATH.into()),
+                output_dirs: vec![parent(JUNIT_REPORT_PATH)],
+            }
         }
         TaskVerifier::HarborTests { tests_dir_files } => {
             let files_to_upload =
                 tests_dir_files.iter().map(|f| (join(HARBOR_TESTS_DIR, &f.path), f.contents.clone())).collect();
             let script = harbor_script("/logs", HARBOR_TESTS_DIR, HARBOR_REPORT_PATH);
-            VerifierPlan { files_to_upload, command: sh(script), report_path: Some(HARBOR_REPORT_PATH.into()) }
+            VerifierPlan {
+                files_to_upload,
+                command: sh(script),
+                report_path: Some(HARBOR_REPORT_PATH.into()),
+                output_dirs: vec!["/logs/verifier".into(), "/logs/agent".into()],
+            }
         }
-        TaskVerifier::JsonScoreCommand { command } | TaskVerifier::ExitCode { command } => {
-            VerifierPlan { files_to_upload: Vec::new(), command: sh(command.clone()), report_path: None }
-        }
-        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => {
-            VerifierPlan { files_to_upload: Vec::new(), command: Vec::new(), report_path: None }
-        }
+        TaskVerifier::JsonScoreCommand { command } | TaskVerifier::ExitCode { command } => VerifierPlan {
+            files_to_upload: Vec::new(),
+            command: sh(command.clone()),
+            report_path: None,
+            output_dirs: Vec::new(),
+        },
+        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => VerifierPlan {
+            files_to_upload: Vec::new(),
+            command: Vec::new(),
+            report_path: None,
+            output_dirs: Vec::new(),
+        },
     }
 }
