@@ -23,13 +23,18 @@ pub(crate) fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
         o.n_pairs, o.mean_without, o.mean_with, o.delta
     );
     println!(
-        "{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>7}  class",
-        "skill", "config", "n", "without", "with", "delta", "p", "q"
+        "{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>16} {:>7} {:>7}  class",
+        "skill", "config", "n", "without", "with", "delta", "p", "(sign-flip)", "min p", "q"
     );
     for s in r.skills.iter().chain(&r.groups) {
         let class = serde_json::to_value(s.class)?;
+        // How the p was had: exact, or a certified grid bound (the true p lies in [p - error, p]).
+        let method = match s.p_signflip_error {
+            e if e > 0.0 => format!("grid, -{e:.1e}"),
+            _ => "exact".to_string(),
+        };
         println!(
-            "{:<28} {:<16} {:>4} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>7}  {}",
+            "{:<28} {:<16} {:>4} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>16} {:>7} {:>7}  {}",
             s.skill,
             s.config,
             s.n,
@@ -37,6 +42,8 @@ pub(crate) fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
             s.mean_with,
             s.delta,
             fmt_p(s.p_signflip),
+            method,
+            fmt_p(s.min_p),
             fmt_p(s.q_bh),
             class.as_str().unwrap_or("")
         );

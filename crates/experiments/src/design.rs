@@ -3,6 +3,7 @@
 //! scored only when both runs finished cleanly and the fairness check holds.
 
 use crate::error::{ExperimentError, Result};
+use crate::results_cache;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use skillscope_library as library;
@@ -134,9 +135,21 @@ pub struct PairView {
     /// What the fairness check found: where the arms differ in more than their skills, or saw
     /// other skills than their condition allows; empty when they are a fair pair.
     pub fairness: Vec<String>,
+    /// What the arms ran with in a few words ([`ArmSnapshot::short`]), each distinct one once.
+    pub ran_with: Vec<String>,
 }
 
 impl PairView {
+    /// The pair as a list shows it: without each arm's full snapshot and verifier checks (the
+    /// pair's own view loads those), so that tens of thousands of pairs stay small.
+    pub fn listed(mut self) -> PairView {
+        for arm in [&mut self.without, &mut self.with] {
+            arm.snapshot = None;
+            arm.checks = Vec::new();
+        }
+        self
+    }
+
     /// The configuration as results report it: the group condition is its own column.
     pub fn config_label(&self) -> String {
         match self.condition {
@@ -252,7 +265,9 @@ fn seconds_between(a: &Option<String>, b: &Option<String>) -> Option<f64> {
     Some((b - a).as_seconds_f64())
 }
 
-type Arm = (ArmView, Option<serde_json::Value>);
+/// An arm as loaded, with its stored specification (read only for attempts recorded before
+/// snapshots, whose fairness is checked on it).
+type Arm = (ArmView, String);
 
 /// Every trial of the experiment's run with what its pairs need, in one query: the Results page
 /// asks for tens of thousands of pairs at once.
@@ -291,7 +306,7 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
                     snapshot: snapshot.and_then(|j| serde_json::from_str(&j).ok()),
                     checks: checks.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default(),
                 },
-                serde_json::from_str::<TrialSpec>(&spec).ok().map(|s| s.without_skills()),
+                spec,
             ),
         ))
     })?;
@@ -344,7 +359,8 @@ fn fairness_problems(without: &Arm, with: &Arm, expected: (&[String], &[String])
             if without.0.image_digest != with.0.image_digest {
                 problems.push("the arms ran different image digests".into());
             }
-            if without.1 != with.1 {
+            let without_skills = |spec: &str| serde_json::from_str::<TrialSpec>(spec).ok().map(|s| s.without_skills());
+            if without_skills(&without.1) != without_skills(&with.1) {
                 problems.push("the arms differ in more than the skill (image, tools, limits or model)".into());
             }
         }
@@ -394,13 +410,12 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             .collect::<rusqlite::Result<_>>()?;
         rows
     };
-    let arms = load_arms(ws, experiment_id)?;
+    let mut arms = load_arms(ws, experiment_id)?;
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
     let mut names: HashMap<i64, (String, u32)> = HashMap::new();
-    let arm = |id: i64| {
-        arms.get(&id)
-            .cloned()
-            .ok_or_else(|| ExperimentError::NotFound(format!("trial {id} of the experiment is missing")))
+    // Each trial is one arm of one pair: taken, not copied.
+    let mut arm = |id: i64| {
+        arms.remove(&id).ok_or_else(|| ExperimentError::NotFound(format!("trial {id} of the experiment is missing")))
     };
     let mut out = Vec::new();
     for PairRow { id, skill_version_id, task, config_id, condition, repeat, trial_without: tw, trial_with: tv } in rows
@@ -427,7 +442,11 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         if excluded.is_empty() {
             excluded = fairness.clone();
         }
+        let mut ran_with: Vec<String> =
+            [&without.0.snapshot, &with.0.snapshot].into_iter().flatten().map(ArmSnapshot::short).collect();
+        ran_with.dedup();
         out.push(PairView {
+            ran_with,
             id,
             skill,
             skill_version_id,
@@ -467,8 +486,35 @@ pub struct ExperimentResults {
 }
 
 /// Statistics over the scored pairs (the group condition reports as config `<name> (group)`).
+/// Computes and stores the statistics of every experiment of trial run `run_id`.
+pub fn refresh_results_of_run(ws: &Workspace, run_id: i64) -> Result<()> {
+    let ids: Vec<i64> = {
+        let conn = ws.conn()?;
+        let mut st = conn.prepare("SELECT id FROM experiments WHERE run_id = ?1")?;
+        let ids = st.query_map([run_id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        ids
+    };
+    ids.into_iter().try_for_each(|id| results(ws, id).map(|_| ()))
+}
+
+/// One pair of the experiment, whole (snapshots and checks included).
+pub fn pair(ws: &Workspace, experiment_id: i64, pair_id: i64) -> Result<PairView> {
+    pairs(ws, experiment_id)?
+        .into_iter()
+        .find(|p| p.id == pair_id)
+        .ok_or_else(|| ExperimentError::NotFound(format!("experiment {experiment_id} has no pair {pair_id}")))
+}
+
+/// The experiment's statistics: stored ones when its evidence has not changed since they were
+/// computed (`results_cache`), else computed now and stored.
 pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> {
-    summarize(ws, experiment_id, pairs(ws, experiment_id)?)
+    let fingerprint = results_cache::fingerprint(ws, experiment_id)?;
+    if let Some(r) = results_cache::get(ws, experiment_id, &fingerprint)? {
+        return Ok(r);
+    }
+    let r = summarize(ws, experiment_id, pairs(ws, experiment_id)?)?;
+    results_cache::put(ws, experiment_id, &fingerprint, &r)?;
+    Ok(r)
 }
 
 /// The statistics over the pairs of one skill version only: another version of the same skill in
@@ -485,7 +531,8 @@ fn summarize(ws: &Workspace, experiment_id: i64, all: Vec<PairView>) -> Result<E
         .filter(|p| p.excluded.is_empty())
         .map(|p| skillscope_stats::Pair {
             skill: p.skill.clone(),
-            config: p.config_label(),
+            config: p.config.clone(),
+            condition: (p.condition == Condition::Group).then(|| p.condition_label().to_string()),
             task: p.task.clone(),
             repeat: Some(p.repeat),
             without: p.without.score.unwrap_or(0.0),

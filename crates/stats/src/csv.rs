@@ -87,6 +87,7 @@ pub fn read_pairs_csv(r: impl Read) -> Result<Vec<Pair>, CsvError> {
         out.push(Pair {
             skill: text(0)?,
             config: text(1)?,
+            condition: None,
             task: text(2)?,
             repeat,
             without: ratio(3)?,

@@ -25,6 +25,7 @@ pub mod csv;
 pub mod fdr;
 pub mod pair;
 pub mod power;
+pub mod rational;
 pub mod report;
 pub mod signflip;
 pub mod special;

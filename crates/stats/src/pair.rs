@@ -8,6 +8,12 @@ use serde::{Deserialize, Serialize};
 pub struct Pair {
     pub skill: String,
     pub config: String,
+    /// The experimental condition when the design has more than one (e.g. `group`: the skill
+    /// among decoys); None for the plain (isolated) run. Group rows are per configuration and
+    /// condition; a pooled row takes a task's runs under all conditions of one configuration as
+    /// one unit, so it counts the task once.
+    #[serde(default)]
+    pub condition: Option<String>,
     pub task: String,
     /// Repeat index when a pair is run more than once (run-to-run variance).
     pub repeat: Option<u32>,
@@ -29,6 +35,7 @@ impl Pair {
         Pair {
             skill: skill.to_string(),
             config: config.to_string(),
+            condition: None,
             task: task.to_string(),
             repeat: None,
             without,
@@ -37,6 +44,14 @@ impl Pair {
             time_with: None,
             tokens_without: None,
             tokens_with: None,
+        }
+    }
+
+    /// The row of a group: the configuration, with its condition when there is one.
+    pub fn group_label(&self) -> String {
+        match &self.condition {
+            Some(c) => format!("{} ({c})", self.config),
+            None => self.config.clone(),
         }
     }
 

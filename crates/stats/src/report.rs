@@ -10,9 +10,12 @@
 //! denominator) of that arm's score across repeats.
 //!
 //! # Rows
-//! * `groups`: one [`Summary`] per skill × config, sorted by skill, config.
+//! * `groups`: one [`Summary`] per skill × config (× condition, labelled
+//!   `config (condition)`, when a pair has one), sorted by skill, config.
 //! * `skills`: one per skill pooled over its configs (`config = "all"`),
-//!   sorted by skill; units are `(config, task)`.
+//!   sorted by skill; units are `(config, task)`, so a task run under several
+//!   conditions of one config (isolated and among decoys) is one unit, its
+//!   runs averaged like repeats: the pooled row never counts it twice.
 //! * `overall`: all raw pairs.
 //!
 //! # Multiple testing
@@ -255,7 +258,7 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
     }
 }
 
-type Job<'a> = (&'a str, &'a str, Vec<&'a Pair>);
+type Job<'a> = (&'a str, String, Vec<&'a Pair>);
 
 /// Run `summarize` over jobs on all available cores (deterministic output).
 fn run_jobs(jobs: &[Job<'_>]) -> Vec<Summary> {
@@ -294,16 +297,16 @@ fn apply_bh(rows: &mut [Summary]) {
 
 /// Analyse paired trials: per group, per skill (pooled) and overall.
 pub fn analyze(pairs: &[Pair]) -> Report {
-    let mut by_group: BTreeMap<(&str, &str), Vec<&Pair>> = BTreeMap::new();
+    let mut by_group: BTreeMap<(&str, String), Vec<&Pair>> = BTreeMap::new();
     let mut by_skill: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
     for p in pairs {
-        by_group.entry((&p.skill, &p.config)).or_default().push(p);
+        by_group.entry((&p.skill, p.group_label())).or_default().push(p);
         by_skill.entry(&p.skill).or_default().push(p);
     }
     let mut jobs: Vec<Job<'_>> = Vec::with_capacity(by_group.len() + by_skill.len());
     // Pooled (bigger) jobs first for better load balance.
     for (s, ps) in by_skill {
-        jobs.push((s, "all", ps));
+        jobs.push((s, "all".into(), ps));
     }
     let n_skills = jobs.len();
     for ((s, c), ps) in by_group {

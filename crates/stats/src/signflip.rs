@@ -40,7 +40,7 @@
 //! 1e-12 relative for n ≤ 10⁴). Probabilities below ~1e-308 underflow to 0,
 //! which only lowers p-values that are far below anything reportable.
 
-use crate::units::{rationalize, MAX_DENOMINATOR};
+use crate::rational::{gcd, rationalize, MAX_DENOMINATOR};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -271,15 +271,6 @@ pub(crate) fn grid_for(items: &[Item], span: f64, budget: u64) -> u128 {
 const HIGHLY_COMPOSITE: [u128; 14] =
     [1, 12, 60, 360, 720, 840, 2520, 5040, 10_080, 27_720, 55_440, 360_360, 720_720, 12_252_240];
 
-pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
-}
-
 /// `(P(|S| ≥ t_a), P(|S| ≥ t_b))` for `t_a ≤ t_b`, `S = Σ s_i g_i` with
 /// uniform random signs and `grand = Σ g_i`, from one truncated DP.
 fn tails(gs: &mut [u64], grand: u64, t_a: u64, t_b: u64) -> (f64, f64) {
@@ -364,8 +355,8 @@ mod tests {
         ps.chunks(ps.len() / 12)
             .filter_map(|g| {
                 let units: Vec<[&crate::Pair; 1]> = g.iter().map(|p| [p]).collect();
-                let d = crate::units::Deltas::of_units(units.iter().map(|u| &u[..]));
-                let items = exact_items(d.exact.as_ref()?);
+                let exact: Option<Vec<_>> = units.iter().map(|u| crate::rational::exact_delta(u)).collect();
+                let items = exact_items(&exact?);
                 let total: f64 = items.iter().map(|i| i.x).sum();
                 let t = items.iter().map(|i| if i.negative { -i.x } else { i.x }).sum::<f64>().abs();
                 let exact = grid_for(&items, total - t, u64::MAX / 2);

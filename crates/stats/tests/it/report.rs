@@ -170,3 +170,20 @@ fn large_pooled_group_is_exact_and_fast_enough() {
     assert_eq!(r.skills[0].n, 200);
     assert_eq!(r.skills[0].p_signflip_method, SignFlipMethod::Exact);
 }
+
+/// A task run isolated and among decoys under one configuration gives two group rows (one per
+/// condition) but one unit of the pooled row, its two deltas averaged: counted once, not twice.
+#[test]
+fn a_task_under_two_conditions_is_one_unit_of_the_pooled_row() {
+    let mut pairs = Vec::new();
+    for t in 0..8 {
+        let task = format!("t{t}");
+        pairs.push(Pair::new("s", "c", &task, 0.0, 1.0));
+        pairs.push(Pair { condition: Some("group".into()), ..Pair::new("s", "c", &task, 0.0, 0.5) });
+    }
+    let r = analyze(&pairs);
+    let rows: Vec<(&str, usize)> = r.groups.iter().map(|g| (g.config.as_str(), g.n)).collect();
+    assert_eq!(rows, [("c", 8), ("c (group)", 8)]);
+    assert_eq!((r.skills[0].n, r.skills[0].n_pairs), (8, 16), "eight tasks, each once");
+    assert!((r.skills[0].delta - 75.0).abs() < 1e-9, "each task's two deltas averaged: {}", r.skills[0].delta);
+}
