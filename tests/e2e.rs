@@ -236,7 +236,7 @@ async fn results_page_shows_an_evaluated_skill() {
     // The demo experiment (imported on first start) is labelled; pick the evaluated one.
     s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] [data-testid=origin-badge]")).await;
     s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await.click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=ineffective]")).await;
+    s.wait_for(Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=too_few_tasks]")).await;
     let summary = s.wait_for(Locator::Css("[data-testid=results-summary]")).await;
     s.wait_text(&summary, "100").await;
     s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;

@@ -7,6 +7,7 @@ use crate::events::{Event, Sink};
 use crate::ipc::*;
 use crate::jobs;
 use crate::live_logs::LiveLogs;
+use crate::results_warmup::ResultsWarmup;
 use skillscope_experiments as experiments;
 use skillscope_library::{self as library, scans};
 use skillscope_review::{basis, decisions, report};
@@ -43,24 +44,35 @@ impl Api {
     }
 
     /// Hosts the trial queue's worker for the life of the process, forwarding its events to
-    /// the sink and keeping live output. If another process (a CLI `queue work`) holds the
-    /// queue, or the worker stops, it tries again after 10 s.
+    /// the sink and keeping live output, and keeps the statistics of experiments whose trials
+    /// finish computed ahead. If another process (a CLI `queue work`) holds the queue, or the
+    /// worker stops, it tries again after 10 s.
     pub async fn host_queue(&self) {
         let Ok(ws) = self.workspace().cloned() else { return };
-        loop {
-            let (sink, logs) = (self.sink.clone(), self.logs.clone());
-            let forward = Arc::new(move |ev: QueueEvent| {
-                if let QueueEvent::Log { trial_id, text, .. } = &ev {
-                    logs.append(*trial_id, text);
+        let warmup = Arc::new(ResultsWarmup::default());
+        let worker = async {
+            loop {
+                let (sink, logs, warmup) = (self.sink.clone(), self.logs.clone(), warmup.clone());
+                let forward = Arc::new(move |ev: QueueEvent| {
+                    match &ev {
+                        QueueEvent::Log { trial_id, text, .. } => logs.append(*trial_id, text),
+                        QueueEvent::Trial { trial } if trial.state.is_final() => warmup.trial_finished(trial.run_id),
+                        _ => {}
+                    }
+                    sink.emit(Event::Queue(ev));
+                });
+                match worker::run(ws.clone(), WorkerOptions::default(), forward).await {
+                    Ok(()) => return,
+                    Err(e @ RunsError::Conflict(_)) => tracing::info!("{e}; retrying in 10 s"),
+                    Err(e) => tracing::error!("queue worker stopped: {e}; restarting in 10 s"),
                 }
-                sink.emit(Event::Queue(ev));
-            });
-            match worker::run(ws.clone(), WorkerOptions::default(), forward).await {
-                Ok(()) => return,
-                Err(e @ RunsError::Conflict(_)) => tracing::info!("{e}; retrying in 10 s"),
-                Err(e) => tracing::error!("queue worker stopped: {e}; restarting in 10 s"),
+                tokio::time::sleep(Duration::from_secs(10)).await;
             }
-            tokio::time::sleep(Duration::from_secs(10)).await;
+        };
+        // The worker returns only when it has nothing more to do; the warm-up stops with it.
+        tokio::select! {
+            () = worker => {}
+            () = warmup.run(ws.clone()) => {}
         }
     }
 
@@ -208,7 +220,10 @@ impl Api {
         Ok(experiments::list(self.workspace()?)?)
     }
     pub fn experiment_pairs(&self, id: i64) -> Result<Vec<PairView>> {
-        Ok(experiments::pairs(self.workspace()?, id)?)
+        Ok(experiments::pairs(self.workspace()?, id)?.into_iter().map(PairView::listed).collect())
+    }
+    pub fn experiment_pair(&self, experiment_id: i64, pair_id: i64) -> Result<PairView> {
+        Ok(experiments::pair(self.workspace()?, experiment_id, pair_id)?)
     }
     pub fn experiment_results(&self, id: i64) -> Result<ExperimentResults> {
         Ok(experiments::results(self.workspace()?, id)?)

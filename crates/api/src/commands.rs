@@ -83,8 +83,10 @@ macro_rules! with_commands {
             fn create_experiment(design: ExperimentDesign) -> i64;
             /// Every experiment, newest first, with its design.
             fn list_experiments() -> Vec<ExperimentView>;
-            /// Every pair of the experiment with both arms and why it is not scored, if it is not.
+            /// Every pair of the experiment with both arms and why it is not scored, if it is not (without the arms' full snapshots and checks: `experiment_pair` has them).
             fn experiment_pairs(id: i64) -> Vec<PairView>;
+            /// One pair of the experiment, whole: the arms' snapshots of what ran and their verifier checks.
+            fn experiment_pair(experiment_id: i64, pair_id: i64) -> PairView;
             /// The statistics over the experiment's scored pairs.
             fn experiment_results(id: i64) -> ExperimentResults;
             /// The experiment's charts, rendered (and escaped) by the back end.

@@ -10,6 +10,7 @@ pub mod ipc;
 pub mod jobs;
 mod live_logs;
 mod open;
+mod results_warmup;
 mod runtime;
 
 pub use api::Api;

@@ -6,5 +6,6 @@ pub mod demo;
 mod design;
 pub mod error;
 pub mod pair_record;
+mod results_cache;
 
 pub use design::*;

@@ -239,6 +239,24 @@ fn class_of(s: &Summary) -> String {
     serde_json::to_value(s.class).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
 }
 
+/// The sign-flip p with how it was had: exact, or a certified grid bound (the true p lies between
+/// `p − error` and `p`).
+fn p_text(s: &Summary) -> String {
+    if s.p_signflip_error > 0.0 {
+        format!("{:.3} (grid: ≥ {:.3})", s.p_signflip, (s.p_signflip - s.p_signflip_error).max(0.0))
+    } else {
+        format!("{:.3} (exact)", s.p_signflip)
+    }
+}
+
+/// The class, with the smallest reachable p when there are too few tasks to conclude.
+fn class_text(s: &Summary) -> String {
+    match s.class {
+        skillscope_stats::Class::TooFewTasks => format!("too_few_tasks (smallest reachable p {:.3})", s.min_p),
+        _ => class_of(s),
+    }
+}
+
 fn ci(s: &Summary) -> String {
     format!("[{:.1}, {:.1}]", s.ci_low, s.ci_high)
 }
@@ -283,7 +301,7 @@ fn markdown(r: &SkillReport) -> String {
             let s = &u.summary;
             let _ = writeln!(
                 o,
-                "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {:.3} | {:.3} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {} | {:.3} | {} | {} | {} | {} |",
                 experiment_label(u),
                 s.config,
                 s.n,
@@ -291,9 +309,9 @@ fn markdown(r: &SkillReport) -> String {
                 s.mean_with,
                 s.delta,
                 ci(s),
-                s.p_signflip,
+                p_text(s),
                 s.q_bh,
-                class_of(s),
+                class_text(s),
                 opt(s.eg),
                 opt(s.cg),
                 opt(s.ecg)
@@ -388,8 +406,8 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
             let c = class_of(s);
             let _ = write!(
                 o,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td class=\"{c}\">{c}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&experiment_label(u)), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), s.p_signflip, s.q_bh, opt(s.eg), opt(s.cg), opt(s.ecg)
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{}</td><td>{:.3}</td><td class=\"{c}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&experiment_label(u)), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), p_text(s), s.q_bh, esc(&class_text(s)), opt(s.eg), opt(s.cg), opt(s.ecg)
             );
         }
         o.push_str("</table>");

@@ -122,6 +122,14 @@ pub fn status(ws: &Workspace) -> Vec<HarnessStatus> {
 }
 
 impl Harness {
+    /// Its name, as configurations store it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Harness::Builtin => "builtin",
+            Harness::ClaudeCode => "claude-code",
+        }
+    }
+
     /// The version that runs: Skillscope's own for the built-in agent, the pinned one otherwise.
     pub fn version(self) -> &'static str {
         match self {

@@ -249,6 +249,15 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (image_digest, setup_sha256)
     );
     "#,
+    // 9: an experiment's statistics as last computed, with the fingerprint of what they were
+    // computed from (its trials' states and results, its design, the configurations' names).
+    r#"
+    CREATE TABLE experiment_results_cache (
+        experiment_id INTEGER PRIMARY KEY REFERENCES experiments(id) ON DELETE CASCADE,
+        fingerprint TEXT NOT NULL,
+        results_json TEXT NOT NULL
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

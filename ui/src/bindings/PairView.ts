@@ -21,4 +21,8 @@ excluded: Array<string>,
  * What the fairness check found: where the arms differ in more than their skills, or saw
  * other skills than their condition allows; empty when they are a fair pair.
  */
-fairness: Array<string>, };
+fairness: Array<string>, 
+/**
+ * What the arms ran with in a few words ([`ArmSnapshot::short`]), each distinct one once.
+ */
+ran_with: Array<string>, };

@@ -147,8 +147,11 @@ export const createExperiment = (design: ExperimentDesign) => call<number>("crea
 /** Every experiment, newest first, with its design. */
 export const listExperiments = () => call<Array<ExperimentView>>("list_experiments");
 
-/** Every pair of the experiment with both arms and why it is not scored, if it is not. */
+/** Every pair of the experiment with both arms and why it is not scored, if it is not (without the arms' full snapshots and checks: `experiment_pair` has them). */
 export const experimentPairs = (id: number) => call<Array<PairView>>("experiment_pairs", { id });
+
+/** One pair of the experiment, whole: the arms' snapshots of what ran and their verifier checks. */
+export const experimentPair = (experimentId: number, pairId: number) => call<PairView>("experiment_pair", { experimentId, pairId });
 
 /** The statistics over the experiment's scored pairs. */
 export const experimentResults = (id: number) => call<ExperimentResults>("experiment_results", { id });

@@ -50,6 +50,7 @@ const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[]
   with: withArm,
   excluded,
   fairness: [],
+  ran_with: [],
 });
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>

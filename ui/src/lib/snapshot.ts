@@ -1,10 +1,5 @@
 import type { ArmSnapshot } from "../bindings/ArmSnapshot";
 
-/** The short form of what an arm ran with: model and harness, as recorded when it ran. */
-export function ranWithShort(s: ArmSnapshot): string {
-  return `${s.model} · ${s.harness} ${s.harness_version}`;
-}
-
 /** Everything the snapshot recorded beside the skills, in one sentence. */
 export function ranWithLong(s: ArmSnapshot): string {
   const reported = s.reported_models.join(", ") || "none";

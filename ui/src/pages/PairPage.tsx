@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { alignPair, experimentPairs, listExperiments, trialResults, trialTrajectories } from "../bindings/commands";
+import { alignPair, experimentPair, listExperiments, trialResults, trialTrajectories } from "../bindings/commands";
 import type { AppError } from "../bindings/AppError";
 import type { AttemptResult } from "../bindings/AttemptResult";
 import type { ExperimentView } from "../bindings/ExperimentView";
@@ -25,10 +25,9 @@ async function loadArm(trialId: number): Promise<ArmRun> {
 }
 
 async function loadPair(experimentId: number, pairId: number): Promise<Loaded> {
-  const [experiments, pairs] = await Promise.all([listExperiments(), experimentPairs(experimentId)]);
+  const [experiments, pair] = await Promise.all([listExperiments(), experimentPair(experimentId, pairId)]);
   const experiment = experiments.find((e) => e.id === experimentId);
-  const pair = pairs.find((p) => p.id === pairId);
-  if (!experiment || !pair) {
+  if (!experiment) {
     throw { code: "not_found", message: `experiment ${experimentId} has no pair ${pairId}` } satisfies AppError;
   }
   const [without, withArm] = await Promise.all([loadArm(pair.without.trial_id), loadArm(pair.with.trial_id)]);

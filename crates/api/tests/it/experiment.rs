@@ -154,4 +154,24 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     assert!(charts.iter().all(|c| c.svg.starts_with("<svg") || c.svg.contains("<svg")));
     let isolated = experiments::pairs(&ws, e1).unwrap();
     assert_eq!(isolated[0].without.skills_listed.as_deref(), Some(&[][..]), "no skill at all in the without arm");
+
+    // The statistics are stored once computed and read back while the evidence is unchanged; a
+    // new result, a renamed configuration or an unreadable stored copy makes them computed again.
+    let conn = ws.conn().unwrap();
+    let stored = |conn: &rusqlite::Connection| -> i64 {
+        conn.query_row("SELECT COUNT(*) FROM experiment_results_cache WHERE experiment_id = ?1", [e1], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(stored(&conn), 1);
+    let trial = isolated[0].with.trial_id;
+    conn.execute("UPDATE trial_results SET score = 0.0 WHERE trial_id = ?1", [trial]).unwrap();
+    conn.execute("UPDATE trials SET state = 'failed', updated_at = '2999-01-01T00:00:00Z' WHERE id = ?1", [trial])
+        .unwrap();
+    assert_eq!(class(e1, "golden-helper").1, 90.0, "a changed result is not served stale");
+    conn.execute("UPDATE agent_configs SET name = 'renamed' WHERE id = ?1", [config]).unwrap();
+    let configs: Vec<String> =
+        experiments::results(&ws, e1).unwrap().report.groups.iter().map(|g| g.config.clone()).collect();
+    assert_eq!(configs, ["renamed"], "rows carry the configuration's current name");
+    conn.execute("UPDATE experiment_results_cache SET results_json = '{\"not\": \"results\"}'", []).unwrap();
+    assert_eq!(class(e1, "golden-helper").1, 90.0, "an unreadable stored copy is computed again");
 }

@@ -65,7 +65,9 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert_eq!(v["pairs_excluded"], 0);
     let s = &v["report"]["skills"][0];
     assert_eq!((s["mean_without"].as_f64(), s["mean_with"].as_f64()), (Some(100.0), Some(100.0)), "{s}");
-    assert_eq!(s["class"], "ineffective");
+    // One task cannot show an effect at 0.05 whatever happens: said so, with the smallest p.
+    assert_eq!((s["class"].as_str(), s["min_p"].as_f64()), (Some("too_few_tasks"), Some(1.0)), "{s}");
+    assert_eq!(s["p_signflip_method"], "exact");
 
     // Every pair with its fairness record and outcomes, for scripts.
     let pairs = ok(run(h, &["experiment", "pairs", "1", "--json"], ""));
@@ -103,9 +105,16 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     let html_path = h.join("report.html");
     ok(run(h, &["report", "csv-insights", "--format", "html", "--out", html_path.to_str().unwrap()], ""));
     let html = std::fs::read_to_string(&html_path).unwrap();
-    for needle in
-        ["id=\"heatmap\"", "id=\"decision\"", "No effect, but safe", "Ana", "<svg", "Security score", "ineffective"]
-    {
+    for needle in [
+        "id=\"heatmap\"",
+        "id=\"decision\"",
+        "No effect, but safe",
+        "Ana",
+        "<svg",
+        "Security score",
+        "too_few_tasks (smallest reachable p 1.000)",
+        "1.000 (exact)",
+    ] {
         assert!(html.contains(needle), "report lacks {needle}");
     }
     assert!(html.contains("id=\"ran-with\"") && html.contains("model m (reported: m)"), "what ran is shown");
@@ -121,5 +130,5 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
     let json = ok(run(h, &["report", "csv-insights", "--format", "json"], ""));
     assert_eq!(json["decisions"][0]["verdict"], "approve");
-    assert_eq!(json["utility"][0]["summary"]["class"], "ineffective");
+    assert_eq!(json["utility"][0]["summary"]["class"], "too_few_tasks");
 }

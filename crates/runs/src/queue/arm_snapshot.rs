@@ -38,6 +38,22 @@ pub struct ArmSnapshot {
     pub reported_models: Vec<String>,
 }
 
+impl ArmSnapshot {
+    /// What ran in a few words: model, harness and its version, and the user.
+    pub fn short(&self) -> String {
+        format!("{} · {} {} · {}", self.model, self.harness.name(), self.harness_version, self.user_or_root())
+    }
+
+    /// The user the arm ran as; snapshots from before users were recorded ran as root.
+    pub fn user_or_root(&self) -> &str {
+        if self.user.is_empty() {
+            "root"
+        } else {
+            &self.user
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct SkillSnapshot {

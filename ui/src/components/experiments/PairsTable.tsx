@@ -2,7 +2,6 @@ import type { ArmView } from "../../bindings/ArmView";
 import type { PairView } from "../../bindings/PairView";
 import { pairDelta } from "../../lib/experiments";
 import { runsHref } from "../../lib/route";
-import { ranWithLong, ranWithShort } from "../../lib/snapshot";
 import { formatDelta, formatPoints } from "../../lib/statsFormat";
 import { usePage } from "../../lib/usePage";
 import { TrialStateBadge } from "../shared/Badge";
@@ -30,14 +29,12 @@ function Arm({ arm, runId, name }: { arm: ArmView; runId: number; name: string }
 
 /** What the pair's arms ran with, as recorded when they ran; both when they differ. */
 function RanWith({ pair }: { pair: PairView }) {
-  const arms = [pair.without.snapshot, pair.with.snapshot].flatMap((s) => (s === null ? [] : [s]));
-  if (arms.length === 0) {
+  if (pair.ran_with.length === 0) {
     return <span className="muted">not recorded</span>;
   }
-  const texts = [...new Set(arms.map(ranWithShort))];
   return (
-    <span data-testid="pair-ran-with" title={[...new Set(arms.map(ranWithLong))].join("\n")}>
-      {texts.join(" / ")}
+    <span data-testid="pair-ran-with" title="Model, harness and version, user; the pair's view has the rest">
+      {pair.ran_with.join(" / ")}
     </span>
   );
 }
