@@ -509,11 +509,12 @@ pub fn pair(ws: &Workspace, experiment_id: i64, pair_id: i64) -> Result<PairView
 /// computed (`results_cache`), else computed now and stored.
 pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> {
     let fingerprint = results_cache::fingerprint(ws, experiment_id)?;
-    if let Some(r) = results_cache::get(ws, experiment_id, &fingerprint)? {
+    let (stored, mut rows) = results_cache::get(ws, experiment_id, &fingerprint)?;
+    if let Some(r) = stored {
         return Ok(r);
     }
-    let r = summarize(ws, experiment_id, pairs(ws, experiment_id)?)?;
-    results_cache::put(ws, experiment_id, &fingerprint, &r)?;
+    let r = summarize(ws, experiment_id, pairs(ws, experiment_id)?, &mut rows)?;
+    results_cache::put(ws, experiment_id, &fingerprint, &r, &rows)?;
     Ok(r)
 }
 
@@ -521,10 +522,16 @@ pub fn results(ws: &Workspace, experiment_id: i64) -> Result<ExperimentResults> 
 /// the experiment is other evidence, never pooled with it.
 pub fn results_for_version(ws: &Workspace, experiment_id: i64, version_id: i64) -> Result<ExperimentResults> {
     let mine = pairs(ws, experiment_id)?.into_iter().filter(|p| p.skill_version_id == version_id).collect();
-    summarize(ws, experiment_id, mine)
+    summarize(ws, experiment_id, mine, &mut skillscope_stats::RowMemo::new())
 }
 
-fn summarize(ws: &Workspace, experiment_id: i64, all: Vec<PairView>) -> Result<ExperimentResults> {
+/// The statistics over `all`'s scored pairs; rows found in `rows` unchanged are not computed again.
+fn summarize(
+    ws: &Workspace,
+    experiment_id: i64,
+    all: Vec<PairView>,
+    rows: &mut skillscope_stats::RowMemo,
+) -> Result<ExperimentResults> {
     let reruns = all.iter().map(|p| p.without.reruns + p.with.reruns).sum();
     let scored: Vec<skillscope_stats::Pair> = all
         .iter()
@@ -546,7 +553,7 @@ fn summarize(ws: &Workspace, experiment_id: i64, all: Vec<PairView>) -> Result<E
     Ok(ExperimentResults {
         pairs_scored: scored.len() as u32,
         pairs_excluded: (all.len() - scored.len()) as u32,
-        report: skillscope_stats::analyze(&scored),
+        report: skillscope_stats::analyze_with(&scored, rows),
         reruns,
         categories: categories(ws, experiment_id)?,
     })

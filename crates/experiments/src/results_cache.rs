@@ -3,10 +3,13 @@
 //! key is a fingerprint of everything the statistics depend on that can change after the
 //! experiment is created: its trials (state, attempt, last update) and their recorded results,
 //! its design, the names of its agent configurations (rows are labelled with them), and this
-//! build (a new version may compute differently).
+//! build (a new version may compute differently). When it does not hold, the rows (skill ×
+//! configuration groups, pooled skills) whose pairs are unchanged are taken from the last
+//! computation, and only the others are computed again.
 
 use crate::error::Result;
 use rusqlite::{params, OptionalExtension};
+use skillscope_stats::RowMemo;
 use skillscope_store::workspace::Workspace;
 
 /// The fingerprint of the evidence behind experiment `id`'s statistics.
@@ -26,26 +29,40 @@ pub(crate) fn fingerprint(ws: &Workspace, id: i64) -> Result<String> {
     Ok(skillscope_store::blobs::sha256_hex(format!("{}|{parts}", env!("CARGO_PKG_VERSION")).as_bytes()))
 }
 
-/// The stored statistics of experiment `id` if they were computed from `fingerprint`.
-pub(crate) fn get<T: serde::de::DeserializeOwned>(ws: &Workspace, id: i64, fingerprint: &str) -> Result<Option<T>> {
-    let json: Option<String> = ws
+/// What is stored for experiment `id`: its statistics if they were computed from `fingerprint`,
+/// and the rows of the last computation (for [`skillscope_stats::analyze_with`]) either way. A
+/// stored value this build cannot read counts as absent.
+pub(crate) fn get<T: serde::de::DeserializeOwned>(
+    ws: &Workspace,
+    id: i64,
+    fingerprint: &str,
+) -> Result<(Option<T>, RowMemo)> {
+    let row: Option<(String, String, String)> = ws
         .conn()?
         .query_row(
-            "SELECT results_json FROM experiment_results_cache WHERE experiment_id = ?1 AND fingerprint = ?2",
-            params![id, fingerprint],
-            |r| r.get(0),
+            "SELECT fingerprint, results_json, rows_json FROM experiment_results_cache WHERE experiment_id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?;
-    // A stored value this build cannot read is computed again.
-    Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
+    let Some((stored, results, rows)) = row else { return Ok((None, RowMemo::new())) };
+    let results = if stored == fingerprint { serde_json::from_str(&results).ok() } else { None };
+    Ok((results, serde_json::from_str(&rows).unwrap_or_default()))
 }
 
-/// Stores the statistics of experiment `id` computed from `fingerprint`.
-pub(crate) fn put<T: serde::Serialize>(ws: &Workspace, id: i64, fingerprint: &str, results: &T) -> Result<()> {
+/// Stores the statistics of experiment `id` computed from `fingerprint`, and their rows.
+pub(crate) fn put<T: serde::Serialize>(
+    ws: &Workspace,
+    id: i64,
+    fingerprint: &str,
+    results: &T,
+    rows: &RowMemo,
+) -> Result<()> {
     ws.conn()?.execute(
-        "INSERT INTO experiment_results_cache(experiment_id, fingerprint, results_json) VALUES (?1, ?2, ?3)
-         ON CONFLICT(experiment_id) DO UPDATE SET fingerprint = excluded.fingerprint, results_json = excluded.results_json",
-        params![id, fingerprint, serde_json::to_string(results)?],
+        "INSERT INTO experiment_results_cache(experiment_id, fingerprint, results_json, rows_json) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(experiment_id) DO UPDATE SET fingerprint = excluded.fingerprint,
+             results_json = excluded.results_json, rows_json = excluded.rows_json",
+        params![id, fingerprint, serde_json::to_string(results)?, serde_json::to_string(rows)?],
     )?;
     Ok(())
 }

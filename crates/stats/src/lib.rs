@@ -37,4 +37,4 @@ pub mod wilcoxon;
 pub use crate::csv::{read_pairs_csv, CsvError};
 pub use audit::Stratum;
 pub use pair::Pair;
-pub use report::{analyze, Class, Overall, Report, Summary};
+pub use report::{analyze, analyze_with, Class, Overall, Report, RowMemo, Summary};

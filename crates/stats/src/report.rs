@@ -52,7 +52,8 @@ use crate::ttest::{mean_sd, paired_t};
 use crate::units::Deltas;
 use crate::wilcoxon::{wilcoxon, WilcoxonMethod};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use ts_rs::TS;
 
 /// Significance level of the classification.
@@ -260,6 +261,37 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
 
 type Job<'a> = (&'a str, String, Vec<&'a Pair>);
 
+/// Rows computed before, by a fingerprint of the row's name and its pairs (every field, in
+/// order): [`analyze_with`] takes a row whose pairs are unchanged from here instead of computing
+/// it again. The hash is the standard library's, stable within one build (a memo kept across
+/// builds only misses).
+pub type RowMemo = HashMap<u64, Summary>;
+
+fn row_key(skill: &str, config: &str, pairs: &[&Pair]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (skill, config).hash(&mut h);
+    for p in pairs {
+        (&p.skill, &p.config, &p.condition, &p.task, p.repeat).hash(&mut h);
+        for x in [Some(p.without), Some(p.with), p.time_without, p.time_with, p.tokens_without, p.tokens_with] {
+            x.map(f64::to_bits).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// Runs the jobs not in `memo` and takes the others from it; `memo` is left holding exactly
+/// this analysis's rows.
+fn run_jobs_with(jobs: &[Job<'_>], memo: &mut RowMemo) -> Vec<Summary> {
+    let keys: Vec<u64> = jobs.iter().map(|(s, c, p)| row_key(s, c, p)).collect();
+    let todo: Vec<usize> = (0..jobs.len()).filter(|&i| !memo.contains_key(&keys[i])).collect();
+    let fresh_jobs: Vec<Job<'_>> = todo.iter().map(|&i| jobs[i].clone()).collect();
+    let mut fresh = todo.into_iter().zip(run_jobs(&fresh_jobs)).collect::<HashMap<_, _>>();
+    let rows: Vec<Summary> =
+        (0..jobs.len()).map(|i| fresh.remove(&i).unwrap_or_else(|| memo[&keys[i]].clone())).collect();
+    *memo = keys.into_iter().zip(rows.iter().cloned()).collect();
+    rows
+}
+
 /// Run `summarize` over jobs on all available cores (deterministic output).
 fn run_jobs(jobs: &[Job<'_>]) -> Vec<Summary> {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -297,6 +329,12 @@ fn apply_bh(rows: &mut [Summary]) {
 
 /// Analyse paired trials: per group, per skill (pooled) and overall.
 pub fn analyze(pairs: &[Pair]) -> Report {
+    analyze_with(pairs, &mut RowMemo::new())
+}
+
+/// [`analyze`], computing only the rows whose pairs changed since `memo` was filled (the
+/// multiple-testing adjustment, which spans rows, is always computed afresh).
+pub fn analyze_with(pairs: &[Pair], memo: &mut RowMemo) -> Report {
     let mut by_group: BTreeMap<(&str, String), Vec<&Pair>> = BTreeMap::new();
     let mut by_skill: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
     for p in pairs {
@@ -312,7 +350,7 @@ pub fn analyze(pairs: &[Pair]) -> Report {
     for ((s, c), ps) in by_group {
         jobs.push((s, c, ps));
     }
-    let mut all = run_jobs(&jobs);
+    let mut all = run_jobs_with(&jobs, memo);
     let mut groups = all.split_off(n_skills);
     let mut skills = all;
     apply_bh(&mut groups);

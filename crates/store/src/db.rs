@@ -250,12 +250,14 @@ const MIGRATIONS: &[&str] = &[
     );
     "#,
     // 9: an experiment's statistics as last computed, with the fingerprint of what they were
-    // computed from (its trials' states and results, its design, the configurations' names).
+    // computed from (its trials' states and results, its design, the configurations' names), and
+    // its rows by the fingerprint of their pairs (so a change recomputes only the rows it touches).
     r#"
     CREATE TABLE experiment_results_cache (
         experiment_id INTEGER PRIMARY KEY REFERENCES experiments(id) ON DELETE CASCADE,
         fingerprint TEXT NOT NULL,
-        results_json TEXT NOT NULL
+        results_json TEXT NOT NULL,
+        rows_json TEXT NOT NULL
     );
     "#,
 ];

@@ -2,7 +2,7 @@
 
 use skillscope_stats::report::classify;
 use skillscope_stats::signflip::{min_p, SignFlip, SignFlipMethod};
-use skillscope_stats::{analyze, read_pairs_csv, Class, Pair};
+use skillscope_stats::{analyze, analyze_with, read_pairs_csv, Class, Pair};
 
 fn sample() -> Vec<Pair> {
     let mut v = Vec::new();
@@ -186,4 +186,30 @@ fn a_task_under_two_conditions_is_one_unit_of_the_pooled_row() {
     assert_eq!(rows, [("c", 8), ("c (group)", 8)]);
     assert_eq!((r.skills[0].n, r.skills[0].n_pairs), (8, 16), "eight tasks, each once");
     assert!((r.skills[0].delta - 75.0).abs() < 1e-9, "each task's two deltas averaged: {}", r.skills[0].delta);
+}
+
+/// Rows whose pairs are unchanged are taken from the memo, not computed again (a planted row
+/// comes back as planted); a row whose pairs changed is computed again; the memo ends up holding
+/// exactly the new analysis's rows, equal to what a fresh analysis gives.
+#[test]
+fn only_changed_rows_are_computed_again() {
+    let mut pairs = sample();
+    let mut memo = skillscope_stats::RowMemo::new();
+    let first = analyze_with(&pairs, &mut memo);
+    assert_eq!(first, analyze(&pairs));
+    assert_eq!(memo.len(), first.skills.len() + first.groups.len());
+    for row in memo.values_mut().filter(|r| r.skill == "flat") {
+        row.mean_with = -1.0; // planted: only a memo hit returns it
+    }
+    let p = pairs.iter_mut().find(|p| p.skill == "up" && p.config == "c1").unwrap();
+    p.with = 0.5;
+    let second = analyze_with(&pairs, &mut memo);
+    let flat: Vec<f64> =
+        second.skills.iter().chain(&second.groups).filter(|r| r.skill == "flat").map(|r| r.mean_with).collect();
+    assert!(flat.iter().all(|&m| m == -1.0), "unchanged rows come from the memo: {flat:?}");
+    let fresh = analyze(&pairs);
+    let up =
+        |r: &skillscope_stats::Report| r.groups.iter().find(|g| g.skill == "up" && g.config == "c1").unwrap().clone();
+    assert_eq!(up(&second), up(&fresh), "the changed row is computed again");
+    assert_ne!(up(&second), up(&first));
 }
