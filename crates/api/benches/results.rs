@@ -144,11 +144,18 @@ fn main() {
     // One pair's arm gets a new result, as when a trial finishes: the statistics are computed
     // again, only the rows it touches afresh (what the app does in the background).
     let conn = ws.conn().unwrap();
-    conn.execute("UPDATE trial_results SET score = 1.0 - score WHERE trial_id = (SELECT MIN(trial_with) FROM experiment_pairs)", []).unwrap();
+    conn.execute(
+        "UPDATE trial_results SET score = 1.0 - score WHERE trial_id = (SELECT MIN(trial_with) FROM experiment_pairs)",
+        [],
+    )
+    .unwrap();
     conn.execute("UPDATE trials SET updated_at = '2999-01-01T00:00:00Z' WHERE id = (SELECT MIN(trial_with) FROM experiment_pairs)", []).unwrap();
     let t = Instant::now();
     api.experiment_results(exp).unwrap();
-    println!("after one trial changed: statistics computed again in {:.3} s (two of 900 rows afresh)", t.elapsed().as_secs_f64());
+    println!(
+        "after one trial changed: statistics computed again in {:.3} s (two of 900 rows afresh)",
+        t.elapsed().as_secs_f64()
+    );
     let t = Instant::now();
     let charts = api.experiment_charts(exp).unwrap();
     println!("charts (loaded after the page opens): {} in {:.3} s", charts.len(), t.elapsed().as_secs_f64());

@@ -140,6 +140,38 @@ fn unpack_files(archive: &[u8]) -> Result<Vec<(String, Vec<u8>)>, SandboxError> 
     Ok(files)
 }
 
+/// The archive with every entry owned by `owner`, all else (names, modes, links, contents) kept.
+fn reown(archive: &[u8], owner: Owner) -> Result<Vec<u8>, SandboxError> {
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut reader = tar::Archive::new(archive);
+    for entry in reader.entries()? {
+        let mut entry = entry?;
+        let mut header = entry.header().clone();
+        header.set_uid(owner.uid);
+        header.set_gid(owner.gid);
+        let path = entry.path()?.into_owned();
+        match entry.link_name()? {
+            Some(target) => {
+                let target = target.into_owned();
+                builder.append_link(&mut header, &path, &target)?
+            }
+            None => builder.append_data(&mut header, &path, &mut entry)?,
+        }
+    }
+    Ok(builder.into_inner()?)
+}
+
+/// An absolute directory path without its trailing slash, and its parent.
+fn dir_and_parent(path: &str) -> Result<(&str, &str), SandboxError> {
+    relative_target(path)?;
+    let path = path.trim_end_matches('/');
+    let parent = match path.rsplit_once('/') {
+        Some(("", _)) | None => "/",
+        Some((parent, _)) => parent,
+    };
+    Ok((path, parent))
+}
+
 /// `container_dir` as a tar prefix relative to `/`, so uploads at `/` create it.
 fn relative_target(container_dir: &str) -> Result<&str, SandboxError> {
     if !container_dir.starts_with('/') {
@@ -176,14 +208,18 @@ impl Container {
     /// Copies the directory `path` of this container (running or stopped) to the same path in
     /// `target`, as the engine archives it: contents, owners, modes and links unchanged.
     pub async fn copy_dir_to(&self, path: &str, target: &Container) -> Result<(), SandboxError> {
-        relative_target(path)?;
-        let path = path.trim_end_matches('/');
-        let parent = match path.rsplit_once('/') {
-            Some(("", _)) | None => "/",
-            Some((parent, _)) => parent,
-        };
+        let (path, parent) = dir_and_parent(path)?;
         let archive = self.download_archive(path).await?;
         target.upload_archive(archive, parent, true).await
+    }
+
+    /// Makes the directory `path` and everything in it belong to `owner` (root without
+    /// capabilities cannot chown): its archive comes out and goes back in with the owner's ids.
+    /// Bounded by [`DOWNLOAD_LIMIT`].
+    pub async fn give_dir(&self, path: &str, owner: Owner) -> Result<(), SandboxError> {
+        let (path, parent) = dir_and_parent(path)?;
+        let archive = reown(&self.download_archive(path).await?, owner)?;
+        self.upload_archive(archive, parent, true).await
     }
 
     /// Unpacks `archive` at `dir`, an existing directory of the container; the entries keep the

@@ -391,10 +391,12 @@ async fn execute(
         let engine_at_start = if spec.verifier_in_place { container.engine_changes().await? } else { Vec::new() };
         // The workdir (and the agent's home) belong to the trial's user, who may write nowhere else
         // but /tmp: root without capabilities cannot write into them either.
-        match &spec.workspace {
-            Some(dir) => container.upload_dir(std::path::Path::new(dir), &spec.workdir, spec.owner()).await?,
-            None if spec.owner().is_some() => container.upload_files(&[], &spec.workdir, spec.owner()).await?,
-            None => {}
+        if let Some(owner) = spec.owner() {
+            // What the image put in the workdir becomes the user's too.
+            container.give_dir(&spec.workdir, owner).await?;
+        }
+        if let Some(dir) = &spec.workspace {
+            container.upload_dir(std::path::Path::new(dir), &spec.workdir, spec.owner()).await?;
         }
         if spec.agent.is_some() {
             container.upload_files(&[], skillscope_agent::HOME, spec.owner()).await?;

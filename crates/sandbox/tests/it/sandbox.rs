@@ -245,6 +245,39 @@ async fn memory_limit_exceeded_is_reported_as_oom() {
     scope.assert_clean(&engine).await;
 }
 
+/// What root put in a folder (a file, a sub-folder, a link, a name past tar's 100 bytes) can be
+/// given to a user whole, though root without capabilities cannot chown: then that user may edit
+/// it, and nothing else about it changed.
+#[tokio::test]
+async fn a_folder_is_given_to_a_user_whole() {
+    let engine = engine().await;
+    busybox(&engine).await;
+    let scope = Scope::new("give");
+    let c = scope.started(&engine, &scope.spec(BUSYBOX_TAG)).await;
+    let long = "n".repeat(120);
+    let made = format!("mkdir -p /work/img/sub && echo x > /work/img/sub/f && ln -s f /work/img/sub/l && echo y > /work/img/{long} && chmod 640 /work/img/sub/f");
+    assert!(run(&c, sh(&made), secs(10)).await.success());
+    let owner = Owner { uid: 1000, gid: 1000 };
+    let as_owner = || ExecOptions { user: Some(owner.user()), ..secs(10) };
+    assert!(!run(&c, sh("echo z >> /work/img/sub/f"), as_owner()).await.success(), "root's before");
+    c.give_dir("/work/img", owner).await.unwrap();
+    let listing =
+        run(&c, sh("cd /work/img && find . | sort | while read -r p; do stat -c '%u:%g %a %N' \"$p\"; done"), secs(10))
+            .await;
+    let lines: Vec<&str> = listing.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{}", listing.stdout);
+    assert!(lines.iter().all(|l| l.starts_with("1000:1000 ")), "{}", listing.stdout);
+    assert!(
+        listing.stdout.contains("640 ./sub/f") && listing.stdout.contains("'./sub/l' -> 'f'"),
+        "{}",
+        listing.stdout
+    );
+    assert!(run(&c, sh(&format!("echo z >> /work/img/sub/f && cat /work/img/{long}")), as_owner()).await.success());
+    assert_eq!(run(&c, sh("stat -c %u:%g /work"), secs(10)).await.stdout.trim(), "0:0", "the parent stays root's");
+    c.remove().await.unwrap();
+    scope.assert_clean(&engine).await;
+}
+
 #[tokio::test]
 async fn uploads_snapshots_and_file_changes() {
     let engine = engine().await;
