@@ -59,6 +59,7 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
         cpus: env.cpus,
         agent_timeout_secs: Some(t.agent_timeout_secs),
         verifier_timeout_secs: Some(t.verifier_timeout_secs),
+        run_as_root: t.run_as_root,
     };
     Ok(Some(ExperimentTask {
         id: t.id,

@@ -75,6 +75,9 @@ pub struct TaskSettings {
     /// Caps the agent's wall time (the configuration's own limit applies when lower).
     pub agent_timeout_secs: Option<u64>,
     pub verifier_timeout_secs: Option<u64>,
+    /// Set-up, agent and verifier run as root instead of the trial's unprivileged user.
+    #[serde(default)]
+    pub run_as_root: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -196,6 +199,7 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
         verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
         scoring: task.scoring.clone(),
         verifier_in_place: task.verifier_in_place,
+        run_as_root: s.run_as_root,
         agent: Some(AgentTask {
             agent_config_id: config,
             instruction: task.instruction.clone(),

@@ -107,6 +107,7 @@ pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
         agent_timeout_secs: input.agent_timeout_secs.unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
         verifier_timeout_secs: input.verifier_timeout_secs.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place: false,
+        run_as_root: false,
         warnings: Vec::new(),
     })
 }

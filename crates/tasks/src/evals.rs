@@ -193,6 +193,7 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
         agent_timeout_secs: DEFAULT_AGENT_TIMEOUT_SECS,
         verifier_timeout_secs: DEFAULT_VERIFIER_TIMEOUT_SECS,
         verifier_in_place: false,
+        run_as_root: false,
         warnings,
     })
 }

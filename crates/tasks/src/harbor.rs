@@ -47,6 +47,7 @@ struct TaskSection {
 #[derive(Debug, Default, Deserialize)]
 struct VerifierSection {
     timeout_sec: Option<f64>,
+    user: Option<String>,
     environment_mode: Option<String>,
     environment: Option<toml::Value>,
     #[serde(default)]
@@ -57,6 +58,7 @@ struct VerifierSection {
 #[derive(Debug, Default, Deserialize)]
 struct AgentSection {
     timeout_sec: Option<f64>,
+    user: Option<String>,
     network_mode: Option<String>,
 }
 
@@ -127,6 +129,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
     let environment = environment(dir, &toml_path, &cfg, &mut warnings)?;
     note_unapplied(&cfg, &mut warnings);
     let verifier_in_place = cfg.verifier.environment_mode.as_deref() == Some("shared");
+    let run_as_root = run_as_root(&cfg, &mut warnings);
     if cfg.verifier.environment_mode.is_none() {
         warnings.push(
             "the verifier runs in a fresh container from the task's image with only the workdir copied in \
@@ -155,8 +158,28 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
         verifier_timeout_secs: secs(&toml_path, "[verifier].timeout_sec", cfg.verifier.timeout_sec)?
             .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place,
+        run_as_root,
         warnings,
     })
+}
+
+/// Whether the task asks for root (`user = "root"` or `"0"` for its agent or verifier); one
+/// user runs both, so root for either is root for both. Another named user is not created:
+/// the trial's unprivileged user (uid 1000) runs instead, and the importer says so.
+fn run_as_root(cfg: &TaskToml, warnings: &mut Vec<String>) -> bool {
+    let users = [("[agent]", &cfg.agent.user), ("[verifier]", &cfg.verifier.user)];
+    let root = users.iter().any(|(_, u)| matches!(u.as_deref(), Some("root" | "0")));
+    for (section, user) in users {
+        if let Some(u) = user.as_deref().filter(|u| !root && !matches!(*u, "root" | "0")) {
+            warnings.push(format!(
+                "{section} user = \"{u}\": the trial runs as uid 1000 (Skillscope's unprivileged user), not as {u}"
+            ));
+        }
+    }
+    if root {
+        warnings.push("the task asks for root: its set-up, agent and verifier run as root".into());
+    }
+    root
 }
 
 fn refuse_unsupported(dir: &Path, toml_path: &Path, cfg: &TaskToml) -> Result<(), ImportError> {

@@ -32,6 +32,10 @@ pub struct TaskSpec {
     /// declares it (Harbor's `environment_mode = "shared"`) sets it.
     #[serde(default)]
     pub verifier_in_place: bool,
+    /// Run the set-up, the agent and the verifier as root (a Harbor task whose `[agent]` or
+    /// `[verifier]` `user` is root); otherwise they run as an unprivileged user.
+    #[serde(default)]
+    pub run_as_root: bool,
     /// Things the importer noticed that a reviewer should know before
     /// spending runs on the task (missing test files, bundled skills, settings
     /// that are not applied, ...). Empty when nothing stood out.
@@ -176,6 +180,7 @@ mod tests {
             agent_timeout_secs: 10,
             verifier_timeout_secs: 5,
             verifier_in_place: false,
+            run_as_root: false,
             warnings: vec![],
         };
         let v = serde_json::to_value(&t).unwrap();

@@ -22,4 +22,8 @@ env: { [key in string]: string }, memory_mb: number | null, cpus: number | null,
 /**
  * Caps the agent's wall time (the configuration's own limit applies when lower).
  */
-agent_timeout_secs: number | null, verifier_timeout_secs: number | null, };
+agent_timeout_secs: number | null, verifier_timeout_secs: number | null, 
+/**
+ * Set-up, agent and verifier run as root instead of the trial's unprivileged user.
+ */
+run_as_root: boolean, };

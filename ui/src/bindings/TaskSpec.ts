@@ -20,6 +20,11 @@ instruction: string, environment: TaskEnvironment, verifier: TaskVerifier, agent
  */
 verifier_in_place: boolean, 
 /**
+ * Run the set-up, the agent and the verifier as root (a Harbor task whose `[agent]` or
+ * `[verifier]` `user` is root); otherwise they run as an unprivileged user.
+ */
+run_as_root: boolean, 
+/**
  * Things the importer noticed that a reviewer should know before
  * spending runs on the task (missing test files, bundled skills, settings
  * that are not applied, ...). Empty when nothing stood out.

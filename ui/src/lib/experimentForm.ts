@@ -36,7 +36,6 @@ export const EXPERIMENT_DEFAULTS: ExperimentFields = {
   workspace: "",
 };
 
-/** The tasks of the lines (blank ones skipped), or the problems of the bad ones. */
 /** A task written in the form keeps the queue's defaults for every environment setting. */
 export const DEFAULT_TASK_SETTINGS: TaskSettings = {
   workdir: null,
@@ -46,8 +45,10 @@ export const DEFAULT_TASK_SETTINGS: TaskSettings = {
   cpus: null,
   agent_timeout_secs: null,
   verifier_timeout_secs: null,
+  run_as_root: false,
 };
 
+/** The tasks of the lines (blank ones skipped), or the problems of the bad ones. */
 export function parseTasks(text: string, image: string, workspace: string | null): Parsed<ExperimentTask[]> {
   const tasks: ExperimentTask[] = [];
   const problems: string[] = [];

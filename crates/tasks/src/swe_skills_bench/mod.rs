@@ -101,6 +101,7 @@ pub fn import_requirement(
         agent_timeout_secs: skill.total_timeout_sec.unwrap_or(DEFAULT_AGENT_TIMEOUT_SECS),
         verifier_timeout_secs: unit_timeout.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place: false,
+        run_as_root: false,
         warnings,
     })
 }

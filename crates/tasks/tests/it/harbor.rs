@@ -59,6 +59,23 @@ fn without_an_environment_mode_the_verifier_runs_fresh_and_the_task_says_so() {
     assert!(task.warnings[0].contains("fresh container"), "{:?}", task.warnings);
 }
 
+/// Harbor's `user` of the agent or the verifier: root (by name or uid) runs the trial as root,
+/// and says so; another user is not created, and the importer says who runs instead; none keeps
+/// the unprivileged default.
+#[test]
+fn a_task_asking_for_root_runs_as_root_and_another_user_is_named() {
+    let (_d, t) = copy_fixture("harbor/greeting-prebuilt");
+    let text = fs::read_to_string(t.join("task.toml")).unwrap();
+    assert!(!import_task(&t).unwrap().run_as_root, "unprivileged by default");
+    for (section, user, root) in [("[verifier]", "root", true), ("[agent]", "0", true), ("[agent]", "agent", false)] {
+        fs::write(t.join("task.toml"), text.replace(section, &format!("{section}\nuser = \"{user}\""))).unwrap();
+        let task = import_task(&t).unwrap();
+        assert_eq!(task.run_as_root, root, "{section} user = {user}");
+        let said = if root { "run as root".to_string() } else { format!("not as {user}") };
+        assert!(task.warnings.iter().any(|w| w.contains(&said)), "{section} {user}: {:?}", task.warnings);
+    }
+}
+
 #[test]
 fn folder_of_tasks_imports_each_sorted() {
     let b = import_dir(&fixtures().join("harbor")).unwrap();
