@@ -38,6 +38,13 @@ ensure_rust_tools() {
   timeout -k 10 600 rustup component add rustfmt clippy
 }
 
+# cargo-fuzz, pinned, for the fuzz targets (they build on stable Rust without a sanitizer).
+ensure_cargo_fuzz() {
+  cargo fuzz --version 2>/dev/null | grep -q "0.13.2" && return 0
+  log "installing cargo-fuzz"
+  timeout -k 10 900 cargo install cargo-fuzz --version 0.13.2 --locked --quiet
+}
+
 ensure_node() {
   command -v npm >/dev/null && return 0
   ensure_apt nodejs npm

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: format, lint and module-circle gates, Rust unit and integration tests, the TypeScript checks and unit tests, the
+# Runs every test: format, lint and module-circle gates, Rust unit and integration tests, 30 s of
+# fuzzing per input parser, the TypeScript checks and unit tests, the
 # check that generated front-end types match the Rust types, and the end-to-end test of the real
 # app window under Xvfb. Installs and starts what the tests need first.
 source "$(dirname "$0")/lib.sh"
@@ -37,6 +38,9 @@ if ! diff -r ui/src/bindings "$fresh"; then
   echo "ui/src/bindings is stale: run 'cargo test --workspace --exclude e2e export_bindings' and commit ui/src/bindings" >&2
   exit 1
 fi
+
+log "fuzz: every input parser for 30 s from its seeds"
+timeout -k 10 2400 scripts/fuzz.sh 30
 
 log "front end: typecheck and unit tests"
 (cd ui && timeout -k 10 300 npm run --silent typecheck && timeout -k 10 300 npm test --silent)

@@ -13,6 +13,7 @@ mod retry;
 pub mod sse;
 mod types;
 
+pub use api::parse_answer;
 pub use client::{Client, ProviderWait};
 pub use config::{ApiKind, ProviderConfig, Secret};
 pub use error::ModelError;

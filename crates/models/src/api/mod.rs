@@ -28,6 +28,12 @@ pub(crate) fn build_request(api: ApiKind, ctx: &Ctx, req: &ChatRequest, stream: 
     }
 }
 
+/// Reads a provider's whole (not streamed) answer as the client does: for checking a body by
+/// hand, and for the fuzzer.
+pub fn parse_answer(api: ApiKind, body: &str) -> Result<ChatResponse, ModelError> {
+    parse_response(api, &Ctx { provider: "provider", model: "model", openai_hosted: false }, body)
+}
+
 pub(crate) fn parse_response(api: ApiKind, ctx: &Ctx, body: &str) -> Result<ChatResponse, ModelError> {
     let v = parse_json(ctx, body, "response")?;
     if v.get("error").is_some_and(|e| !e.is_null()) && v.get("choices").is_none() {
