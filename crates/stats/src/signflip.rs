@@ -26,8 +26,16 @@
 //! (method `grid`; the true p is in `[p − error, p]`). Only items whose
 //! denominator does not divide `L` add to `E`.
 //!
+//! # Few units
+//! Up to [`ENUMERATE_UP_TO`] non-zero units, every one of the `2^n` sign
+//! vectors is summed (as a sum over each half of the units, formed afresh)
+//! and those with `|S| ≥ T` counted, sums within `8·n·ε·Σ|d|` of `T` counted as ties: method
+//! `exact`. (Grids are for many units; on a few units whose deltas are not
+//! small fractions they would need huge tables.)
+//!
 //! # Refinement
-//! The test runs with the budgets of [`BUDGETS`] in turn and stops at the
+//! The test runs with the budgets of [`BUDGETS`] in turn (each DP table at
+//! most [`MAX_TABLE`] cells long, so memory stays bounded) and stops at the
 //! first whose bracket does not contain [`ALPHA`] and is at most
 //! [`ERROR_TARGET`] or 5% of p wide. A bracket that still contains α after the last
 //! budget is reported as such: the classification calls it `undecided`.
@@ -48,6 +56,10 @@ use ts_rs::TS;
 pub const ALPHA: f64 = 0.05;
 /// DP cells allowed per pass, in the order they are tried (~1 ns per cell).
 pub const BUDGETS: [u64; 3] = [3_000_000, 40_000_000, 400_000_000];
+/// Most non-zero units whose sign vectors are all enumerated.
+pub const ENUMERATE_UP_TO: usize = 20;
+/// Longest DP table (cells of `f64`; two tables are kept): 256 MiB in all.
+pub const MAX_TABLE: u64 = 16 << 20;
 /// Bracket width below which a decided p is not refined further (or 5% of
 /// p, when that is wider).
 pub const ERROR_TARGET: f64 = 0.005;
@@ -181,9 +193,13 @@ pub(crate) fn sign_flip_items(items: &[Item]) -> SignFlip {
     }
     let total: f64 = items.iter().map(|i| i.x).sum();
     let t_obs = items.iter().map(|i| if i.negative { -i.x } else { i.x }).sum::<f64>().abs();
+    if items.len() <= ENUMERATE_UP_TO {
+        return enumerate(items, t_obs, total);
+    }
     let mut last_scale = 0;
     let mut result = SignFlip::ONE;
     for budget in BUDGETS {
+        let budget = budget.min(MAX_TABLE.saturating_mul(items.len() as u64));
         let l = grid_for(items, (total - t_obs).max(0.0), budget);
         if l == last_scale {
             break;
@@ -196,6 +212,23 @@ pub(crate) fn sign_flip_items(items: &[Item]) -> SignFlip {
         }
     }
     result
+}
+
+/// `P(|S| ≥ T)` over all `2^n` sign vectors of the items (see the module docs). The signed sums
+/// of each half of the items are formed afresh (a few additions each, so no rounding builds up),
+/// and every pair of a first-half sum and a second-half sum is one sign vector.
+fn enumerate(items: &[Item], t_obs: f64, total: f64) -> SignFlip {
+    let n = items.len();
+    let tie = 8.0 * n as f64 * f64::EPSILON * total;
+    let sums = |half: &[Item]| -> Vec<f64> {
+        (0u32..1 << half.len())
+            .map(|signs| half.iter().enumerate().map(|(k, it)| if signs >> k & 1 == 1 { it.x } else { -it.x }).sum())
+            .collect()
+    };
+    let (a, b) = items.split_at(n / 2);
+    let (a, b) = (sums(a), sums(b));
+    let hits: u64 = a.iter().map(|x| b.iter().filter(|y| (x + *y).abs() >= t_obs - tie).count() as u64).sum();
+    SignFlip { p: hits as f64 / (1u64 << n) as f64, error: 0.0, method: SignFlipMethod::Exact }
 }
 
 /// One DP on the grid `1/l`.

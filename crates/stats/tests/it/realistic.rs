@@ -95,7 +95,9 @@ fn sign_flip_matches_enumeration_on_generated_data() {
             }
         }
     }
-    assert!(checked >= 150 && exact >= 20 && grid >= 5, "checked {checked}, exact {exact}, grid {grid}");
+    // Rows of up to 20 non-zero units are enumerated (exact); the grid's brackets on the same
+    // rows are checked against the enumeration in `signflip::tests`.
+    assert!(checked >= 150 && exact + grid == checked, "checked {checked}, exact {exact}, grid {grid}");
 }
 
 #[test]

@@ -213,3 +213,17 @@ fn only_changed_rows_are_computed_again() {
     assert_eq!(up(&second), up(&fresh), "the changed row is computed again");
     assert_ne!(up(&second), up(&first));
 }
+
+/// Found by the fuzzer: three units whose deltas are not small fractions once took a grid table
+/// of gigabytes; a handful of units is enumerated instead, exactly and at once.
+#[test]
+fn a_few_units_with_awkward_deltas_are_enumerated() {
+    let pairs = vec![
+        Pair::new("a", "c", "t1", 0.2, 0.8),
+        Pair { repeat: Some(1), ..Pair::new("a", "c", "t2", 0.5666666, 0.35) },
+        Pair::new("b", "c", "t1", 1.0, 0.0),
+    ];
+    let r = analyze(&pairs);
+    let a = r.groups.iter().find(|g| g.skill == "a").unwrap();
+    assert_eq!((a.p_signflip, a.p_signflip_error, a.p_signflip_method), (1.0, 0.0, SignFlipMethod::Exact));
+}
