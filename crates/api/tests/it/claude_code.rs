@@ -37,23 +37,10 @@ fn claude_code_agent(ws: &Workspace, base_url: &str, key: Option<&str>) -> i64 {
     agents::save_agent(ws, &config).unwrap()
 }
 
-/// A task on the Debian image: copy task.txt (in a workspace under `dir`) to answer.txt.
+/// The shared copy task (`common::copy_task`, in a workspace under `dir`) on the Debian image,
+/// which Claude Code needs (glibc).
 fn copy_task_on_debian(dir: &std::path::Path) -> ExperimentTask {
-    let workspace = dir.join("task");
-    std::fs::create_dir_all(&workspace).unwrap();
-    std::fs::write(workspace.join("task.txt"), "42\n").unwrap();
-    ExperimentTask {
-        id: "copy".into(),
-        instruction: "Write the content of task.txt into answer.txt.".into(),
-        image: DEBIAN_PYTHON_TAG.into(),
-        workspace: Some(workspace.display().to_string()),
-        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
-        scoring: None,
-        dockerfile_context: None,
-        verifier_in_place: false,
-        accepted_skill_paths: Vec::new(),
-        settings: Default::default(),
-    }
+    ExperimentTask { image: DEBIAN_PYTHON_TAG.into(), ..copy_task("copy", &dir.join("task")) }
 }
 
 const ANSWER_KEEPER: &str = "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n";
