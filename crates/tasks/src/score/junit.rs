@@ -62,7 +62,7 @@ pub(super) fn count(xml: &[u8]) -> Result<Counts, String> {
                         if let Some(secs) = secs {
                             let ms = (secs.max(0.0) * 1000.0).round() as u64;
                             let c = &mut order[idx].1;
-                            c.duration_ms = Some(c.duration_ms.unwrap_or(0) + ms);
+                            c.duration_ms = Some(c.duration_ms.unwrap_or(0).saturating_add(ms));
                         }
                         if !empty {
                             open = Some((depth, idx));

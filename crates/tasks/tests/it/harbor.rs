@@ -221,3 +221,12 @@ fn corpus_harbor_tasks() {
         assert!(t.environment.dockerfile_context.is_some());
     }
 }
+
+/// Found by the fuzzer: a JUnit report whose repeated test case has huge durations overflowed
+/// their sum; it saturates instead, and the report still scores.
+#[test]
+fn a_junit_report_with_huge_durations_scores() {
+    let xml = r#"<testsuite name="p"><testcase name="t" time="1e300"/><testcase name="t" time="1e300"/></testsuite>"#;
+    let v = TaskVerifier::Pytest { test_files: Vec::new(), args: Vec::new(), tests_dir: "/tests".into() };
+    assert!(score(&v, Some(0), false, "", Some(xml.as_bytes())).is_ok());
+}
