@@ -310,7 +310,7 @@ impl<'a> Checker<'a> {
     }
 
     fn unicode(&mut self) {
-        for t in &self.skill.texts {
+        for t in self.skill.texts.iter().filter(|t| t.undecodable.as_ref().is_none_or(|u| u.binary_kind.is_none())) {
             let mut seen = HashSet::new();
             for h in find_hidden(&t.text) {
                 let id = match h.kind {

@@ -10,10 +10,74 @@ pub struct SkillFile {
     pub bytes: Vec<u8>,
 }
 
-/// A decoded text file (UTF-8 only; anything else is treated as binary).
+/// A file as text. Every file is read: one that is not clean UTF-8 is decoded anyway (UTF-16
+/// by its byte-order mark or its NUL pattern, otherwise UTF-8 with invalid bytes replaced and NUL
+/// bytes dropped, as a shell drops them), so a stray byte cannot hide a file from the rules.
 pub struct TextFile<'a> {
     pub path: &'a str,
     pub text: String,
+    /// Set when the bytes did not decode cleanly.
+    pub undecodable: Option<Undecodable>,
+}
+
+/// How a file failed to decode, and where (a byte offset in the decoded text).
+#[derive(Clone, Debug)]
+pub struct Undecodable {
+    pub pos: usize,
+    pub reason: &'static str,
+    /// The kind of a recognised binary format (image, font, archive …), which is not text by design.
+    pub binary_kind: Option<&'static str>,
+}
+
+impl<'a> TextFile<'a> {
+    fn decode(f: &'a SkillFile) -> TextFile<'a> {
+        if let Ok(text) = std::str::from_utf8(&f.bytes) {
+            if !text.contains('\0') {
+                return TextFile { path: &f.path, text: text.to_string(), undecodable: None };
+            }
+        }
+        let binary_kind =
+            infer::get(&f.bytes).filter(|t| t.matcher_type() != infer::MatcherType::Text).map(|t| t.extension());
+        if let Some(text) = utf16(&f.bytes) {
+            let undecodable = Undecodable { pos: 0, reason: "UTF-16 text", binary_kind };
+            return TextFile { path: &f.path, text, undecodable: Some(undecodable) };
+        }
+        let invalid = std::str::from_utf8(&f.bytes).err().map(|e| e.valid_up_to());
+        let nul = f.bytes.iter().position(|&b| b == 0);
+        let reason = if invalid.is_some() { "bytes that are not UTF-8" } else { "NUL bytes" };
+        let text = String::from_utf8_lossy(&f.bytes).replace('\0', "");
+        // Everything before the first bad byte decodes unchanged (no NUL is dropped before it).
+        let bad = invalid.into_iter().chain(nul).min().unwrap_or(0);
+        let pos = (0..=bad.min(text.len())).rev().find(|&p| text.is_char_boundary(p)).unwrap_or(0);
+        TextFile { path: &f.path, text, undecodable: Some(Undecodable { pos, reason, binary_kind }) }
+    }
+}
+
+/// UTF-16 by byte-order mark, or when every other byte of a long enough prefix is NUL.
+fn utf16(bytes: &[u8]) -> Option<String> {
+    let units = |b: &[u8], le: bool| -> String {
+        let it =
+            b.chunks_exact(2)
+                .map(|c| if le { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) });
+        char::decode_utf16(it).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER)).collect()
+    };
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => return Some(units(rest, true)),
+        [0xFE, 0xFF, rest @ ..] => return Some(units(rest, false)),
+        _ => {}
+    }
+    let head = &bytes[..bytes.len().min(512) & !1];
+    if head.len() < 8 {
+        return None;
+    }
+    let zeros = |odd: usize| head.iter().skip(odd).step_by(2).filter(|&&b| b == 0).count() * 10 >= head.len() / 2 * 9;
+    if zeros(1) {
+        Some(units(&bytes[..bytes.len() & !1], true))
+    } else if zeros(0) {
+        Some(units(&bytes[..bytes.len() & !1], false))
+    } else {
+        None
+    }
 }
 
 pub struct Skill<'a> {
@@ -31,13 +95,7 @@ pub struct Skill<'a> {
 
 impl<'a> Skill<'a> {
     pub fn new(dir_name: &'a str, files: &'a [SkillFile]) -> Skill<'a> {
-        let texts: Vec<TextFile> = files
-            .iter()
-            .filter_map(|f| {
-                let text = std::str::from_utf8(&f.bytes).ok()?;
-                (!text.contains('\0')).then(|| TextFile { path: &f.path, text: text.to_string() })
-            })
-            .collect();
+        let texts: Vec<TextFile> = files.iter().map(TextFile::decode).collect();
         let skill_md = texts.iter().find(|t| t.path == "SKILL.md").map(|t| t.text.clone());
         let md = skill_md::parse(skill_md.as_deref().unwrap_or("").as_bytes());
         let spec = md.as_ref().map(|md| check(md, dir_name)).unwrap_or_default();

@@ -46,11 +46,7 @@ pub(super) fn payloads(text: &str) -> Vec<Payload> {
         {
             continue;
         }
-        let engines = [&base64::engine::general_purpose::STANDARD, &base64::engine::general_purpose::URL_SAFE];
-        let decoded = engines.iter().find_map(|e| e.decode(s.trim_end_matches('=')).ok().or_else(|| e.decode(s).ok()));
-        let decoded =
-            decoded.or_else(|| base64::engine::general_purpose::STANDARD_NO_PAD.decode(s.trim_end_matches('=')).ok());
-        if let Some(t) = decoded.as_deref().and_then(readable) {
+        if let Some(t) = base64_bytes(s).as_deref().and_then(readable) {
             out.push(Payload { pos: m.start(), encoding: "base64", text: t });
         }
     }
@@ -63,13 +59,31 @@ pub(super) fn payloads(text: &str) -> Vec<Payload> {
             .chars()
             .filter(char::is_ascii_hexdigit)
             .collect();
-        let bytes: Vec<u8> =
-            (0..digits.len() / 2).filter_map(|i| u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).ok()).collect();
+        let Some(bytes) = hex_bytes(&digits[..digits.len() & !1]) else { continue };
         if let Some(t) = readable(&bytes).or_else(|| short_code(&bytes)) {
             out.push(Payload { pos: m.start(), encoding: "hex", text: t });
         }
     }
     out
+}
+
+/// Standard or URL-safe base64, padded or not.
+pub(super) fn base64_bytes(s: &str) -> Option<Vec<u8>> {
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE};
+    let s = s.trim();
+    [&STANDARD, &URL_SAFE]
+        .iter()
+        .find_map(|e| e.decode(s.trim_end_matches('=')).ok().or_else(|| e.decode(s).ok()))
+        .or_else(|| STANDARD_NO_PAD.decode(s.trim_end_matches('=')).ok())
+}
+
+/// Hex digits (whitespace ignored) as bytes; None when they are not whole bytes of hex.
+pub(super) fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if !digits.len().is_multiple_of(2) {
+        return None;
+    }
+    digits.chunks(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok()).collect()
 }
 
 /// Hex escapes spelling a short code token ("import os") are obfuscation even if brief.

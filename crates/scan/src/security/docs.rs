@@ -1,7 +1,8 @@
 //! Markdown documents: prose is read as instructions to the agent; fenced code is
 //! analysed as a script of its language. Code that merely documents a setup step
 //! (install sections, reference docs) is capped at MEDIUM unless the text around it
-//! orders the agent to run it.
+//! orders the agent to run it, or the hit is pinned (remote code run unverified, a reverse
+//! shell, secrets sent to the network, a decoded payload run).
 
 use super::matcher::{self, Hit};
 use super::rules::{ARTIFACT, PROSE, SHELL};
@@ -29,7 +30,7 @@ fn setup_heading() -> &'static Regex {
 }
 
 fn cap(hits: &mut [Hit], why: &str) {
-    for h in hits.iter_mut().filter(|h| h.severity > Severity::Medium) {
+    for h in hits.iter_mut().filter(|h| h.severity > Severity::Medium && !h.pinned) {
         h.severity = Severity::Medium;
         h.confidence *= 0.6;
         h.message = format!("{} ({why})", h.message);

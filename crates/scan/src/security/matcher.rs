@@ -14,6 +14,8 @@ pub(super) struct Hit {
     pub pos: usize,
     pub message: String,
     pub decoded: Option<String>,
+    /// Context (a setup section, a reference document) may not lower it; see `TextRule::pinned`.
+    pub pinned: bool,
 }
 
 impl Hit {
@@ -24,7 +26,11 @@ impl Hit {
         pos: usize,
         message: impl Into<String>,
     ) -> Hit {
-        Hit { pattern, severity, confidence, pos, message: message.into(), decoded: None }
+        Hit { pattern, severity, confidence, pos, message: message.into(), decoded: None, pinned: false }
+    }
+
+    pub(super) fn pinned(self) -> Hit {
+        Hit { pinned: true, ..self }
     }
 }
 
@@ -60,6 +66,7 @@ pub(super) fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
                 continue;
             }
             let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start(), rule.message);
+            hit.pinned = rule.pinned;
             if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
                 hit.severity = Severity::Low;
                 hit.confidence *= 0.5;

@@ -5,13 +5,15 @@ mod decode;
 mod docs;
 mod escalate;
 mod matcher;
+mod names;
 mod rules;
 mod scripts;
+mod shell_vars;
 pub mod taxonomy;
 pub mod unicode;
 
 use crate::report::{SecurityFinding, SecurityReport, SemanticPassInfo, Severity};
-use crate::skill::{column_at, line_at, Skill, SkillFile};
+use crate::skill::{column_at, line_at, Skill, SkillFile, TextFile};
 use matcher::Hit;
 pub(crate) use rules::ascii_boundaries;
 use scripts::Lang;
@@ -107,28 +109,43 @@ fn decode_hits(text: &str) -> Vec<Hit> {
     hits
 }
 
-fn file_hits(path: &str, text: &str) -> Vec<Hit> {
+fn file_hits(t: &TextFile) -> Vec<Hit> {
+    let (path, text) = (t.path, t.text.as_str());
     let lower = path.to_ascii_lowercase();
+    let markdown = lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx");
+    let lang = Lang::from_path(path, text);
+    if let Some(kind) = t.undecodable.as_ref().and_then(|u| u.binary_kind) {
+        // An image, font or archive: only commands and secrets are looked for in its readable runs.
+        let mut hits = matcher::run(rules::SHELL, text);
+        hits.extend(matcher::run(rules::ARTIFACT, text));
+        for h in &mut hits {
+            h.message = format!("{} (inside a {kind} file)", h.message);
+        }
+        return hits;
+    }
     let mut hits = unicode_hits(text);
     hits.extend(decode_hits(text));
-    if lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx") {
+    if markdown {
         hits.extend(docs::scan(text, path == "SKILL.md"));
-    } else if let Some(lang) = Lang::from_path(path, text) {
+    } else if let Some(lang) = lang {
         hits.extend(scripts::scan(lang, text));
     } else if lower.ends_with(".txt") {
         hits.extend(matcher::run(rules::PROSE, text));
     } else {
         hits.extend(matcher::run(rules::ARTIFACT, text));
     }
+    if let Some(u) = &t.undecodable {
+        // NULs or UTF-16 in something an agent or interpreter reads is a way to blind a scanner.
+        let hiding = u.reason != "bytes that are not UTF-8" && (markdown || lang.is_some());
+        let msg = format!("file holds {} (first at this line); it was decoded lossily and scanned", u.reason);
+        hits.push(Hit::new("D3", if hiding { Severity::High } else { Severity::Medium }, 0.7, u.pos, msg));
+    }
     hits
 }
 
 pub fn analyze(skill: &Skill) -> Vec<SecurityFinding> {
-    let mut findings: Vec<SecurityFinding> = skill
-        .texts
-        .iter()
-        .flat_map(|t| file_hits(t.path, &t.text).into_iter().map(|h| to_finding(t.path, &t.text, h)))
-        .collect();
+    let mut findings: Vec<SecurityFinding> =
+        skill.texts.iter().flat_map(|t| file_hits(t).into_iter().map(|h| to_finding(t.path, &t.text, h))).collect();
     findings.extend(artifacts::scan(skill).into_iter().map(|(file, h)| {
         let text = skill.text(&file).unwrap_or("");
         to_finding(&file, text, h)

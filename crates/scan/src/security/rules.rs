@@ -13,6 +13,9 @@ pub(super) struct TextRule {
     pub message: &'static str,
     /// Skip matches preceded on the same line by a negation ("never", "do not" …).
     pub negatable: bool,
+    /// Never capped by context (a setup section, a reference document): remote code run
+    /// unverified, reverse shells and secrets sent to the network are what they are anywhere.
+    pub pinned: bool,
 }
 
 const fn r(
@@ -23,7 +26,11 @@ const fn r(
     message: &'static str,
     negatable: bool,
 ) -> TextRule {
-    TextRule { pattern, severity, confidence, regex, message, negatable }
+    TextRule { pattern, severity, confidence, regex, message, negatable, pinned: false }
+}
+
+const fn pinned(rule: TextRule) -> TextRule {
+    TextRule { pinned: true, ..rule }
 }
 
 /// Instructions addressed to the agent (Markdown prose, plain text, decoded hidden text).
@@ -174,6 +181,14 @@ pub(super) static PROSE: &[TextRule] = &[
     ),
     r(
         "C1",
+        High,
+        0.8,
+        r"(?i)\b(include|add|append|attach|embed|insert|put|paste|copy|send|forward|e-?mail|mail|post|share|cc|leak|submit|encode)\b[^.\n]{0,60}?(\b(api[\s_-]?keys?|access[\s_-]?tokens?|auth(entication)?[\s_-]?tokens?|bearer\s+tokens?|tokens?|secrets?|credentials?|passwords?|private\s+keys?|ssh\s+keys?|env(ironment)?\s+(variables|vars|file))\b|\.env\b|\b[A-Z][A-Z0-9]*_(API_KEY|KEY|TOKEN|SECRET|PASSWORD)\b)[^.\n]{0,80}?(\b(to|cc|at|for)\s+[^.\n]{0,30}?[\w.+-]+@[\w-]+(\.[\w-]+)+|\b(as|in|into|inside|within)\s+(the\s+|your\s+|an?\s+|each\s+|every\s+)?(final\s+|next\s+)?(report|summary|message|e-?mail|issue|comment|ticket|note|pull\s+request|pr\s+description|commit\s+message|changelog|url|query\s+(string|parameter)|subdomain|dns\s+(name|query|lookup))\b[^.\n]{0,60}?\b(to|for|at|of)\b[^.\n]{0,40}?([\w.+-]+@[\w-]+(\.[\w-]+)+|https?://|external|third[-\s]party|outside))",
+        "tells the agent to hand a secret to a third party (an address, a URL, a report sent out)",
+        true,
+    ),
+    r(
+        "C1",
         Medium,
         0.5,
         r"(?i)\b(send|upload|post|transmit|forward|report|sync)\b[^.\n]{0,60}\b(to|at)\s+(our|an?\s+external|a\s+remote|the\s+remote|my)\s+([\w-]+\s+)?(server|endpoint|webhook|collector|host)\b",
@@ -280,38 +295,54 @@ pub(super) static PROSE: &[TextRule] = &[
 
 /// Shell command text: shell scripts, shell code blocks, strings run by code, decoded payloads.
 pub(super) static SHELL: &[TextRule] = &[
-    r(
+    pinned(r(
         "C3",
         Critical,
         0.9,
         r"(?i)\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|\n;]*\|\s*(sudo\s+(-\S+\s+)*)?(bash|sh|zsh|ksh|dash|python[0-9.]*|perl|ruby|node|iex|invoke-expression|source)\b",
         "pipes downloaded content into an interpreter",
         false,
-    ),
-    r(
+    )),
+    pinned(r(
         "C3",
         Critical,
         0.9,
         r#"(?i)\b(bash|sh|zsh|eval|source|python[0-9.]*)\s+(-c\s+)?["']?(\$\(|<\(|`)\s*(curl|wget)\b"#,
         "executes the output of a download",
         false,
-    ),
-    r(
+    )),
+    pinned(r(
         "C3",
         Critical,
         0.8,
         r"(?i)\b(curl|wget)\b[^\n]*(-o|-O|--output)\s*\S+[^\n]*(&&|;)\s*(chmod\s+\+x|\./)",
         "downloads a file and makes it executable",
         false,
-    ),
-    r(
+    )),
+    pinned(r(
         "C2",
         Critical,
         0.9,
         r"/dev/tcp/[\w.\-]+/\d+|\b(nc|ncat|netcat)\b[^\n]*\s-[ec]\s|\bsocat\b[^\n]*exec:|\bmkfifo\b[^\n]*\|\s*(nc|ncat)\b",
         "reverse shell",
         false,
-    ),
+    )),
+    pinned(r(
+        "C1",
+        Critical,
+        0.9,
+        r#"(?i)\b(cat|base64|tar|gzip|zip|xxd|gpg|head|tail)\b[^|\n]*((~|\$HOME|\$\{HOME\})?/?\.(ssh/|aws/credentials|netrc\b|git-credentials|docker/config\.json|kube/config|pypirc|npmrc)|\bid_(rsa|ed25519|ecdsa|dsa)\b|/etc/shadow|(^|\s)\.env\b)[^\n]*\|[^\n]*\b(curl|wget|nc|ncat|netcat|socat|openssl\s+s_client|ssh)\b|\b(curl|wget)\b[^\n]*\s(-d|--data(-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file)[\s=]*["']?[\w=]*@?["']?((~|\$HOME|\$\{HOME\})?/?\.(ssh/|aws/credentials|netrc\b|git-credentials|docker/config\.json|kube/config|pypirc|npmrc|env\b)|\S*\bid_(rsa|ed25519|ecdsa|dsa)\b|/etc/shadow)"#,
+        "sends a credential file to the network",
+        false,
+    )),
+    pinned(r(
+        "D3",
+        Critical,
+        0.9,
+        r#"(?i)\b(base64\s+(-d|--decode|-D)|xxd\s+(-r|-p\s+-r|-rp)|openssl\s+(enc\s+)?(-d\s+)?-?(base64|a)\s+-d)\b[^\n]*\|\s*(sudo\s+(-\S+\s+)*)?(bash|sh|zsh|ksh|dash|python[0-9.]*|perl|ruby|node)\b|\b(bash|sh|zsh|eval|source)\s+[^\n]*(\$\(|<\(|`)\s*(echo|printf)\b[^)`]*\|\s*(base64\s+(-d|--decode|-D)|xxd\s+-r)"#,
+        "decodes a hidden payload and runs it",
+        false,
+    )),
     r("C2", High, 0.6, r#"(?i)(^|[;&|]\s*)eval\s+["']?\$[\w{(]"#, "shell eval of a variable", false),
     r(
         "C4",
@@ -354,22 +385,22 @@ pub(super) static SHELL: &[TextRule] = &[
         "uploads a local file with curl",
         false,
     ),
-    r(
+    pinned(r(
         "C1",
         High,
         0.8,
         r"(?i)\b(nc|ncat|netcat)\s+[\w.\-]+\s+\d+\s*<|\b(curl|wget)\b[^\n]*\$\(\s*(env|printenv|cat\s+\S*(ssh|aws|\.env|credentials))|\b(dig|nslookup|host)\s+[^\n]*\$\(",
         "sends local data (files, env, DNS) to a remote host",
         false,
-    ),
-    r(
+    )),
+    pinned(r(
         "B2",
         High,
         0.8,
         r"(?i)\b(env|printenv|export\s+-p)\s*\|[^\n]*\b(curl|wget|nc|ncat|base64|ssh)\b",
         "dumps the whole environment to a network or encoder",
         false,
-    ),
+    )),
     r(
         "D2",
         Medium,

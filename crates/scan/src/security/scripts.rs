@@ -3,7 +3,9 @@
 //! attack does not count as the attack.
 
 use super::matcher::{self, Hit};
+use super::names::Names;
 use super::rules::{ARTIFACT, SHELL};
+use super::shell_vars;
 use crate::report::Severity::{self, *};
 use regex::Regex;
 use std::cell::RefCell;
@@ -129,10 +131,28 @@ pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
     let stripped = blank_comments(lang, code, root);
     let mut hits = matcher::run(SHELL, &stripped);
     hits.extend(matcher::run(ARTIFACT, &stripped));
-    let mut a = Analyzer { lang, code, stripped: &stripped, hits: Vec::new() };
+    if lang == Lang::Shell {
+        hits.extend(expanded_hits(&stripped));
+    }
+    let names = Names::collect(lang, code, root);
+    let mut a = Analyzer { lang, code, stripped: &stripped, names, hits: Vec::new() };
     a.walk(root);
     a.file_level();
     hits.extend(a.hits);
+    hits
+}
+
+/// Command rules run again on the script with its variables expanded; a hit is placed on the
+/// line it came from.
+fn expanded_hits(stripped: &str) -> Vec<Hit> {
+    let Some(expanded) = shell_vars::expand(stripped) else { return Vec::new() };
+    let line_starts: Vec<usize> = std::iter::once(0).chain(stripped.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let mut hits = matcher::run(SHELL, &expanded);
+    for h in &mut hits {
+        let line = expanded[..h.pos].matches('\n').count();
+        h.pos = line_starts.get(line).copied().unwrap_or(0);
+        h.message = format!("{} (after expanding shell variables)", h.message);
+    }
     hits
 }
 
@@ -162,6 +182,7 @@ struct Analyzer<'a> {
     lang: Lang,
     code: &'a str,
     stripped: &'a str,
+    names: Names<'a>,
     hits: Vec<Hit>,
 }
 
@@ -172,6 +193,11 @@ impl<'a> Analyzer<'a> {
 
     fn hit(&mut self, p: &'static str, s: Severity, c: f64, n: Node, msg: impl Into<String>) {
         self.hits.push(Hit::new(p, s, c, n.start_byte(), msg));
+    }
+
+    /// A CRITICAL hit no context may lower.
+    fn pinned_hit(&mut self, p: &'static str, n: Node, msg: impl Into<String>) {
+        self.hits.push(Hit::new(p, Critical, 0.9, n.start_byte(), msg).pinned());
     }
 
     fn walk(&mut self, root: Node) {
@@ -235,10 +261,13 @@ impl<'a> Analyzer<'a> {
     }
 
     fn call(&mut self, n: Node) {
-        let Some(callee) = n.child_by_field_name("function").or_else(|| n.child_by_field_name("constructor")) else {
+        let Some(function) = n.child_by_field_name("function").or_else(|| n.child_by_field_name("constructor")) else {
             return;
         };
-        let callee = self.text(callee).replace(char::is_whitespace, "");
+        let written = self.text(function).replace(char::is_whitespace, "");
+        let resolved = self.names.resolve(function);
+        let hidden = resolved.as_ref().is_some_and(|r| r.hidden);
+        let callee = resolved.map_or_else(|| written.clone(), |r| r.name);
         let Some(args) = n.child_by_field_name("arguments") else {
             return;
         };
@@ -281,13 +310,16 @@ impl<'a> Analyzer<'a> {
             Lang::Shell => false,
         };
 
+        if (dynamic_eval || shell_exec) && hidden {
+            self.hit("D3", High, 0.85, n, format!("calls {callee}() through a name hidden at run time ({written})"));
+        }
         if dynamic_eval || shell_exec {
             let Some(f) = first else { return };
             let kind = if dynamic_eval { "evaluates" } else { "runs through a shell" };
             if Self::resolves(first_text, scope, decode_re()) {
-                self.hit("D3", Critical, 0.9, n, format!("{callee}() {kind} a decoded (obfuscated) payload"));
+                self.pinned_hit("D3", n, format!("{callee}() {kind} a decoded (obfuscated) payload"));
             } else if Self::resolves(first_text, scope, net_re()) {
-                self.hit("C3", Critical, 0.9, n, format!("{callee}() {kind} content fetched from the network"));
+                self.pinned_hit("C3", n, format!("{callee}() {kind} content fetched from the network"));
             } else if Self::is_literal(f) {
                 if dynamic_eval {
                     self.hit("C2", Low, 0.4, n, format!("{callee}() of a constant string"));
@@ -462,18 +494,12 @@ impl<'a> Analyzer<'a> {
             ));
         }
         for m in deserialize_re().find_iter(s) {
-            let crit = m.as_str().contains("dup2");
-            self.hits.push(Hit::new(
-                "C2",
-                if crit { Critical } else { Medium },
-                0.6,
-                m.start(),
-                if crit {
-                    "redirects process I/O to a socket (reverse shell)"
-                } else {
-                    "deserializes data that can execute code"
-                },
-            ));
+            let hit = if m.as_str().contains("dup2") {
+                Hit::new("C2", Critical, 0.6, m.start(), "redirects process I/O to a socket (reverse shell)").pinned()
+            } else {
+                Hit::new("C2", Medium, 0.6, m.start(), "deserializes data that can execute code")
+            };
+            self.hits.push(hit);
         }
     }
 }

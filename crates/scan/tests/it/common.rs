@@ -1,6 +1,6 @@
 //! Helpers shared by the test modules.
 
-use skillscope_scan::{load_dir, scan, ScanConfig, ScanReport, SkillFile};
+use skillscope_scan::{load_dir, scan, ScanConfig, ScanReport, Severity, SkillFile};
 use std::path::PathBuf;
 
 /// An in-memory package file.
@@ -24,4 +24,9 @@ pub(crate) fn scan_skill_md(dir_name: &str, skill_md: &str) -> ScanReport {
 /// The quality rule ids a report holds, in order.
 pub(crate) fn rules(r: &ScanReport) -> Vec<&str> {
     r.quality.findings.iter().map(|f| f.rule.as_str()).collect()
+}
+
+/// The most severe finding of `pattern`, if any.
+pub(crate) fn worst(r: &ScanReport, pattern: &str) -> Option<Severity> {
+    r.security.findings.iter().filter(|f| f.pattern == pattern).map(|f| f.severity).max()
 }

@@ -4,3 +4,4 @@ mod api;
 mod common;
 mod fixtures;
 mod spec;
+mod walkarounds;
