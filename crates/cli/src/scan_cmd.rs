@@ -29,7 +29,8 @@ impl From<Format> for ExportFormat {
 fn reports(ws: &Workspace, target: &str) -> Result<Vec<(String, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
         let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
-        return Ok(staged.iter().map(|s| (scans::source_label(&s.source), scans::scan_staged(ws, s))).collect());
+        let reports = scans::scan_staged(ws, &staged);
+        return Ok(staged.iter().map(|s| scans::source_label(&s.source)).zip(reports).collect());
     }
     let s = library::resolve(ws, target)?;
     Ok(vec![(scans::source_label(&s.source), scans::report(ws, s.version_id)?)])

@@ -11,6 +11,7 @@ use skillscope_scan::{ScanConfig, ScanReport, SkillFile};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use ts_rs::TS;
 
 fn config(ws: &Workspace) -> ScanConfig {
@@ -27,11 +28,35 @@ fn with_thresholds(ws: &Workspace, mut r: ScanReport) -> ScanReport {
     r
 }
 
-/// Scans a staged (not stored) skill, e.g. `skillscope scan <path>`.
-pub fn scan_staged(ws: &Workspace, s: &StagedSkill) -> ScanReport {
+fn scan_one(s: &StagedSkill, cfg: &ScanConfig) -> ScanReport {
     let files: Vec<SkillFile> =
         s.files.iter().map(|f| SkillFile { path: f.path.clone(), bytes: f.bytes.clone() }).collect();
-    skillscope_scan::scan(&s.dir_name, &files, &config(ws))
+    skillscope_scan::scan(&s.dir_name, &files, cfg)
+}
+
+/// Scans staged (not stored) skills, e.g. `skillscope scan <path>`: one worker per core, each
+/// taking the next skill as it finishes one; reports in the input's order.
+pub fn scan_staged(ws: &Workspace, staged: &[StagedSkill]) -> Vec<ScanReport> {
+    let cfg = config(ws);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, staged.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, ScanReport)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(s) = staged.get(i) else { return mine };
+                        mine.push((i, scan_one(s, &cfg)));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Scans a stored version and records the result.

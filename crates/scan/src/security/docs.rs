@@ -4,9 +4,10 @@
 //! orders the agent to run it, or the hit is pinned (remote code run unverified, a reverse
 //! shell, secrets sent to the network, a decoded payload run).
 
+use super::lang::Lang;
 use super::matcher::{self, Hit};
 use super::rules::{ARTIFACT, PROSE, SHELL};
-use super::scripts::{self, Lang};
+use super::scripts;
 use crate::markdown;
 use crate::report::Severity;
 use regex::Regex;

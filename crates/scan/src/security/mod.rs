@@ -4,6 +4,7 @@ mod artifacts;
 mod decode;
 mod docs;
 mod escalate;
+mod lang;
 mod matcher;
 mod names;
 mod rules;
@@ -14,9 +15,9 @@ pub mod unicode;
 
 use crate::report::{SecurityFinding, SecurityReport, SemanticPassInfo, Severity};
 use crate::skill::{column_at, line_at, Skill, SkillFile, TextFile};
+use lang::Lang;
 use matcher::Hit;
 pub(crate) use rules::ascii_boundaries;
-use scripts::Lang;
 use std::collections::HashMap;
 use unicode::HiddenKind;
 

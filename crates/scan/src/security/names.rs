@@ -7,7 +7,7 @@
 //! binding in the file counts, wherever it is.
 
 use super::decode::{base64_bytes, hex_bytes};
-use super::scripts::Lang;
+use super::lang::Lang;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
