@@ -52,10 +52,19 @@ fn rusqlite_count(home: &std::path::Path) -> usize {
     names.len()
 }
 
-/// Issue 3: scan a skill from the UI and see its findings, the decoded hidden text, and an export.
+/// Issue 3: scan a skill from the UI and see its findings, the decoded hidden text, and an export;
+/// issue 15: have a model (the scripted server) review it, and see its quoted finding added.
 #[tokio::test(flavor = "multi_thread")]
 async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
+    driver::join_session_keyring();
+    let review = serde_json::json!({"findings": [{"pattern": "A6", "severity": "high", "file": "SKILL.md",
+        "quote": "Formats haiku poems. Use when the user wants a haiku.", "message": "the description hides what the skill asks"}]});
+    let script = serde_json::json!({"branches": [{"if_prompt_contains": "Skill folder: a2-tag-smuggling",
+        "steps": [{"text": review.to_string()}]}]});
+    let server = driver::model_server(script, None).await;
     let home = tempfile::tempdir().unwrap();
+    driver::cli(home.path(), &["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
+    driver::cli(home.path(), &["credential", "set", "local"], "sk-e2e-review-0000000");
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scan/a2-tag-smuggling");
     let s = Session::start(home.path()).await;
     let c = &s.client;
@@ -74,6 +83,15 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     assert_eq!(a2.attr("data-severity").await.unwrap().as_deref(), Some("critical"));
     let hidden = card.find(Locator::Css("[data-testid=decoded-hidden]")).await.unwrap();
     assert!(!hidden.text().await.unwrap().trim().is_empty(), "the hidden message is shown decoded");
+    let not_reviewed = card.find(Locator::Css("[data-testid=model-review][data-reviewed=no]")).await.unwrap();
+    s.wait_text(&not_reviewed, "Not reviewed by a model").await;
+    card.find(Locator::Css("[data-testid=model-review-model]")).await.unwrap().send_keys("m").await.unwrap();
+    card.find(Locator::Css("[data-testid=model-review-run]")).await.unwrap().click().await.unwrap();
+    let reviewed = s.wait_for(Locator::Css("[data-testid=model-review][data-reviewed=yes]")).await;
+    s.wait_text(&reviewed, "Reviewed by m (local").await;
+    let card = s.wait_for(Locator::Css("[data-testid=scans-page] [data-testid=security-card]")).await;
+    let a6 = card.find(Locator::Css("[data-testid=security-finding][data-pattern=A6]")).await.unwrap();
+    s.wait_text(&a6, "Model review:").await;
     s.screenshot("e2e-scan.png").await;
 
     card.find(Locator::Css("[data-testid=export-sarif]")).await.unwrap().click().await.unwrap();

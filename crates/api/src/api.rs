@@ -120,6 +120,9 @@ impl Api {
     pub fn get_scan(&self, version_id: i64) -> Result<ScanReport> {
         Ok(scans::report(self.workspace()?, version_id)?)
     }
+    pub fn review_scan(&self, version_id: i64, provider: String, model: String) -> Result<ScanReport> {
+        crate::scan_review::review_version(self.workspace()?, version_id, &provider, &model)
+    }
     pub fn export_scans(&self, version_ids: Vec<i64>, format: ExportFormat) -> Result<String> {
         Ok(scans::export_versions(self.workspace()?, &version_ids, format)?)
     }

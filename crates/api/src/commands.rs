@@ -29,6 +29,9 @@ macro_rules! with_commands {
             fn cancel_job(job_id: i64) -> bool;
             /// The static review of a version (the back end scans it first if it has no current result).
             fn get_scan(version_id: i64) -> ScanReport;
+            /// Scans a version afresh and has `model` of provider `provider` review it against the
+            /// taxonomy (the semantic pass); a review that failed is stored as "not reviewed".
+            fn review_scan(version_id: i64, provider: String, model: String) -> ScanReport;
             /// Writes the versions' reports to the workspace's exports folder; resolves with the file's path.
             fn export_scans(version_ids: Vec<i64>, format: ExportFormat) -> String;
             fn queue_status() -> QueueStatus;

@@ -12,6 +12,7 @@ mod live_logs;
 mod open;
 mod results_warmup;
 mod runtime;
+pub mod scan_review;
 
 pub use api::Api;
 pub use errors::{AppError, ErrorCode, Result};

@@ -61,6 +61,12 @@ pub(crate) enum ProviderCmd {
         base_url: String,
         #[arg(long, default_value_t = 4)]
         max_concurrency: u32,
+        /// Seconds one model request may take before it fails.
+        #[arg(long, default_value_t = 120)]
+        timeout_secs: u64,
+        /// Retries of a request that failed in a way worth retrying (rate limit, server error).
+        #[arg(long, default_value_t = 3)]
+        max_retries: u32,
     },
     List {
         #[arg(long)]
@@ -152,12 +158,10 @@ pub(crate) fn credential(ws: &Workspace, cmd: CredentialCmd) -> Result<bool, App
 
 pub(crate) fn provider(ws: &Workspace, cmd: ProviderCmd) -> Result<bool, AppError> {
     match cmd {
-        ProviderCmd::Add { id, api, base_url, max_concurrency } => {
+        ProviderCmd::Add { id, api, base_url, max_concurrency, timeout_secs, max_retries } => {
             let api: ApiKind = serde_json::from_value(serde_json::Value::String(api))?;
-            agents::save_provider(
-                ws,
-                &ProviderConfig { max_concurrency, ..ProviderConfig::new(id.clone(), api, base_url) },
-            )?;
+            let base = ProviderConfig::new(id.clone(), api, base_url);
+            agents::save_provider(ws, &ProviderConfig { max_concurrency, timeout_secs, max_retries, ..base })?;
             println!("saved provider {id}");
         }
         ProviderCmd::List { json } => {

@@ -74,6 +74,13 @@ enum Command {
         /// Exit 1 when any skill's quality or security score is below N.
         #[arg(long, value_name = "N")]
         fail_under: Option<f64>,
+        /// Have a model of this provider review each skill against the taxonomy too (the
+        /// semantic pass); needs --review-model.
+        #[arg(long, value_name = "PROVIDER", requires = "review_model")]
+        review_with: Option<String>,
+        /// The model that reviews (with --review-with).
+        #[arg(long, value_name = "MODEL", requires = "review_with")]
+        review_model: Option<String>,
     },
     /// The persistent run queue.
     Queue {
@@ -217,7 +224,10 @@ fn run(cli: Cli) -> Result<bool, AppError> {
     let mut ws = skillscope_api::open(home)?;
     let done = |r: Result<(), AppError>| r.map(|()| true);
     match cli.command {
-        Command::Scan { target, format, fail_under } => scan_cmd::run(&ws, &target, format, fail_under),
+        Command::Scan { target, format, fail_under, review_with, review_model } => {
+            let reviewer = review_with.zip(review_model);
+            scan_cmd::run(&ws, &target, format, fail_under, reviewer.as_ref())
+        }
         Command::Queue { cmd } => queue_cmd::run(&mut ws, cmd),
         Command::Trajectory { cmd } => agent_cmds::trajectory(&ws, cmd),
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),

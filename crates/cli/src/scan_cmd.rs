@@ -5,7 +5,7 @@ use skillscope_api::import::stage_request;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::scan::ScanReport;
 use skillscope_api::scans::{self, ExportFormat};
-use skillscope_api::{library, AppError, Workspace};
+use skillscope_api::{library, scan_review, AppError, Workspace};
 use std::path::Path;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -25,20 +25,38 @@ impl From<Format> for ExportFormat {
     }
 }
 
-/// Reports for every skill under a path, or for one library skill (by id or name).
-fn reports(ws: &Workspace, target: &str) -> Result<Vec<(String, ScanReport)>, AppError> {
+/// Reports for every skill under a path, or for one library skill (by id or name), reviewed by
+/// `reviewer` (provider, model) when one is given.
+fn reports(
+    ws: &Workspace,
+    target: &str,
+    reviewer: Option<&(String, String)>,
+) -> Result<Vec<(String, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
         let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
-        let reports = scans::scan_staged(ws, &staged);
+        let mut reports = scans::scan_staged(ws, &staged);
+        if let Some((provider, model)) = reviewer {
+            scan_review::review_staged(ws, &staged, &mut reports, provider, model)?;
+        }
         return Ok(staged.iter().map(|s| scans::source_label(&s.source)).zip(reports).collect());
     }
     let s = library::resolve(ws, target)?;
-    Ok(vec![(scans::source_label(&s.source), scans::report(ws, s.version_id)?)])
+    let report = match reviewer {
+        Some((provider, model)) => scan_review::review_version(ws, s.version_id, provider, model)?,
+        None => scans::report(ws, s.version_id)?,
+    };
+    Ok(vec![(scans::source_label(&s.source), report)])
 }
 
 /// Prints the reports; returns false when a skill scores below `fail_under` (quality or security).
-pub(crate) fn run(ws: &Workspace, target: &str, format: Format, fail_under: Option<f64>) -> Result<bool, AppError> {
-    let all = reports(ws, target)?;
+pub(crate) fn run(
+    ws: &Workspace,
+    target: &str,
+    format: Format,
+    fail_under: Option<f64>,
+    reviewer: Option<&(String, String)>,
+) -> Result<bool, AppError> {
+    let all = reports(ws, target, reviewer)?;
     println!("{}", scans::render(&all, format.into())?);
     let Some(min) = fail_under else { return Ok(true) };
     let below: Vec<String> = all

@@ -28,10 +28,13 @@ fn with_thresholds(ws: &Workspace, mut r: ScanReport) -> ScanReport {
     r
 }
 
+/// A staged skill's files, as the scanner reads them.
+pub fn staged_files(s: &StagedSkill) -> Vec<SkillFile> {
+    s.files.iter().map(|f| SkillFile { path: f.path.clone(), bytes: f.bytes.clone() }).collect()
+}
+
 fn scan_one(s: &StagedSkill, cfg: &ScanConfig) -> ScanReport {
-    let files: Vec<SkillFile> =
-        s.files.iter().map(|f| SkillFile { path: f.path.clone(), bytes: f.bytes.clone() }).collect();
-    skillscope_scan::scan(&s.dir_name, &files, cfg)
+    skillscope_scan::scan(&s.dir_name, &staged_files(s), cfg)
 }
 
 /// Scans staged (not stored) skills, e.g. `skillscope scan <path>`: one worker per core, each
@@ -59,19 +62,31 @@ pub fn scan_staged(ws: &Workspace, staged: &[StagedSkill]) -> Vec<ScanReport> {
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Scans a stored version and records the result.
-pub fn scan_version(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
-    let conn = ws.conn()?;
-    let dir_name: String = conn
+/// A stored version's folder name and files, as the scanner reads them.
+pub fn version_files(ws: &Workspace, version_id: i64) -> Result<(String, Vec<SkillFile>)> {
+    let dir_name: String = ws
+        .conn()?
         .query_row("SELECT dir_name FROM skill_versions WHERE id = ?1", [version_id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| LibraryError::NotFound(format!("no skill version with id {version_id}")))?;
-    let files: Vec<SkillFile> = catalog::version_files(ws, version_id)?
+    let files = catalog::version_files(ws, version_id)?
         .into_iter()
         .map(|(f, bytes)| SkillFile { path: f.path, bytes })
         .collect();
+    Ok((dir_name, files))
+}
+
+/// Scans a stored version and records the result.
+pub fn scan_version(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
+    let (dir_name, files) = version_files(ws, version_id)?;
     let report = skillscope_scan::scan(&dir_name, &files, &config(ws));
-    conn.execute(
+    store(ws, version_id, &report)?;
+    Ok(report)
+}
+
+/// Records `report` as the version's result (replacing the one it had).
+pub fn store(ws: &Workspace, version_id: i64, report: &ScanReport) -> Result<()> {
+    ws.conn()?.execute(
         "INSERT INTO scans(version_id, quality, grade, security, report_json, scanner, scanned_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT(version_id) DO UPDATE SET quality = excluded.quality, grade = excluded.grade,
@@ -82,12 +97,17 @@ pub fn scan_version(ws: &Workspace, version_id: i64) -> Result<ScanReport> {
             report.quality.overall,
             report.quality.grade,
             report.security.score,
-            serde_json::to_string(&report)?,
+            serde_json::to_string(report)?,
             SCANNER,
             now()
         ],
     )?;
-    Ok(report)
+    Ok(())
+}
+
+/// The workspace's "risky below" security threshold.
+pub fn risky_below(ws: &Workspace) -> u32 {
+    config(ws).risky_below
 }
 
 /// The stored result of a version, scanning it first when it has none or an outdated one.

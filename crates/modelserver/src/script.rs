@@ -91,17 +91,25 @@ impl Script {
 
     /// The steps that apply to a request whose text content is `haystack`.
     pub fn steps_for(&self, haystack: &str) -> &[Step] {
-        self.branches
-            .iter()
-            .find(|b| !b.if_prompt_contains.is_empty() && haystack.contains(&b.if_prompt_contains))
-            .map(|b| b.steps.as_slice())
-            .unwrap_or(&self.default)
+        self.branch_for(haystack).map(|b| b.steps.as_slice()).unwrap_or(&self.default)
+    }
+
+    fn branch_for(&self, haystack: &str) -> Option<&Branch> {
+        self.branches.iter().find(|b| !b.if_prompt_contains.is_empty() && haystack.contains(&b.if_prompt_contains))
     }
 
     /// Decide the reply to a request.
     pub fn plan(&self, conv: &Conversation) -> Reply {
         if conv.tools.is_empty() {
-            return Reply::Text("OK".to_string());
+            // A tool-less request is a one-shot question (a credential check, a review): a
+            // branch chosen by the prompt answers with its first text; anything else gets "OK".
+            let answer = self.branch_for(&conv.haystack).and_then(|b| {
+                b.steps.iter().find_map(|s| match s {
+                    Step::Text { text } => Some(text.clone()),
+                    _ => None,
+                })
+            });
+            return Reply::Text(answer.unwrap_or_else(|| "OK".to_string()));
         }
         let steps = self.steps_for(&conv.haystack);
         let n = conv.tool_results;
@@ -343,8 +351,9 @@ mod tests {
     }
 
     #[test]
-    fn no_tools_means_ok() {
+    fn no_tools_means_ok_unless_a_branch_answers() {
         assert_eq!(script().plan(&conv(&[], 0, "x")), Reply::Text("OK".into()));
+        assert_eq!(script().plan(&conv(&[], 0, "about csv-insights")), Reply::Text("Done with the skill.".into()));
     }
 
     #[test]

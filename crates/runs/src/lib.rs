@@ -9,4 +9,5 @@ pub mod harnesses;
 pub mod provider_limits;
 pub mod queue;
 pub mod redaction;
+pub mod security_review;
 pub mod trajectories;

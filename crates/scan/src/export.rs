@@ -142,6 +142,9 @@ pub fn to_markdown(reports: &[(String, ScanReport)]) -> String {
             q.dimensions.reliability,
             q.dimensions.efficiency,
         );
+        if let Some(pass) = &s.semantic_pass {
+            let _ = writeln!(md, "\n{}", pass.summary());
+        }
         if !s.findings.is_empty() {
             md.push_str("\n### Security findings\n\n| Severity | Pattern | Location | Message |\n|---|---|---|---|\n");
             for f in &s.findings {

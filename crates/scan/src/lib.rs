@@ -7,10 +7,10 @@ mod quality;
 pub mod report;
 pub mod rules;
 pub mod security;
+pub mod semantic;
 mod skill;
 
 pub use report::*;
-pub use security::SemanticPass;
 pub use skill::SkillFile;
 
 use std::path::Path;
@@ -29,23 +29,13 @@ impl Default for ScanConfig {
     }
 }
 
-/// Static scan with no semantic pass.
+/// Static scan (quality and security); the model review is added with [`semantic::Review`].
 pub fn scan(dir_name: &str, files: &[SkillFile], cfg: &ScanConfig) -> ScanReport {
-    scan_with(dir_name, files, cfg, None)
-}
-
-/// Static scan, then the optional semantic pass over the files and findings.
-pub fn scan_with(
-    dir_name: &str,
-    files: &[SkillFile],
-    cfg: &ScanConfig,
-    semantic: Option<&dyn SemanticPass>,
-) -> ScanReport {
     let skill = skill::Skill::new(dir_name, files);
     ScanReport {
         name: skill.name(),
         quality: quality::report(&skill, cfg.quality_gate),
-        security: security::report(&skill, files, cfg.risky_below, semantic),
+        security: security::report(&skill, cfg.risky_below),
     }
 }
 

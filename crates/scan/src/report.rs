@@ -104,11 +104,48 @@ pub struct SecurityFinding {
     pub decoded: Option<String>,
 }
 
-/// Whether the optional LLM pass ran, and what it added.
+/// The optional model review (semantic pass): who reviewed with which prompt, and what it added.
+/// `ran == false` means "not reviewed" (see `error`), never "reviewed and found safe".
 #[derive(Serialize, Deserialize, Clone, Debug, TS)]
 #[ts(export)]
 pub struct SemanticPassInfo {
     pub ran: bool,
     pub added_findings: u32,
     pub error: Option<String>,
+    /// The provider configuration the user picked.
+    pub provider: String,
+    /// The model as the API reported it (the requested name when the call failed).
+    pub model: String,
+    pub prompt_version: String,
+    /// SHA-256 of the system prompt as sent.
+    pub prompt_sha256: String,
+    pub temperature: f64,
+    /// Why each finding of the answer that was not kept was dropped (an invented quote, say).
+    pub dropped: Vec<String>,
+    /// Files not sent to the reviewer (binary, or past the request's size limit).
+    pub files_not_reviewed: Vec<String>,
+}
+
+impl SemanticPassInfo {
+    /// One sentence for reports: who reviewed with which prompt and what came of it.
+    pub fn summary(&self) -> String {
+        let who = format!(
+            "{} via {}, prompt {} (sha256 {})",
+            self.model,
+            self.provider,
+            self.prompt_version,
+            &self.prompt_sha256[..self.prompt_sha256.len().min(12)]
+        );
+        match (&self.error, self.ran) {
+            (None, true) => format!(
+                "Model review by {who}: {} finding(s) added, {} dropped (not backed by a quote in the file).",
+                self.added_findings,
+                self.dropped.len()
+            ),
+            (error, _) => format!(
+                "Not reviewed by a model ({who}): {}. Only the static findings count.",
+                error.as_deref().unwrap_or("no answer")
+            ),
+        }
+    }
 }

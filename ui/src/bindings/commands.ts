@@ -63,6 +63,9 @@ export const cancelJob = (jobId: number) => call<boolean>("cancel_job", { jobId 
 /** The static review of a version (the back end scans it first if it has no current result). */
 export const getScan = (versionId: number) => call<ScanReport>("get_scan", { versionId });
 
+/** Scans a version afresh and has `model` of provider `provider` review it against the taxonomy (the semantic pass); a review that failed is stored as "not reviewed". */
+export const reviewScan = (versionId: number, provider: string, model: string) => call<ScanReport>("review_scan", { versionId, provider, model });
+
 /** Writes the versions' reports to the workspace's exports folder; resolves with the file's path. */
 export const exportScans = (versionIds: Array<number>, format: ExportFormat) => call<string>("export_scans", { versionIds, format });
 

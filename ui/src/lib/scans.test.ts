@@ -106,15 +106,24 @@ describe("security findings", () => {
   it("formats locations, confidence and the semantic pass", () => {
     expect(securityLocation(security("A1", "prompt_injection", "high"))).toBe("SKILL.md:4:7");
     expect(formatConfidence(0.855)).toBe("86%");
-    expect(semanticPassText(null)).toBe("LLM semantic review: not run (no model configured)");
-    expect(semanticPassText({ ran: false, added_findings: 0, error: null })).toBe(
-      "LLM semantic review: not run (no model configured)",
+    expect(semanticPassText(null)).toBe("Not reviewed by a model: only the static rules have read this skill.");
+    const pass = {
+      ran: true,
+      added_findings: 1,
+      error: null,
+      provider: "local",
+      model: "m-1",
+      prompt_version: "security-review-v1",
+      prompt_sha256: "ab".repeat(32),
+      temperature: 0,
+      dropped: ["finding 2: C1 in x.md: the quote is not in the file"],
+      files_not_reviewed: [],
+    };
+    expect(semanticPassText(pass)).toBe(
+      "Reviewed by m-1 (local, prompt security-review-v1): added 1 finding; 1 answered finding dropped by the checks.",
     );
-    expect(semanticPassText({ ran: true, added_findings: 1, error: null })).toBe(
-      "LLM semantic review: ran, added 1 finding",
-    );
-    expect(semanticPassText({ ran: false, added_findings: 0, error: "timeout" })).toBe(
-      "LLM semantic review: failed (timeout)",
+    expect(semanticPassText({ ...pass, ran: false, added_findings: 0, dropped: [], error: "timeout" })).toBe(
+      "Not reviewed: m-1 (local, prompt security-review-v1) gave no usable answer (timeout). Only the static findings count; this is not a clean bill.",
     );
   });
 });

@@ -56,9 +56,14 @@ export function formatConfidence(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;
 }
 
-/** One sentence on the optional LLM pass. */
+/** One sentence on the model review (semantic pass): who reviewed, or that nobody did and why. */
 export function semanticPassText(pass: SemanticPassInfo | null): string {
-  if (pass?.ran) return `LLM semantic review: ran, added ${plural(pass.added_findings, "finding")}`;
-  if (pass?.error) return `LLM semantic review: failed (${pass.error})`;
-  return "LLM semantic review: not run (no model configured)";
+  if (pass === null) return "Not reviewed by a model: only the static rules have read this skill.";
+  const who = `${pass.model} (${pass.provider}, prompt ${pass.prompt_version})`;
+  if (pass.ran) {
+    const dropped =
+      pass.dropped.length === 0 ? "" : `; ${plural(pass.dropped.length, "answered finding")} dropped by the checks`;
+    return `Reviewed by ${who}: added ${plural(pass.added_findings, "finding")}${dropped}.`;
+  }
+  return `Not reviewed: ${who} gave no usable answer (${pass.error ?? "no answer"}). Only the static findings count; this is not a clean bill.`;
 }

@@ -6,3 +6,4 @@ mod common;
 mod demo_cli;
 mod eval_cli;
 mod queue_crash;
+mod scan_review;

@@ -13,18 +13,13 @@ mod shell_vars;
 pub mod taxonomy;
 pub mod unicode;
 
-use crate::report::{SecurityFinding, SecurityReport, SemanticPassInfo, Severity};
-use crate::skill::{column_at, line_at, Skill, SkillFile, TextFile};
+use crate::report::{SecurityFinding, SecurityReport, Severity};
+use crate::skill::{column_at, line_at, Skill, TextFile};
 use lang::Lang;
 use matcher::Hit;
 pub(crate) use rules::ascii_boundaries;
 use std::collections::HashMap;
 use unicode::HiddenKind;
-
-/// Optional model-based review that can add findings the static rules miss.
-pub trait SemanticPass {
-    fn review(&self, files: &[SkillFile], findings: &[SecurityFinding]) -> Result<Vec<SecurityFinding>, String>;
-}
 
 /// The snippet shown as evidence: invisible characters removed, at most 200 chars.
 pub(crate) fn evidence(s: &str) -> String {
@@ -198,21 +193,8 @@ pub fn score(findings: &[SecurityFinding]) -> u32 {
     100u32.saturating_sub(total).max(10)
 }
 
-pub fn report(
-    skill: &Skill,
-    files: &[SkillFile],
-    risky_below: u32,
-    semantic: Option<&dyn SemanticPass>,
-) -> SecurityReport {
-    let mut findings = analyze(skill);
-    let semantic_pass = semantic.map(|pass| match pass.review(files, &findings) {
-        Ok(extra) => {
-            let added = extra.len() as u32;
-            findings.extend(extra);
-            SemanticPassInfo { ran: true, added_findings: added, error: None }
-        }
-        Err(e) => SemanticPassInfo { ran: false, added_findings: 0, error: Some(e) },
-    });
+pub fn report(skill: &Skill, risky_below: u32) -> SecurityReport {
+    let findings = analyze(skill);
     let score = score(&findings);
-    SecurityReport { score, risky: score < risky_below, findings, semantic_pass }
+    SecurityReport { score, risky: score < risky_below, findings, semantic_pass: None }
 }

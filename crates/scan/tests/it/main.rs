@@ -3,5 +3,6 @@
 mod api;
 mod common;
 mod fixtures;
+mod semantic;
 mod spec;
 mod walkarounds;

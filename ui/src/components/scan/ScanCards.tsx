@@ -12,7 +12,7 @@ export function ScanCards({ versionId }: { versionId: number }) {
       {(report) => (
         <div className="scan-cards">
           <QualityCard report={report.quality} versionId={versionId} />
-          <SecurityCard report={report.security} versionId={versionId} />
+          <SecurityCard report={report.security} versionId={versionId} onReviewed={reload} />
         </div>
       )}
     </AsyncView>

@@ -7,15 +7,17 @@ import {
   groupSecurityFindings,
   securityLocation,
   securityVerdict,
-  semanticPassText,
   type SecurityVerdict,
 } from "../../lib/securityFindings";
 import { Badge, ScanSeverityBadge } from "../shared/Badge";
 import { EmptyState } from "../shared/EmptyState";
 import { ExportButtons } from "./ExportButtons";
+import { ModelReview } from "./ModelReview";
 
-/** A version's security review: score, verdict, findings by category with evidence, semantic pass. */
-export function SecurityCard({ report, versionId }: { report: SecurityReport; versionId: number }) {
+/** A version's security review: score, verdict, the model review, findings by category with evidence. */
+type Props = { report: SecurityReport; versionId: number; onReviewed: () => void };
+
+export function SecurityCard({ report, versionId, onReviewed }: Props) {
   const verdict = securityVerdict(report);
   const groups = groupSecurityFindings(report.findings);
   return (
@@ -28,7 +30,7 @@ export function SecurityCard({ report, versionId }: { report: SecurityReport; ve
         </span>
         <VerdictBadge verdict={verdict} />
       </div>
-      <p className="muted semantic-pass">{semanticPassText(report.semantic_pass)}</p>
+      <ModelReview versionId={versionId} pass={report.semantic_pass} onReviewed={onReviewed} />
       {groups.length === 0 ? (
         <EmptyState title="No security findings." />
       ) : (
