@@ -14,6 +14,9 @@ use crate::spec::ContainerSpec;
 pub struct Container {
     pub id: String,
     pub(crate) engine: Engine,
+    /// The writable layer's size quota the storage driver enforces; `None` when the spec asked
+    /// for none or the driver cannot enforce one.
+    pub disk_quota: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,24 +27,51 @@ pub struct ContainerState {
 }
 
 impl Engine {
-    /// Creates (does not start) a container from `spec`.
+    /// Creates (does not start) a container from `spec`. A disk quota the storage driver refuses
+    /// is dropped (and not asked again of this engine): the container is made without it.
     pub async fn create(&self, spec: &ContainerSpec) -> Result<Container, SandboxError> {
-        let body = spec.create_body();
-        let created = self.docker.create_container(None::<CreateContainerOptions>, body).await.map_err(|e| {
+        let try_quota = spec.disk_quota_bytes.is_some() && self.quota_support.get() != Some(&false);
+        let created = match self.create_raw(spec, try_quota).await {
+            Err(e) if try_quota && refuses_quota(&e) => {
+                tracing::info!(error = %e, "the storage driver has no size quota; disk use is watched instead");
+                let _ = self.quota_support.set(false);
+                self.create_raw(spec, false).await
+            }
+            other => {
+                if try_quota && other.is_ok() {
+                    let _ = self.quota_support.set(true);
+                }
+                other
+            }
+        };
+        let created = created.map_err(|e| {
             if is_not_found(&e) {
                 SandboxError::ImageMissing(format!("{}: {e}", spec.image))
             } else {
                 SandboxError::Engine(e.to_string())
             }
         })?;
-        Ok(Container::new(self.clone(), created.id))
+        let disk_quota = spec.disk_quota_bytes.filter(|_| try_quota && self.quota_support.get() == Some(&true));
+        Ok(Container { id: created.id, engine: self.clone(), disk_quota })
+    }
+
+    async fn create_raw(
+        &self,
+        spec: &ContainerSpec,
+        with_quota: bool,
+    ) -> Result<bollard::models::ContainerCreateResponse, bollard::errors::Error> {
+        self.docker.create_container(None::<CreateContainerOptions>, spec.create_body(with_quota)).await
     }
 }
 
+/// The engine's refusal of `--storage-opt size` (Docker: "--storage-opt is supported only for
+/// overlay over xfs with 'pquota' mount option"; other drivers: "storage opt ... not supported").
+fn refuses_quota(e: &bollard::errors::Error) -> bool {
+    let text = e.to_string().to_ascii_lowercase();
+    text.contains("storage-opt") || text.contains("storage opt") || text.contains("storageopt")
+}
+
 impl Container {
-    fn new(engine: Engine, id: String) -> Self {
-        Container { id, engine }
-    }
 
     pub(crate) fn lost(&self, err: bollard::errors::Error) -> SandboxError {
         SandboxError::from_container(&self.id, err)

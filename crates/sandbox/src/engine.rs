@@ -1,6 +1,7 @@
 //! Connection to the Docker engine and engine-wide operations (images, managed containers).
 
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bollard::models::ContainerSummaryStateEnum;
@@ -24,6 +25,8 @@ const PING_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Engine {
     pub(crate) docker: Docker,
     socket: String,
+    /// Whether the storage driver takes a per-container size quota, once a create has told.
+    pub(crate) quota_support: Arc<OnceLock<bool>>,
 }
 
 /// A container carrying the `skillscope.managed=true` label.
@@ -64,9 +67,16 @@ impl Engine {
             .await
             .map_err(|_| unavailable("no answer within 10 s".into()))?
             .map_err(|e| unavailable(e.to_string()))?;
-        let engine = Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket };
+        let engine =
+            Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket, quota_support: Arc::default() };
         engine.ping().await?;
         Ok(engine)
+    }
+
+    /// Whether this engine's storage driver enforces a container's disk quota: `None` until a
+    /// container with a quota has been created.
+    pub fn disk_quota_supported(&self) -> Option<bool> {
+        self.quota_support.get().copied()
     }
 
     /// The address this engine was reached at, e.g. `unix:///var/run/docker.sock`.

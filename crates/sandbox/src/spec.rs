@@ -44,6 +44,10 @@ pub struct ContainerSpec {
     pub ro_mounts: Vec<(PathBuf, String)>,
     pub workdir: Option<String>,
     pub env: Vec<String>,
+    /// Size quota on the container's writable layer, asked of the storage driver; where the
+    /// driver has none (overlay2 off xfs with project quotas, for one) the container is created
+    /// without it and [`Container::disk_quota`] says so.
+    pub disk_quota_bytes: Option<u64>,
 }
 
 pub const DEFAULT_MEMORY_BYTES: i64 = 1 << 30;
@@ -71,6 +75,7 @@ impl Default for ContainerSpec {
             ro_mounts: Vec::new(),
             workdir: None,
             env: Vec::new(),
+            disk_quota_bytes: None,
         }
     }
 }
@@ -80,7 +85,8 @@ impl ContainerSpec {
         ContainerSpec { image: image.into(), ..ContainerSpec::default() }
     }
 
-    pub(crate) fn create_body(&self) -> ContainerCreateBody {
+    /// The engine's create request; `with_quota` adds the disk quota, if the spec has one.
+    pub(crate) fn create_body(&self, with_quota: bool) -> ContainerCreateBody {
         let mut labels = self.labels.clone();
         labels.insert(MANAGED_LABEL.to_string(), "true".to_string());
         let network_mode = match self.network {
@@ -129,6 +135,10 @@ impl ContainerSpec {
                 init: Some(true),
                 mounts: Some(mounts),
                 tmpfs,
+                storage_opt: self
+                    .disk_quota_bytes
+                    .filter(|_| with_quota)
+                    .map(|b| HashMap::from([("size".to_string(), b.to_string())])),
                 ..HostConfig::default()
             }),
             ..ContainerCreateBody::default()

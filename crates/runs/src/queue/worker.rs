@@ -244,6 +244,10 @@ fn stamp(ws: &Workspace, c: &Claimed, phase: Phase, start: bool, msg: &str, sink
     }
 }
 
+/// How far past the trial's disk limit the engine quota (where there is one) lets writes go: room
+/// for the watch to see the limit passed and stop the agent, so the outcome is "disk limit".
+const DISK_QUOTA_MARGIN: u64 = 64 << 20;
+
 fn container_spec(
     ws_label: &str,
     c: &Claimed,
@@ -270,6 +274,9 @@ fn container_spec(
         // Skills (and a harness's binary and socket) are mounted read-only; the without-skill arm
         // has no /skills at all.
         ro_mounts,
+        // The agent's phase is stopped at disk_mb by the watch on the writable layer; where the
+        // storage driver has quotas, this one stops writes a little past it, whatever the watch saw.
+        disk_quota_bytes: Some((u64::from(l.disk_mb) << 20) + DISK_QUOTA_MARGIN),
         // Open files and file size at the sandbox's defaults.
         ..ContainerSpec::default()
     }

@@ -245,6 +245,34 @@ async fn memory_limit_exceeded_is_reported_as_oom() {
     scope.assert_clean(&engine).await;
 }
 
+/// A disk quota is asked of the storage driver; where it has none (overlay2 on ext4, as here) the
+/// engine's refusal is caught, the container is made without it and says so, and later creates do
+/// not ask again. Where the driver has one, a write past the quota fails.
+#[tokio::test]
+async fn a_disk_quota_is_enforced_by_the_driver_or_reported_missing() {
+    let engine = engine().await;
+    busybox(&engine).await;
+    let scope = Scope::new("quota");
+    let quota = 32u64 << 20;
+    let spec = skillscope_sandbox::ContainerSpec { disk_quota_bytes: Some(quota), ..scope.spec(BUSYBOX_TAG) };
+    let c = scope.started(&engine, &spec).await;
+    let supported = engine.disk_quota_supported().expect("a create with a quota tells whether the driver has one");
+    let fill = sh("dd if=/dev/zero of=/big bs=1M count=64");
+    let r = run(&c, fill.clone(), secs(60)).await;
+    if supported {
+        assert_eq!(c.disk_quota, Some(quota));
+        assert!(!r.success() && r.stderr.contains("No space left"), "{r:?}");
+    } else {
+        assert_eq!(c.disk_quota, None, "a container without an enforced quota does not claim one");
+        assert!(r.success(), "no quota, so the 64 MiB write goes through: {r:?}");
+        let again = scope.started(&engine, &spec).await;
+        assert_eq!(again.disk_quota, None);
+        again.remove().await.unwrap();
+    }
+    c.remove().await.unwrap();
+    scope.assert_clean(&engine).await;
+}
+
 /// What root put in a folder (a file, a sub-folder, a link, a name past tar's 100 bytes) can be
 /// given to a user whole, though root without capabilities cannot chown: then that user may edit
 /// it, and nothing else about it changed.
