@@ -48,6 +48,9 @@ pub struct ContainerSpec {
     /// driver has none (overlay2 off xfs with project quotas, for one) the container is created
     /// without it and [`Container::disk_quota`] says so.
     pub disk_quota_bytes: Option<u64>,
+    /// Namespaced kernel settings of the container (`--sysctl`), e.g.
+    /// `net.ipv4.ip_unprivileged_port_start=0` so an unprivileged process may listen on port 80.
+    pub sysctls: HashMap<String, String>,
 }
 
 pub const DEFAULT_MEMORY_BYTES: i64 = 1 << 30;
@@ -76,6 +79,7 @@ impl Default for ContainerSpec {
             workdir: None,
             env: Vec::new(),
             disk_quota_bytes: None,
+            sysctls: HashMap::new(),
         }
     }
 }
@@ -135,6 +139,7 @@ impl ContainerSpec {
                 init: Some(true),
                 mounts: Some(mounts),
                 tmpfs,
+                sysctls: (!self.sysctls.is_empty()).then(|| self.sysctls.clone()),
                 storage_opt: self
                     .disk_quota_bytes
                     .filter(|_| with_quota)
