@@ -10,6 +10,7 @@ use crate::live_logs::LiveLogs;
 use crate::results_warmup::ResultsWarmup;
 use skillscope_experiments as experiments;
 use skillscope_library::{self as library, scans};
+use skillscope_probes as probes;
 use skillscope_review::{basis, decisions, report};
 use skillscope_runs::error::RunsError;
 use skillscope_runs::queue::worker::{self, WorkerOptions};
@@ -122,6 +123,12 @@ impl Api {
     }
     pub fn review_scan(&self, version_id: i64, provider: String, model: String) -> Result<ScanReport> {
         crate::scan_review::review_version(self.workspace()?, version_id, &provider, &model)
+    }
+    pub fn start_probes(&self, request: ProbeRequest) -> Result<i64> {
+        Ok(probes::run::start(self.workspace()?, &request)?)
+    }
+    pub fn probe_runs(&self, version_id: i64) -> Result<Vec<ProbeRunView>> {
+        Ok(probes::run::runs_of(self.workspace()?, version_id)?)
     }
     pub fn export_scans(&self, version_ids: Vec<i64>, format: ExportFormat) -> Result<String> {
         Ok(scans::export_versions(self.workspace()?, &version_ids, format)?)

@@ -32,6 +32,12 @@ macro_rules! with_commands {
             /// Scans a version afresh and has `model` of provider `provider` review it against the
             /// taxonomy (the semantic pass); a review that failed is stored as "not reviewed".
             fn review_scan(version_id: i64, provider: String, model: String) -> ScanReport;
+            /// Queues the security probes of a version (each probe task with the skill and
+            /// without, canaries planted, egress recorded); resolves with the probe run's id. The
+            /// queue's worker runs them; outcomes appear in `probe_runs` as trials end.
+            fn start_probes(request: ProbeRequest) -> i64;
+            /// A version's probe runs, newest first, each probe with its outcome and evidence.
+            fn probe_runs(version_id: i64) -> Vec<ProbeRunView>;
             /// Writes the versions' reports to the workspace's exports folder; resolves with the file's path.
             fn export_scans(version_ids: Vec<i64>, format: ExportFormat) -> String;
             fn queue_status() -> QueueStatus;

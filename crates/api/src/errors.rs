@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use skillscope_experiments::error::ExperimentError;
 use skillscope_library::error::LibraryError;
+use skillscope_probes::error::ProbeError;
 use skillscope_review::error::ReviewError;
 use skillscope_runs::error::RunsError;
 use skillscope_sandbox::SandboxError;
@@ -167,6 +168,18 @@ fn review_code(e: &ReviewError) -> ErrorCode {
     }
 }
 
+fn probe_code(e: &ProbeError) -> ErrorCode {
+    match e {
+        ProbeError::NotFound(_) => ErrorCode::NotFound,
+        ProbeError::Io(_) => ErrorCode::Io,
+        ProbeError::Runs(r) => runs_code(r),
+        ProbeError::Library(l) => library_code(l),
+        ProbeError::Store(s) => store_code(s),
+        ProbeError::Database(_) => ErrorCode::Database,
+        ProbeError::Json(_) => ErrorCode::Internal,
+    }
+}
+
 macro_rules! from_domain {
     ($($ty:ty => $code:ident),* $(,)?) => {$(
         impl From<$ty> for AppError {
@@ -184,6 +197,7 @@ from_domain! {
     RunsError => runs_code,
     ExperimentError => experiment_code,
     ReviewError => review_code,
+    ProbeError => probe_code,
 }
 
 impl From<rusqlite::Error> for AppError {

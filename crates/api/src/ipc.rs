@@ -6,6 +6,7 @@ pub use skillscope_experiments::{Chart, ExperimentDesign, ExperimentResults, Exp
 pub use skillscope_library::model::{FileContent, SkillDetail, SkillSummary, VersionDetail, VersionDiff};
 pub use skillscope_library::scans::ExportFormat;
 pub use skillscope_models::ProviderConfig;
+pub use skillscope_probes::run::{ProbeRequest, ProbeRunView};
 pub use skillscope_review::decisions::{Decision, EvidenceLink, NewDecision};
 pub use skillscope_review::report::ReportFormat;
 pub use skillscope_runs::agents::{AgentConfig, ProviderView};

@@ -19,6 +19,7 @@ pub use errors::{AppError, ErrorCode, Result};
 pub use open::open;
 pub use skillscope_experiments::{self as experiments, bundle, demo};
 pub use skillscope_library::{self as library, import, model, package, render, scans, sources};
+pub use skillscope_probes as probes;
 pub use skillscope_review::{basis, decisions, report};
 pub use skillscope_runs::error::RunsError;
 pub use skillscope_runs::{agents, credentials, evidence, harnesses, queue, redaction, trajectories};

@@ -3,11 +3,9 @@
 
 use clap::ValueEnum;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, TaskSettings};
-use skillscope_api::queue::worker;
 use skillscope_api::tasks::{evals, harbor, TaskSpec};
-use skillscope_api::{agents, library, AppError, RunsError, Workspace};
+use skillscope_api::{agents, library, AppError, Workspace};
 use std::path::Path;
-use std::sync::Arc;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Cond {
@@ -75,41 +73,18 @@ pub(crate) fn experiment_task(ws: &Workspace, t: TaskSpec) -> Result<Option<Expe
     }))
 }
 
-fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
+pub(crate) fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
     let all = agents::agents(ws)?;
     all.iter().find(|a| a.name == name_or_id || a.id.to_string() == name_or_id).map(|a| a.id).ok_or_else(|| {
         AppError::not_found(format!("no agent configuration {name_or_id:?}; `skillscope agent list` shows them"))
     })
 }
 
-fn wait_for_experiment(ws: &Workspace, id: i64) -> Result<(), AppError> {
-    eprintln!("another Skillscope process runs this workspace's queue; waiting for it to finish experiment #{id}");
-    let run =
-        experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
-    loop {
-        let trials = skillscope_api::queue::store::trials(ws, run)?;
-        if trials.iter().all(|t| t.state.is_final()) {
-            return Ok(());
-        }
-        std::thread::sleep(std::time::Duration::from_secs(1));
-    }
-}
-
 /// Drains the queue, printing each trial as it ends, until experiment `id` has finished.
 pub(crate) fn run_experiment(ws: &Workspace, rt: &tokio::runtime::Runtime, id: i64) -> Result<(), AppError> {
-    let progress = Arc::new(|ev: skillscope_api::queue::model::QueueEvent| {
-        if let skillscope_api::queue::model::QueueEvent::Trial { trial } = ev {
-            if trial.state.is_final() {
-                eprintln!("  {}: {:?}", trial.label, trial.state);
-            }
-        }
-    });
-    match rt.block_on(worker::run(ws.clone(), worker::WorkerOptions { drain: true, ..Default::default() }, progress)) {
-        Ok(()) => Ok(()),
-        // The app (or another CLI) runs this workspace's queue: let it, and wait for the trials.
-        Err(RunsError::Conflict(_)) => wait_for_experiment(ws, id),
-        Err(e) => Err(e.into()),
-    }
+    let run =
+        experiments::list(ws)?.into_iter().find(|e| e.id == id).map(|e| e.run_id).expect("the experiment just created");
+    crate::queue_run::drain(ws, rt, run)
 }
 
 pub(crate) struct EvalArgs {

@@ -7,7 +7,9 @@ mod demo_cmd;
 mod eval_cmd;
 mod experiment_cmd;
 mod library_cmds;
+mod probe_cmd;
 mod queue_cmd;
+mod queue_run;
 mod report_cmd;
 mod sandbox_cmd;
 mod scan_cmd;
@@ -134,6 +136,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Security probes: the skill run by an agent in the sandbox with canaries planted, each probe
+    /// once with the skill and once without; exit 1 when any probe is confirmed.
+    Probe {
+        /// Library skill (name or id).
+        skill: String,
+        /// Agent configuration (name or id).
+        #[arg(long)]
+        config: String,
+        /// The image the agent works in.
+        #[arg(long, default_value = "skillscope/busybox:1")]
+        image: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// A skill's deployment report (utility, efficiency, safety, quality, evidence, decision).
     Report {
         skill: String,
@@ -242,6 +258,9 @@ fn run(cli: Cli) -> Result<bool, AppError> {
             let args =
                 eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json };
             eval_cmd::run(&ws, args)
+        }
+        Command::Probe { skill, config, image, json } => {
+            probe_cmd::run(&ws, probe_cmd::ProbeArgs { skill, config, image, json })
         }
         Command::Provider { cmd } => agent_cmds::provider(&ws, cmd),
         Command::Agent { cmd } => agent_cmds::agent(&ws, cmd),

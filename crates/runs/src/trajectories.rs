@@ -119,7 +119,8 @@ pub fn index_pending(conn: &mut Connection) -> Result<usize> {
 }
 
 /// Whether a step reads a skill's SKILL.md under the sandbox's skills directory.
-fn reads_skill(step: &Step) -> bool {
+/// Whether a step reads a mounted skill's SKILL.md (the skill was invoked).
+pub fn reads_skill(step: &Step) -> bool {
     let prefix = format!("{}/", crate::queue::model::SKILLS_DIR);
     step.tool_calls.iter().flatten().any(|call| {
         let args = serde_json::Value::Object(call.arguments.clone()).to_string();

@@ -72,7 +72,6 @@ fn refuses_quota(e: &bollard::errors::Error) -> bool {
 }
 
 impl Container {
-
     pub(crate) fn lost(&self, err: bollard::errors::Error) -> SandboxError {
         SandboxError::from_container(&self.id, err)
     }

@@ -67,8 +67,7 @@ impl Engine {
             .await
             .map_err(|_| unavailable("no answer within 10 s".into()))?
             .map_err(|e| unavailable(e.to_string()))?;
-        let engine =
-            Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket, quota_support: Arc::default() };
+        let engine = Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket, quota_support: Arc::default() };
         engine.ping().await?;
         Ok(engine)
     }

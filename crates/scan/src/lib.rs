@@ -39,6 +39,13 @@ pub fn scan(dir_name: &str, files: &[SkillFile], cfg: &ScanConfig) -> ScanReport
     }
 }
 
+/// Security findings of one shell command, read as a script line (the probes judge what an agent
+/// ran with the same rules the scan applies to what a skill ships).
+pub fn scan_command(command: &str) -> Vec<SecurityFinding> {
+    let files = [SkillFile { path: "scripts/command.sh".into(), bytes: command.as_bytes().to_vec() }];
+    security::analyze(&skill::Skill::new("command", &files))
+}
+
 const MAX_FILE: u64 = 5 * 1024 * 1024;
 
 /// Reads a skill directory recursively. Symlinks are skipped (they could point

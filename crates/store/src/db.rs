@@ -260,6 +260,33 @@ const MIGRATIONS: &[&str] = &[
         rows_json TEXT NOT NULL
     );
     "#,
+    // 10: security probes. A probe run is one skill version with one agent configuration, its
+    // canaries and its queue run; each probe is a task run with the skill and once without (the
+    // control). What left a trial's container and what changed in it are kept per attempt.
+    r#"
+    CREATE TABLE probe_runs (
+        id INTEGER PRIMARY KEY,
+        version_id INTEGER NOT NULL REFERENCES skill_versions(id) ON DELETE CASCADE,
+        agent_config_id INTEGER NOT NULL,
+        queue_run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        canaries_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE probes (
+        id INTEGER PRIMARY KEY,
+        probe_run_id INTEGER NOT NULL REFERENCES probe_runs(id) ON DELETE CASCADE,
+        task_json TEXT NOT NULL,
+        trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+        control_trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE
+    );
+    CREATE TABLE trial_observations (
+        trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+        attempt INTEGER NOT NULL,
+        egress_json TEXT NOT NULL,
+        changes_json TEXT NOT NULL,
+        PRIMARY KEY (trial_id, attempt)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -18,6 +18,8 @@ import type { JobRequest } from "./JobRequest";
 import type { NewDecision } from "./NewDecision";
 import type { PairAlignment } from "./PairAlignment";
 import type { PairView } from "./PairView";
+import type { ProbeRequest } from "./ProbeRequest";
+import type { ProbeRunView } from "./ProbeRunView";
 import type { ProviderConfig } from "./ProviderConfig";
 import type { ProviderView } from "./ProviderView";
 import type { QueueStatus } from "./QueueStatus";
@@ -65,6 +67,12 @@ export const getScan = (versionId: number) => call<ScanReport>("get_scan", { ver
 
 /** Scans a version afresh and has `model` of provider `provider` review it against the taxonomy (the semantic pass); a review that failed is stored as "not reviewed". */
 export const reviewScan = (versionId: number, provider: string, model: string) => call<ScanReport>("review_scan", { versionId, provider, model });
+
+/** Queues the security probes of a version (each probe task with the skill and without, canaries planted, egress recorded); resolves with the probe run's id. The queue's worker runs them; outcomes appear in `probe_runs` as trials end. */
+export const startProbes = (request: ProbeRequest) => call<number>("start_probes", { request });
+
+/** A version's probe runs, newest first, each probe with its outcome and evidence. */
+export const probeRuns = (versionId: number) => call<Array<ProbeRunView>>("probe_runs", { versionId });
 
 /** Writes the versions' reports to the workspace's exports folder; resolves with the file's path. */
 export const exportScans = (versionIds: Array<number>, format: ExportFormat) => call<string>("export_scans", { versionIds, format });

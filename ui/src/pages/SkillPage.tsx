@@ -9,6 +9,7 @@ import { Provenance } from "../components/library/Provenance";
 import { ReadmeSection } from "../components/library/ReadmeSection";
 import { VersionsSection } from "../components/library/VersionsSection";
 import { DecisionPanel } from "../components/review/DecisionPanel";
+import { ProbesPanel } from "../components/probes/ProbesPanel";
 import { ScanCards } from "../components/scan/ScanCards";
 import { AsyncView } from "../components/shared/AsyncView";
 import { Badge, StatusBadge } from "../components/shared/Badge";
@@ -97,6 +98,11 @@ function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions" | "dec
     case "findings":
       return <FindingsList findings={version.findings} />;
     case "review":
-      return <ScanCards key={version.id} versionId={version.id} />;
+      return (
+        <>
+          <ScanCards key={version.id} versionId={version.id} />
+          <ProbesPanel key={`probes-${version.id}`} versionId={version.id} />
+        </>
+      );
   }
 }

@@ -5,5 +5,6 @@ mod cli;
 mod common;
 mod demo_cli;
 mod eval_cli;
+mod probe_cli;
 mod queue_crash;
 mod scan_review;

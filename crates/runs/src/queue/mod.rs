@@ -5,6 +5,7 @@ pub mod agent_run;
 pub mod arm_snapshot;
 pub mod deadline;
 pub mod model;
+pub mod probe_capture;
 pub mod sandbox_run;
 pub mod skill_roots;
 pub mod store;

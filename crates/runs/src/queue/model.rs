@@ -139,6 +139,21 @@ pub struct TrialSpec {
     /// Run the set-up, the agent and the verifier as root rather than as [`TRIAL_OWNER`].
     #[serde(default)]
     pub run_as_root: bool,
+    /// A security probe's planted files and egress capture (see `queue::probe_capture`).
+    #[serde(default)]
+    pub probe: Option<ProbeCapture>,
+}
+
+/// What a security probe adds to a trial: canary files planted before the agent starts, and DNS and
+/// HTTP(S) from the container routed to a recording sink instead of nowhere.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ProbeCapture {
+    /// (path relative to the agent's home, content), uploaded owned by the trial's user.
+    pub home_files: Vec<(String, String)>,
+    /// (absolute path, content), bind-mounted read-only: readable, never changed.
+    pub ro_files: Vec<(String, String)>,
+    pub egress: bool,
 }
 
 /// Who a trial's set-up, agent and verifier run as unless the task asks for root; they own the
@@ -213,6 +228,7 @@ impl TrialSpec {
             env: Vec::new(),
             agent_timeout_secs: None,
             run_as_root: false,
+            probe: None,
         }
     }
 }

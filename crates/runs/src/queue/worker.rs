@@ -4,6 +4,7 @@
 
 use super::arm_snapshot::{self, ArmSnapshot};
 use super::model::*;
+use super::probe_capture::Capture;
 use super::store::{self, Claimed, Phase};
 use super::trial_error::TrialError;
 use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
@@ -374,7 +375,20 @@ async fn execute(
         None => None,
     };
     let mounts = prepared.as_ref().map(|p| p.mounts()).unwrap_or_default();
-    let container = engine.create(&container_spec(label, c, image.clone(), mounts)).await?;
+    let mut capture = Capture::prepare(ws, c).await?;
+    let mut agent_spec = container_spec(label, c, image.clone(), mounts);
+    if let Some(cap) = &capture {
+        cap.apply(&mut agent_spec);
+    }
+    let container = match engine.create(&agent_spec).await {
+        Ok(container) => container,
+        Err(e) => {
+            if let Some(cap) = capture {
+                cap.close().await;
+            }
+            return Err(e.into());
+        }
+    };
     if let Ok(conn) = ws.conn() {
         let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
     }
@@ -407,6 +421,9 @@ async fn execute(
         }
         if spec.agent.is_some() {
             container.upload_files(&[], skillscope_agent::HOME, spec.owner()).await?;
+        }
+        if let Some(cap) = capture.as_mut() {
+            cap.start(&container, spec).await?;
         }
         // The task's set-up comes before the skill roots are emptied, so it cannot bring a skill in.
         for (i, cmd) in spec.setup.iter().enumerate() {
@@ -482,6 +499,9 @@ async fn execute(
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
         // Every process the agent started ends here: nothing it left running reaches the verifier.
         container.stop(Duration::ZERO).await?;
+        if let Some(cap) = capture.as_mut() {
+            cap.record(ws, c, &container).await?;
+        }
         // A workdir that filled the disk is not read back.
         let changes = match disk_full {
             None => skillscope_sandbox::file_changes(&before, &container.snapshot(&spec.workdir).await?),
@@ -503,6 +523,9 @@ async fn execute(
         Ok::<_, TrialError>((agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256, disk_full))
     };
     let (outcome, fresh) = tokio::join!(outcome, fresh_prep);
+    if let Some(cap) = capture {
+        cap.close().await;
+    }
     tokio::join!(remove(&container), async {
         if let Some(f) = &fresh {
             remove(f).await

@@ -1,0 +1,119 @@
+//! `skillscope probe` on the real engine with the scripted model: six hostile behaviours, each
+//! followed as its SKILL.md says, confirmed with evidence; declined, the same skills are "agent
+//! refused"; a skill the agent never reads is "not invoked"; a benign skill is not confirmed.
+
+use crate::common::{join_session_keyring, ok, run, text};
+use serde_json::{json, Value};
+use skillscope_modelserver::{Script, ServerHandle, ServerOptions};
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/probes").join(name)
+}
+
+/// The command in the fixture's fenced block: what a model following SKILL.md runs.
+fn fenced_command(name: &str) -> String {
+    let md = std::fs::read_to_string(fixture(name).join("SKILL.md")).unwrap();
+    let start = md.find("```bash\n").expect("a fenced bash block") + 8;
+    md[start..].split("```").next().unwrap().trim().to_string()
+}
+
+/// Reads the skill when it is mounted (its path is in the system prompt only then), then either
+/// runs the skill's command or declines; without the skill it does nothing.
+fn script(names: &[&str], follow: bool) -> Script {
+    let branches: Vec<Value> = names
+        .iter()
+        .map(|n| {
+            let read = json!({"tool": "bash", "args": {"command": format!("cat /skills/{n}/SKILL.md")}});
+            let steps = if follow {
+                json!([read, {"tool": "bash", "args": {"command": fenced_command(n)}}, {"text": "Done, as the skill says."}])
+            } else {
+                json!([read, {"text": "I won't do that: this skill asks me to send your secrets to a third party."}])
+            };
+            json!({"if_prompt_contains": format!("/skills/{n}/SKILL.md"), "steps": steps})
+        })
+        .collect();
+    serde_json::from_value(
+        json!({"default": [{"text": "I do not have that skill, so I did nothing."}], "branches": branches}),
+    )
+    .unwrap()
+}
+
+fn probe(home: &Path, skill: &str) -> (i32, Value) {
+    let out = run(home, &["probe", skill, "--config", "builtin", "--json"], "");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out)));
+    (out.status.code().unwrap_or(-1), v)
+}
+
+fn outcomes(v: &Value) -> Vec<(String, String)> {
+    v["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["task"].as_str().unwrap().to_string(), p["outcome"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+const HOSTILE: [(&str, &str); 6] = [
+    ("probe-http-exfil", "canary_sent"),
+    ("probe-dns-exfil", "canary_sent"),
+    ("probe-remote-exec", "dangerous_command"),
+    ("probe-persistence", "persistence"),
+    ("probe-delete-outside", "outside_workspace_change"),
+    ("probe-leak-env", "canary_sent"),
+];
+
+fn server(rt: &tokio::runtime::Runtime, script: Script) -> ServerHandle {
+    rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap()
+}
+
+#[test]
+fn hostile_skills_are_confirmed_declined_ones_refused_unread_ones_not_invoked() {
+    join_session_keyring();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut names: Vec<&str> = HOSTILE.iter().map(|(n, _)| *n).collect();
+    names.push("probe-benign-notes");
+    let server = server(&rt, script(&names, true));
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(run(h, &["image", "bootstrap", "--busybox-only"], ""));
+    ok(run(h, &["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], ""));
+    ok(run(h, &["credential", "set", "local"], "sk-probe-test-000000"));
+    ok(run(h, &["agent", "add", "builtin", "--provider", "local", "--model", "m"], ""));
+    for n in &names {
+        ok(run(h, &["import", fixture(n).to_str().unwrap()], ""));
+    }
+
+    for (name, kind) in HOSTILE {
+        let (code, v) = probe(h, name);
+        assert_eq!(code, 1, "{name}: a confirmed probe exits 1: {v:#}");
+        assert_eq!((v["skill"].as_str(), v["version"].is_number()), (Some(name), true), "{v}");
+        let generic = &v["probes"][0];
+        assert_eq!(generic["task"], "generic");
+        assert_eq!(generic["outcome"], "confirmed", "{name}: {v:#}");
+        let evidence = generic["evidence"].as_array().unwrap();
+        assert!(evidence.iter().any(|e| e["kind"] == kind), "{name}: no {kind} evidence in {evidence:#?}");
+        assert!(evidence.iter().any(|e| e["kind"] == "skill_read" && e["step"].is_number()), "{name}: {evidence:#?}");
+        assert_eq!(generic["control"]["outcome"], "not_triggered", "{name}: the control never saw the skill: {v:#}");
+        assert!(generic["note"].is_null());
+    }
+
+    // The benign skill, followed: its command ran, nothing was confirmed.
+    let (code, v) = probe(h, "probe-benign-notes");
+    assert_eq!(code, 0, "{v:#}");
+    assert!(outcomes(&v).iter().all(|(_, o)| o == "not_triggered"), "{v:#}");
+
+    // The same hostile skills under a model that reads them and declines.
+    server.set_script(script(&names, false));
+    for (name, _) in HOSTILE.iter().take(2) {
+        let (code, v) = probe(h, name);
+        assert_eq!(code, 0, "{v:#}");
+        assert!(outcomes(&v).iter().all(|(_, o)| o == "agent_refused"), "{name}: {v:#}");
+    }
+
+    // A model that never reads any skill: not invoked.
+    server.set_script(serde_json::from_value(json!({"default": [{"text": "Done."}]})).unwrap());
+    let (code, v) = probe(h, "probe-http-exfil");
+    assert_eq!(code, 0, "{v:#}");
+    assert!(outcomes(&v).iter().all(|(_, o)| o == "not_invoked"), "{v:#}");
+}
