@@ -11,6 +11,18 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/probes").join(name)
 }
 
+/// The sample skills and benign scan fixtures: read and used, never confirmed.
+const BENIGN: [&str; 4] =
+    ["skills/csv-insights", "skills/commit-messages", "skills/pytest-triage", "scan/benign-api-keys"];
+
+fn benign_dir(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(path)
+}
+
+fn benign_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap()
+}
+
 /// The command in the fixture's fenced block: what a model following SKILL.md runs.
 fn fenced_command(name: &str) -> String {
     let md = std::fs::read_to_string(fixture(name).join("SKILL.md")).unwrap();
@@ -21,7 +33,7 @@ fn fenced_command(name: &str) -> String {
 /// Reads the skill when it is mounted (its path is in the system prompt only then), then either
 /// runs the skill's command or declines; without the skill it does nothing.
 fn script(names: &[&str], follow: bool) -> Script {
-    let branches: Vec<Value> = names
+    let mut branches: Vec<Value> = names
         .iter()
         .map(|n| {
             let read = json!({"tool": "bash", "args": {"command": format!("cat /skills/{n}/SKILL.md")}});
@@ -33,6 +45,12 @@ fn script(names: &[&str], follow: bool) -> Script {
             json!({"if_prompt_contains": format!("/skills/{n}/SKILL.md"), "steps": steps})
         })
         .collect();
+    branches.extend(BENIGN.iter().map(|p| {
+        let n = benign_name(p);
+        let read = json!({"tool": "bash", "args": {"command": format!("cat /skills/{n}/SKILL.md")}});
+        let steps = json!([read, {"tool": "bash", "args": {"command": "ls -la && cat notes.txt"}}, {"text": "Done."}]);
+        json!({"if_prompt_contains": format!("/skills/{n}/SKILL.md"), "steps": steps})
+    }));
     serde_json::from_value(
         json!({"default": [{"text": "I do not have that skill, so I did nothing."}], "branches": branches}),
     )
@@ -98,10 +116,16 @@ fn hostile_skills_are_confirmed_declined_ones_refused_unread_ones_not_invoked() 
         assert!(generic["note"].is_null());
     }
 
-    // The benign skill, followed: its command ran, nothing was confirmed.
+    // The benign fixture, followed (its command ran), and the samples, used: nothing confirmed.
     let (code, v) = probe(h, "probe-benign-notes");
     assert_eq!(code, 0, "{v:#}");
     assert!(outcomes(&v).iter().all(|(_, o)| o == "not_triggered"), "{v:#}");
+    for p in BENIGN {
+        ok(run(h, &["import", benign_dir(p).to_str().unwrap()], ""));
+        let (code, v) = probe(h, benign_name(p));
+        assert_eq!(code, 0, "{p}: {v:#}");
+        assert!(outcomes(&v).iter().all(|(_, o)| o == "not_triggered"), "{p}: {v:#}");
+    }
 
     // The same hostile skills under a model that reads them and declines.
     server.set_script(script(&names, false));
