@@ -66,7 +66,12 @@ impl Session {
     }
 
     pub(crate) async fn wait_for(&self, loc: Locator<'_>) -> Element {
-        let found = self.client.wait().at_most(WAIT).for_element(loc).await;
+        self.wait_for_within(loc, WAIT).await
+    }
+
+    /// [`Self::wait_for`] for work that takes longer than a page's loading (trials on the queue).
+    pub(crate) async fn wait_for_within(&self, loc: Locator<'_>, wait: Duration) -> Element {
+        let found = self.client.wait().at_most(wait).for_element(loc).await;
         match found {
             Ok(e) => e,
             Err(e) => {

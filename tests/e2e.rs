@@ -108,6 +108,66 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     s.close().await;
 }
 
+/// Issue 15: run security probes on a hostile fixture from its skill page (the app's own queue
+/// worker runs them), see the probe confirmed, and open its evidence: the captured request and the
+/// trajectory at the step where the agent read the skill.
+#[tokio::test(flavor = "multi_thread")]
+async fn probes_from_the_skill_page_confirm_a_hostile_skill_and_open_the_evidence() {
+    driver::join_session_keyring();
+    let name = "probe-http-exfil";
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let fixture = root.join("fixtures/probes").join(name).canonicalize().unwrap();
+    let md = std::fs::read_to_string(fixture.join("SKILL.md")).unwrap();
+    let command = md.split("```bash\n").nth(1).unwrap().split("```").next().unwrap().trim();
+    let script = serde_json::json!({"default": [{"text": "No skill here."}], "branches": [{
+        "if_prompt_contains": format!("/skills/{name}/SKILL.md"),
+        "steps": [{"tool": "bash", "args": {"command": format!("cat /skills/{name}/SKILL.md")}},
+                  {"tool": "bash", "args": {"command": command}}, {"text": "Done."}]}]});
+    let server = driver::model_server(script, None).await;
+    let home = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
+    cli(&["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
+    cli(&["credential", "set", "local"], "sk-e2e-probes-0000000");
+    cli(&["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
+    cli(&["import", fixture.to_str().unwrap()], "");
+
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css(&format!("[data-testid=skill-row][data-skill-name={name}] td")))
+        .await
+        .click()
+        .await
+        .unwrap();
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await.click().await.unwrap();
+    let run = s.wait_for(Locator::Css("[data-testid=probes-panel] [data-testid=probe-run]")).await;
+    // The panel sits below the scan cards: bring the button into view as a person scrolls to it.
+    s.client
+        .execute("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&run).unwrap()])
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    run.click().await.unwrap();
+    let generic = "[data-testid=probe][data-task=generic]";
+    s.wait_for(Locator::Css(generic)).await;
+    let confirmed = format!("{generic}[data-outcome=confirmed]");
+    let probe = s.wait_for_within(Locator::Css(&confirmed), std::time::Duration::from_secs(180)).await;
+    let sent = probe.find(Locator::Css("[data-testid=probe-evidence][data-kind=canary_sent]")).await.unwrap();
+    s.wait_text(&sent, "AWS").await;
+    sent.find(Locator::Css("summary")).await.unwrap().click().await.unwrap();
+    let request = sent.find(Locator::Css("[data-testid=probe-request]")).await.unwrap();
+    s.wait_text(&request, "creds-check.example").await;
+    s.screenshot("e2e-probes.png").await;
+    let read = probe
+        .find(Locator::Css("[data-testid=probe-evidence][data-kind=skill_read] [data-testid=probe-evidence-step]"))
+        .await
+        .unwrap();
+    read.click().await.unwrap();
+    let step = s.wait_for(Locator::Css("[data-testid=traj-step][data-highlighted=true]")).await;
+    s.wait_text(&step, "/skills/probe-http-exfil/SKILL.md").await;
+    s.close().await;
+}
+
 /// Issue 4: queue a sandbox run from the Runs page, watch its live log, see it pass.
 #[tokio::test(flavor = "multi_thread")]
 async fn queue_a_sandbox_run_and_watch_it_finish() {

@@ -174,7 +174,7 @@ pub struct ImportOutcome {
 }
 
 /// Identifies the rule set that produced a stored result; results of older scanners are redone.
-pub const SCANNER: &str = concat!("skillscope-scan ", env!("CARGO_PKG_VERSION"), "+r", "2");
+pub const SCANNER: &str = concat!("skillscope-scan ", env!("CARGO_PKG_VERSION"), "+r", "3");
 
 /// The numbers the library table shows for a scanned version.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
