@@ -161,6 +161,7 @@ fn review_code(e: &ReviewError) -> ErrorCode {
         ReviewError::Experiment(x) => experiment_code(x),
         ReviewError::Runs(r) => runs_code(r),
         ReviewError::Library(l) => library_code(l),
+        ReviewError::Probes(p) => probe_code(p),
         ReviewError::Io(_) => ErrorCode::Io,
         ReviewError::Store(s) => store_code(s),
         ReviewError::Database(_) => ErrorCode::Database,

@@ -18,6 +18,8 @@ pub enum ReviewError {
     #[error(transparent)]
     Library(#[from] LibraryError),
     #[error(transparent)]
+    Probes(#[from] skillscope_probes::error::ProbeError),
+    #[error(transparent)]
     Io(#[from] IoError),
     #[error(transparent)]
     Store(#[from] StoreError),

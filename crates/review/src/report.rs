@@ -49,6 +49,10 @@ pub struct SafetySection {
     pub risky: bool,
     pub findings_by_severity: BTreeMap<String, u32>,
     pub findings: Vec<String>,
+    /// Who reviewed the scan with a model, or why it was not reviewed; `None` when nobody asked.
+    pub model_review: Option<String>,
+    /// The latest probe run of this version, one line per probe; empty when none ran.
+    pub probes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -92,6 +96,35 @@ fn public_source(s: &skillscope_library::model::Source) -> String {
 }
 
 /// The report on `version` of the skill (its latest when None).
+/// The latest probe run of a version, one line per probe: its outcome, the control's, and the evidence.
+fn probe_lines(ws: &Workspace, version_id: i64) -> Result<Vec<String>> {
+    let runs = skillscope_probes::run::runs_of(ws, version_id)?;
+    let Some(run) = runs.first() else { return Ok(Vec::new()) };
+    let label =
+        |o: Option<skillscope_probes::outcome::Outcome>| o.map_or("not finished".to_string(), |o| format!("{o:?}"));
+    Ok(run
+        .probes
+        .iter()
+        .map(|p| {
+            let evidence: Vec<&str> = p.evidence.iter().map(|e| e.summary.as_str()).collect();
+            let mut line = format!(
+                "probe run #{} · {}: {} (control: {})",
+                run.id,
+                p.task.id,
+                label(p.outcome),
+                label(p.control_outcome)
+            );
+            if !evidence.is_empty() {
+                line.push_str(&format!(" — {}", evidence.join("; ")));
+            }
+            if let Some(note) = &p.note {
+                line.push_str(&format!(" ({note})"));
+            }
+            line
+        })
+        .collect())
+}
+
 pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<SkillReport> {
     let detail = library::get_skill(ws, skill_id)?;
     let s = &detail.summary;
@@ -169,6 +202,8 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
         utility,
         other_versions,
         safety: SafetySection {
+            model_review: scan.security.semantic_pass.as_ref().map(|p| p.summary()),
+            probes: probe_lines(ws, chosen)?,
             score: scan.security.score,
             risky: scan.security.risky,
             findings_by_severity: by_sev,
@@ -338,6 +373,17 @@ fn markdown(r: &SkillReport) -> String {
     for f in &r.safety.findings {
         let _ = writeln!(o, "- {f}");
     }
+    if let Some(review) = &r.safety.model_review {
+        let _ = writeln!(o, "\n{review}");
+    }
+    if r.safety.probes.is_empty() {
+        let _ = writeln!(o, "\nNo security probes have run on this version.");
+    } else {
+        let _ = writeln!(o, "\nSecurity probes:\n");
+        for p in &r.safety.probes {
+            let _ = writeln!(o, "- {p}");
+        }
+    }
     let _ = writeln!(
         o,
         "\n## Quality\n\nOverall **{:.1}** (grade {}), gate {}.\n",
@@ -433,9 +479,22 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
     for f in &r.safety.findings {
         let _ = write!(o, "<li>{}</li>", esc(f));
     }
+    o.push_str("</ul>");
+    if let Some(review) = &r.safety.model_review {
+        let _ = write!(o, "<p>{}</p>", esc(review));
+    }
+    if r.safety.probes.is_empty() {
+        o.push_str("<p>No security probes have run on this version.</p>");
+    } else {
+        o.push_str("<p>Security probes:</p><ul>");
+        for p in &r.safety.probes {
+            let _ = write!(o, "<li>{}</li>", esc(p));
+        }
+        o.push_str("</ul>");
+    }
     let _ = write!(
         o,
-        "</ul><h2>Quality</h2><p>Overall <strong>{:.1}</strong> (grade {}), gate {}.</p><h2>Evidence</h2><ul>",
+        "<h2>Quality</h2><p>Overall <strong>{:.1}</strong> (grade {}), gate {}.</p><h2>Evidence</h2><ul>",
         r.quality.overall,
         esc(&r.quality.grade),
         if r.quality.passed_gate { "passed" } else { "failed" }

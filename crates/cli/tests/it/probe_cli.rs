@@ -116,6 +116,14 @@ fn hostile_skills_are_confirmed_declined_ones_refused_unread_ones_not_invoked() 
         assert!(generic["note"].is_null());
     }
 
+    // The deployment report carries the latest probe run's outcomes beside the static findings.
+    let md = run(h, &["report", "probe-http-exfil", "--format", "md"], "");
+    let md = String::from_utf8_lossy(&md.stdout).into_owned();
+    assert!(
+        md.contains("Security probes:") && md.contains("generic: Confirmed (control: NotTriggered) — sent out: AWS"),
+        "{md}"
+    );
+
     // The benign fixture, followed (its command ran), and the samples, used: nothing confirmed.
     let (code, v) = probe(h, "probe-benign-notes");
     assert_eq!(code, 0, "{v:#}");
@@ -129,7 +137,7 @@ fn hostile_skills_are_confirmed_declined_ones_refused_unread_ones_not_invoked() 
 
     // The same hostile skills under a model that reads them and declines.
     server.set_script(script(&names, false));
-    for (name, _) in HOSTILE.iter().take(2) {
+    for (name, _) in HOSTILE {
         let (code, v) = probe(h, name);
         assert_eq!(code, 0, "{v:#}");
         assert!(outcomes(&v).iter().all(|(_, o)| o == "agent_refused"), "{name}: {v:#}");

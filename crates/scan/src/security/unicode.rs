@@ -44,28 +44,45 @@ pub fn find_hidden(text: &str) -> Vec<Hidden> {
     if text.is_ascii() {
         return Vec::new();
     }
+    let bytes = text.as_bytes();
     let mut out: Vec<Hidden> = Vec::new();
-    let mut run: Option<(HiddenKind, usize, Vec<char>)> = None;
-    let mut prev = None;
-    for (pos, c) in text.char_indices() {
+    // (kind, start, chars, end): a run of one kind of hidden character, ending at byte `end`.
+    let mut run: Option<(HiddenKind, usize, Vec<char>, usize)> = None;
+    let mut prev: Option<char> = None;
+    let mut i = 0;
+    // Every hidden character is outside ASCII: jump from one non-ASCII character to the next.
+    while let Some(off) = bytes[i..].iter().position(|&b| b >= 0x80) {
+        let pos = i + off;
+        if off > 0 {
+            // ASCII in between ends a run, and is what comes before this character.
+            prev = Some(bytes[pos - 1] as char);
+        }
+        let c = text[pos..].chars().next().expect("a character at a char boundary");
         let kind = kind_of(c, pos, prev);
         match (&mut run, kind) {
-            (Some((k, _, chars)), Some(nk)) if *k == nk => chars.push(c),
+            (Some((k, _, chars, end)), Some(nk)) if *k == nk && *end == pos => {
+                chars.push(c);
+                *end = pos + c.len_utf8();
+            }
             (_, nk) => {
-                if let Some((k, p, chars)) = run.take() {
+                if let Some((k, p, chars, _)) = run.take() {
                     out.push(finish(k, p, &chars));
                 }
-                run = nk.map(|k| (k, pos, vec![c]));
+                run = nk.map(|k| (k, pos, vec![c], pos + c.len_utf8()));
             }
         }
         if kind.is_none() {
             prev = Some(c);
         }
+        i = pos + c.len_utf8();
     }
-    if let Some((k, p, chars)) = run {
+    if let Some((k, p, chars, _)) = run {
         out.push(finish(k, p, &chars));
     }
-    out.extend(homoglyph_words(text));
+    // Greek and Cyrillic letters (U+0370..U+04FF) start with UTF-8 lead bytes 0xCD..=0xD3.
+    if bytes.iter().any(|b| (0xCD..=0xD3).contains(b)) {
+        out.extend(homoglyph_words(text));
+    }
     out
 }
 

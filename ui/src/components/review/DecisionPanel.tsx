@@ -1,3 +1,4 @@
+import { ProbesPanel } from "../probes/ProbesPanel";
 import { evidenceOptions, listDecisions } from "../../bindings/commands";
 import type { SkillDetail } from "../../bindings/SkillDetail";
 import { useAsync } from "../../lib/useAsync";
@@ -28,6 +29,7 @@ export function DecisionPanel({ detail, versionId }: { detail: SkillDetail; vers
           )
         }
       </AsyncView>
+      <ProbesPanel key={`probes-${versionId}`} versionId={versionId} />
       <AsyncView state={decisions} what="the decisions" onRetry={reloadDecisions}>
         {(list) => <DecisionTrail decisions={list} />}
       </AsyncView>
