@@ -26,7 +26,7 @@ mod sink;
 mod tls;
 
 pub use record::{EgressKind, EgressRecord, BODY_CAP, MAX_RECORDS, MAX_STORED_BYTES};
-pub use sink::{Sink, CONNECTION_LIFETIME, IDLE_TIMEOUT, MAX_CONNECTIONS};
+pub use sink::{replay, Sink, CONNECTION_LIFETIME, IDLE_TIMEOUT, MAX_CONNECTIONS};
 
 /// The forwarder, a static x86_64 Linux executable built from `forwarder/main.rs`; empty when
 /// the crate was built for a non-Linux target.

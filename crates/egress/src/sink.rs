@@ -174,7 +174,7 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(stream: S, service: Service, r
 
 /// A forwarded TCP connection: the forwarder's `PORT <n>` line, then TLS if the client's
 /// first byte starts a handshake record, else HTTP (whatever the port: the bytes decide).
-pub(crate) async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, rec: &Recorder) {
+async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, rec: &Recorder) {
     // Something in the container may connect to the socket itself, without the header.
     let _ = conn.fill_to(5).await;
     let mut port = None;
@@ -192,6 +192,30 @@ pub(crate) async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn
     }
 }
 
+/// What the sink records and answers for one connection that sends `input` and closes, to its DNS
+/// socket (`dns`) or its TCP one, without sockets: the tests' and the fuzz target's entry point.
+pub async fn replay(dns: bool, input: &[u8]) -> (Vec<EgressRecord>, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut client, server) = tokio::io::duplex(64 << 10);
+    let rec = Recorder::new();
+    let mut answer = Vec::new();
+    let client_side = async {
+        let _ = client.write_all(input).await;
+        let _ = client.shutdown().await;
+        let _ = client.read_to_end(&mut answer).await;
+    };
+    let server_side = async {
+        let mut conn = Conn::new(server, Duration::from_secs(5), Duration::from_secs(10));
+        if dns {
+            dns::serve(&mut conn, &rec).await;
+        } else {
+            serve_tcp(&mut conn, &rec).await;
+        }
+    };
+    tokio::join!(client_side, server_side);
+    (rec.records(), answer)
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::FileTypeExt;
@@ -202,24 +226,9 @@ mod tests {
     use super::*;
     use crate::record::{xorshift, EgressKind, BODY_CAP};
 
-    /// Feeds `input` to [`serve_tcp`] as a forwarded connection would, then closes; returns the
-    /// records and everything the sink answered.
     async fn drive(input: &[u8]) -> (Vec<EgressRecord>, String) {
-        let (mut client, server) = tokio::io::duplex(64 << 10);
-        let rec = Recorder::new();
-        let mut conn = Conn::new(server, Duration::from_secs(5), Duration::from_secs(10));
-        let mut answer = Vec::new();
-        let client_side = async {
-            let _ = client.write_all(input).await;
-            let _ = client.shutdown().await;
-            let _ = client.read_to_end(&mut answer).await;
-        };
-        let server_side = async {
-            serve_tcp(&mut conn, &rec).await;
-            drop(conn);
-        };
-        tokio::join!(client_side, server_side);
-        (rec.records(), String::from_utf8_lossy(&answer).into_owned())
+        let (records, answer) = replay(false, input).await;
+        (records, String::from_utf8_lossy(&answer).into_owned())
     }
 
     #[tokio::test]
