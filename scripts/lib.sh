@@ -70,17 +70,25 @@ ensure_tauri_driver() {
   timeout -k 10 900 cargo install tauri-driver --version 2.1.0 --locked --quiet
 }
 
-# Starts dockerd from Debian's docker.io when no engine answers; waits up to 60 s for it.
+# Starts dockerd from Debian's docker.io when no engine answers: through systemd where it runs,
+# else in the background; waits up to 60 s for it.
 ensure_dockerd() {
-  if timeout 10 docker info >/dev/null 2>&1; then return 0; fi
+  if as_root timeout 10 docker info >/dev/null 2>&1; then return 0; fi
+  ensure_apt docker.io
+  if [ -d /run/systemd/system ] && as_root systemctl enable --now docker.service >/dev/null 2>&1; then
+    for _ in $(seq 60); do
+      as_root timeout 5 docker info >/dev/null 2>&1 && return 0
+      sleep 1
+    done
+  fi
   log "starting dockerd"
   # A daemon killed without cleanup leaves a pid file that blocks the next start.
-  if [ -f /var/run/docker.pid ] && ! kill -0 "$(cat /var/run/docker.pid)" 2>/dev/null; then
+  if [ -f /var/run/docker.pid ] && ! as_root kill -0 "$(cat /var/run/docker.pid)" 2>/dev/null; then
     as_root rm -f /var/run/docker.pid
   fi
-  (setsid dockerd >/tmp/skillscope-dockerd.log 2>&1 &)
+  (as_root setsid dockerd >/tmp/skillscope-dockerd.log 2>&1 &)
   for _ in $(seq 60); do
-    timeout 5 docker info >/dev/null 2>&1 && return 0
+    as_root timeout 5 docker info >/dev/null 2>&1 && return 0
     sleep 1
   done
   echo "dockerd did not come up within 60 s; see /tmp/skillscope-dockerd.log" >&2

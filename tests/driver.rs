@@ -89,6 +89,15 @@ impl Session {
         }
     }
 
+    /// Clicks `loc` after scrolling it to the middle of the window: WebKitWebDriver's own scroll
+    /// can leave a control at the window's bottom edge, where its click lands on nothing.
+    pub(crate) async fn click(&self, loc: Locator<'_>) {
+        let el = self.wait_for(loc).await;
+        let arg = serde_json::to_value(&el).unwrap();
+        self.client.execute("arguments[0].scrollIntoView({block: 'center'});", vec![arg]).await.unwrap();
+        el.click().await.unwrap();
+    }
+
     pub(crate) async fn wait_text(&self, el: &Element, needle: &str) {
         let deadline = Instant::now() + WAIT;
         loop {

@@ -219,12 +219,19 @@ async fn settings_key_agent_run_and_trajectory() {
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
     c.find(Locator::Css("[data-testid=nav-settings]")).await.unwrap().click().await.unwrap();
+    // The engine is found and named; its base images are listed, and Prepare rebuilds one with progress.
+    s.wait_for(Locator::Css("[data-testid=engine-status] [data-engine-state=running]")).await;
+    s.wait_for(Locator::Css("[data-testid=image-row][data-ready=true]")).await;
+    c.find(Locator::Css("[data-testid=prepare-busybox]")).await.unwrap().click().await.unwrap();
+    let prepared = s.wait_for(Locator::Css("[data-testid=prepare-done]")).await;
+    s.wait_text(&prepared, "Built 1 image").await;
+
     s.wait_for(Locator::Css("[data-testid=provider-form]")).await;
     c.find(Locator::Css("[data-testid=provider-id]")).await.unwrap().send_keys("local").await.unwrap();
     let url = c.find(Locator::Css("[data-testid=provider-base-url]")).await.unwrap();
     url.clear().await.unwrap();
     url.send_keys(&server.base_url).await.unwrap();
-    c.find(Locator::Css("[data-testid=provider-save]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=provider-save]")).await;
     let row = "[data-testid=provider-row][data-provider-id=local]";
     s.wait_for(Locator::Css(row)).await;
     c.find(Locator::Css(&format!("{row} [data-testid=key-input]"))).await.unwrap().send_keys(key).await.unwrap();
@@ -259,6 +266,7 @@ async fn settings_key_agent_run_and_trajectory() {
     assert!(!page.contains(key), "the key is never shown once saved");
 
     c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=engine-status] [data-engine-state=running]")).await;
     let form = s.wait_for(Locator::Css("[data-testid=agent-run-form]")).await;
     form.find(Locator::Css("[data-testid=agent-run-instruction]"))
         .await

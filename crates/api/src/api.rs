@@ -137,6 +137,12 @@ impl Api {
     pub fn queue_status(&self) -> Result<QueueStatus> {
         Ok(store::status(self.workspace()?)?)
     }
+    pub fn engine_status(&self) -> Result<EngineStatus> {
+        crate::engine::status()
+    }
+    pub fn base_images(&self) -> Result<Vec<BaseImage>> {
+        crate::engine::base_images()
+    }
     pub fn list_runs(&self) -> Result<Vec<RunView>> {
         Ok(store::runs(self.workspace()?)?)
     }

@@ -41,6 +41,12 @@ macro_rules! with_commands {
             /// Writes the versions' reports to the workspace's exports folder; resolves with the file's path.
             fn export_scans(version_ids: Vec<i64>, format: ExportFormat) -> String;
             fn queue_status() -> QueueStatus;
+            /// Which container engine answers (found as the docker CLI finds it, then the rootless
+            /// Docker and Podman sockets), or why none does and the exact fix.
+            fn engine_status() -> EngineStatus;
+            /// The base images tasks and harnesses need and which of them the engine holds
+            /// (the `image_preparation` job builds them).
+            fn base_images() -> Vec<BaseImage>;
             /// Every run, newest first, with its trials counted by state.
             fn list_runs() -> Vec<RunView>;
             fn list_trials(run_id: i64) -> Vec<TrialView>;

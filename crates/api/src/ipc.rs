@@ -17,5 +17,7 @@ pub use skillscope_runs::queue::sandbox_run::SandboxRunRequest;
 pub use skillscope_runs::trajectories::{
     ImportedTrajectory, PairAlignment, StepWindow, TrajectoryPage, TrajectoryQuery, TrajectorySummary, WindowRequest,
 };
+pub use skillscope_sandbox::bootstrap::BaseImage;
+pub use skillscope_sandbox::EngineStatus;
 pub use skillscope_scan::ScanReport;
 pub use skillscope_store::workspace::WorkspaceInfo;

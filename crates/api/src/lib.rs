@@ -4,6 +4,7 @@
 
 mod api;
 pub mod commands;
+pub mod engine;
 pub mod errors;
 pub mod events;
 pub mod ipc;

@@ -4,6 +4,7 @@
 
 mod agent_cmds;
 mod demo_cmd;
+mod engine_cmd;
 mod eval_cmd;
 mod experiment_cmd;
 mod library_cmds;
@@ -93,6 +94,12 @@ enum Command {
     Sandbox {
         #[command(subcommand)]
         cmd: sandbox_cmd::SandboxCmd,
+    },
+    /// Which container engine answers (as the docker CLI finds it, then the rootless Docker and
+    /// Podman sockets), or why none does and the fix; exits 1 when none answers.
+    Engine {
+        #[arg(long)]
+        json: bool,
     },
     /// Local base images (no registry needed).
     Image {
@@ -267,6 +274,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Harness { cmd } => agent_cmds::harness(&ws, cmd),
         Command::Sandbox { cmd } => sandbox_cmd::sandbox(cmd),
         Command::Image { cmd } => sandbox_cmd::image(&ws, cmd),
+        Command::Engine { json } => engine_cmd::run(json),
         Command::Import { source, git_ref, subpath, json } => {
             done(library_cmds::import(&ws, skillscope_api::model::ImportRequest { source, git_ref, subpath }, json))
         }

@@ -106,6 +106,41 @@ pub async fn debian_python(engine: &Engine, progress: &mut (dyn FnMut(&str) + Se
     engine.image_id(DEBIAN_PYTHON_TAG).await?.ok_or_else(|| failed("imported image not found".into()))
 }
 
+/// One of the project's base images on this engine.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[ts(export)]
+pub struct BaseImage {
+    pub tag: String,
+    /// What needs it.
+    pub used_by: String,
+    /// The local image id (`sha256:…`) when present.
+    pub id: Option<String>,
+    /// How "Prepare" (or `skillscope image bootstrap`) makes it on this machine.
+    pub how: String,
+}
+
+/// The base images tasks and harnesses need, and which of them this engine holds.
+pub async fn base_images(engine: &Engine) -> Result<Vec<BaseImage>, SandboxError> {
+    let wanted = [
+        (BUSYBOX_TAG, "the built-in agent, sandbox runs and the probes", "from the host's busybox-static (seconds)"),
+        (
+            DEBIAN_PYTHON_TAG,
+            "Claude Code and other glibc harnesses, Python and pytest tasks",
+            "debootstrap of Debian 12 from deb.debian.org (minutes; needs debootstrap and a Debian mirror)",
+        ),
+    ];
+    let mut out = Vec::new();
+    for (tag, used_by, how) in wanted {
+        out.push(BaseImage {
+            tag: tag.into(),
+            used_by: used_by.into(),
+            id: engine.image_id(tag).await?,
+            how: how.into(),
+        });
+    }
+    Ok(out)
+}
+
 /// Builds every base image; returns (tag, image id) pairs.
 pub async fn all(
     engine: &Engine,

@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::{is_not_found, SandboxError};
 use crate::spec::MANAGED_LABEL;
 
-const DEFAULT_SOCKET: &str = "/var/run/docker.sock";
 /// Time the engine may take to start answering a request (image imports are slow).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
 const PING_TIMEOUT: Duration = Duration::from_secs(10);
@@ -42,15 +41,31 @@ const PREPARE_IMAGE: &str = "pull it where a registry is reachable (docker pull)
 Skillscope's own images (skillscope/...), run `skillscope image bootstrap`";
 
 impl Engine {
-    /// Connects to `DOCKER_HOST`, or to the default unix socket when it is unset.
+    /// Connects to the engine the docker CLI would use (`DOCKER_HOST`, the docker context, the
+    /// default socket) or, when that does not answer, the rootless Docker or Podman socket; the
+    /// error is the first candidate's (see [`crate::discovery`]).
     pub async fn connect() -> Result<Engine, SandboxError> {
-        match std::env::var("DOCKER_HOST") {
-            Ok(host) if !host.is_empty() => {
-                let docker = Docker::connect_with_host(&host);
-                Engine::establish(host, docker).await
+        let mut first_error = None;
+        for endpoint in crate::discovery::candidates(&crate::discovery::Environment::from_process()) {
+            match Engine::connect_host(&endpoint.host).await {
+                Ok(engine) => return Ok(engine),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
             }
-            _ => Engine::connect_to(DEFAULT_SOCKET).await,
         }
+        Err(first_error.unwrap_or_else(|| SandboxError::EngineUnavailable {
+            socket: "(none)".into(),
+            detail: "no engine address to try".into(),
+        }))
+    }
+
+    /// Connects to the engine at `host`: `unix://…`, `tcp://…`, `npipe://…`, or a socket path.
+    pub async fn connect_host(host: &str) -> Result<Engine, SandboxError> {
+        if host.starts_with("unix://") || host.starts_with('/') {
+            return Engine::connect_to(host).await;
+        }
+        Engine::establish(host.to_string(), Docker::connect_with_host(host)).await
     }
 
     /// Connects to the engine listening on the unix socket at `socket_path`.
@@ -58,6 +73,14 @@ impl Engine {
         let path = socket_path.trim_start_matches("unix://");
         let docker = Docker::connect_with_unix(path, 120, bollard::API_DEFAULT_VERSION);
         Engine::establish(format!("unix://{path}"), docker).await
+    }
+
+    /// The engine's product name and version, e.g. "Docker Engine - Community 20.10.24".
+    pub async fn describe(&self) -> Result<String, SandboxError> {
+        let v = self.docker.version().await?;
+        let name =
+            v.platform.map(|p| p.name).filter(|n| !n.is_empty()).unwrap_or_else(|| "Docker-compatible engine".into());
+        Ok(format!("{name} {}", v.version.unwrap_or_default()).trim().to_string())
     }
 
     async fn establish(socket: String, docker: Result<Docker, bollard::errors::Error>) -> Result<Engine, SandboxError> {

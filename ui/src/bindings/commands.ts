@@ -3,8 +3,10 @@ import { call } from "../api/invoke";
 import type { AgentConfig } from "./AgentConfig";
 import type { AgentRunRequest } from "./AgentRunRequest";
 import type { AttemptResult } from "./AttemptResult";
+import type { BaseImage } from "./BaseImage";
 import type { Chart } from "./Chart";
 import type { Decision } from "./Decision";
+import type { EngineStatus } from "./EngineStatus";
 import type { EvidenceLink } from "./EvidenceLink";
 import type { ExperimentDesign } from "./ExperimentDesign";
 import type { ExperimentResults } from "./ExperimentResults";
@@ -78,6 +80,12 @@ export const probeRuns = (versionId: number) => call<Array<ProbeRunView>>("probe
 export const exportScans = (versionIds: Array<number>, format: ExportFormat) => call<string>("export_scans", { versionIds, format });
 
 export const queueStatus = () => call<QueueStatus>("queue_status");
+
+/** Which container engine answers (found as the docker CLI finds it, then the rootless Docker and Podman sockets), or why none does and the exact fix. */
+export const engineStatus = () => call<EngineStatus>("engine_status");
+
+/** The base images tasks and harnesses need and which of them the engine holds (the `image_preparation` job builds them). */
+export const baseImages = () => call<Array<BaseImage>>("base_images");
 
 /** Every run, newest first, with its trials counted by state. */
 export const listRuns = () => call<Array<RunView>>("list_runs");

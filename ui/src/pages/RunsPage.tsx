@@ -14,6 +14,7 @@ import type { AppError } from "../bindings/AppError";
 import type { QueueEvent } from "../bindings/QueueEvent";
 import type { TrialView } from "../bindings/TrialView";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
+import { EnginePanel } from "../components/engine/EnginePanel";
 import { AgentRunForm } from "../components/runs/AgentRunForm";
 import { QueueHeader } from "../components/runs/QueueHeader";
 import { RunsTable } from "../components/runs/RunsTable";
@@ -102,6 +103,7 @@ export function RunsPage({ runId, trialId, stepId = null }: Props) {
     <div className="runs-page" data-testid="runs-page">
       <Header />
       <QueueHeader status={state.status} onStatus={(status) => dispatch({ type: "status", status })} />
+      <EnginePanel />
       {eventError && <ErrorPanel error={eventError} testId="queue-events-error" />}
       {loadError && <ErrorPanel error={loadError} onRetry={refresh} />}
       <div className="run-forms">

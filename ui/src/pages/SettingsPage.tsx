@@ -1,5 +1,6 @@
 import { listAgents, listProviders, workspaceInfo } from "../bindings/commands";
 import { AgentsSection } from "../components/settings/AgentsSection";
+import { EngineSection } from "../components/settings/EngineSection";
 import { HarnessesSection } from "../components/settings/HarnessesSection";
 import { ProvidersSection } from "../components/settings/ProvidersSection";
 import { AsyncView } from "../components/shared/AsyncView";
@@ -36,6 +37,7 @@ export function SettingsPage() {
           )}
         </AsyncView>
       </section>
+      <EngineSection />
       <ProvidersSection state={providers} reload={reloadProviders} />
       <HarnessesSection />
       <AgentsSection state={agents} reload={reloadAgents} providerIds={providerIds} />

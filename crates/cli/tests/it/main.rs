@@ -4,6 +4,7 @@ mod agent_cli;
 mod cli;
 mod common;
 mod demo_cli;
+mod engine_cli;
 mod eval_cli;
 mod probe_cli;
 mod queue_crash;

@@ -49,7 +49,8 @@ export function SandboxForm({ onStarted }: { onStarted: (runId: number) => void 
             spellCheck={false}
             hint={
               <>
-                <code>skillscope/busybox:1</code> is built locally by <code>skillscope image bootstrap</code>.
+                <code>skillscope/busybox:1</code> is built locally:{" "}
+                <a href="#/settings">Settings → Engine and images</a>, Prepare.
               </>
             }
           />
