@@ -32,6 +32,27 @@ pub(crate) struct Session {
     pub client: Client,
     driver: Child,
     artifacts: PathBuf,
+    opened: PathBuf,
+}
+
+/// A desktop whose default browser, mail program and HTML viewer only write down what they were given
+/// (xdg-open reads `mimeapps.list` and the desktop entry from these folders): no test starts a
+/// real browser, and a test can see what the app opened outside its window.
+fn recording_browser(home: &Path) -> PathBuf {
+    let dir = home.join(".desktop");
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    std::fs::create_dir_all(dir.join("data/applications")).unwrap();
+    let record = dir.join("record.sh");
+    std::fs::write(&record, format!("#!/bin/sh\necho \"$1\" >> '{}'\n", dir.join("opened.txt").display())).unwrap();
+    std::fs::set_permissions(&record, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let kinds = ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto", "text/html"];
+    let mime: String = kinds.iter().map(|k| format!("{k};")).collect();
+    let entry =
+        format!("[Desktop Entry]\nType=Application\nName=Recorder\nExec={} %u\nMimeType={mime}\n", record.display());
+    std::fs::write(dir.join("data/applications/recorder.desktop"), entry).unwrap();
+    let defaults: String = kinds.iter().map(|k| format!("{k}=recorder.desktop\n")).collect();
+    std::fs::write(dir.join("config/mimeapps.list"), format!("[Default Applications]\n{defaults}")).unwrap();
+    dir
 }
 
 impl Session {
@@ -39,9 +60,12 @@ impl Session {
         assert!(std::env::var_os("DISPLAY").is_some(), "no DISPLAY: run under xvfb-run");
         let app = std::env::var_os("APP_BIN").map(PathBuf::from).unwrap_or_else(|| target_bin("skillscope-app"));
         let (port, native) = (free_port(), free_port());
+        let desktop = recording_browser(home);
         let mut cmd = Command::new("tauri-driver");
         cmd.args(["--port", &port.to_string(), "--native-port", &native.to_string()])
             .env("SKILLSCOPE_HOME", home)
+            .env("XDG_CONFIG_HOME", desktop.join("config"))
+            .env("XDG_DATA_HOME", desktop.join("data"))
             .env("SKILLSCOPE_KEYRING", "keyutils")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
@@ -62,7 +86,21 @@ impl Session {
             .expect("new WebDriver session");
         let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.artifacts");
         std::fs::create_dir_all(&artifacts).unwrap();
-        Session { client, driver, artifacts }
+        Session { client, driver, artifacts, opened: desktop.join("opened.txt") }
+    }
+
+    /// The URLs and files the app handed the desktop to open.
+    pub(crate) fn opened_urls(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.opened).unwrap_or_default().lines().map(str::to_owned).collect()
+    }
+
+    /// Waits until the desktop was asked to open `target` (a URL, or a file's path).
+    pub(crate) async fn wait_until_opened(&self, target: &str) {
+        let deadline = Instant::now() + WAIT;
+        while !self.opened_urls().iter().any(|u| u == target || u.trim_start_matches("file://") == target) {
+            assert!(Instant::now() < deadline, "{target} was never opened; opened: {:?}", self.opened_urls());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     pub(crate) async fn wait_for(&self, loc: Locator<'_>) -> Element {

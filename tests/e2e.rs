@@ -14,9 +14,11 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     std::fs::create_dir_all(&skill).unwrap();
     std::fs::write(
         skill.join("SKILL.md"),
-        "---\nname: e2e-imported\ndescription: Imported by the end-to-end test. Use when testing.\n---\n# E2E\nHello from the test.\n",
+        "---\nname: e2e-imported\ndescription: Imported by the end-to-end test. Use when testing.\n---\n# E2E\nHello from the test.\n\nSee [the guide](references/guide.md) and [the site](http://127.0.0.1:9/docs).\n",
     )
     .unwrap();
+    std::fs::create_dir_all(skill.join("references")).unwrap();
+    std::fs::write(skill.join("references/guide.md"), "# Guide\nGuide text for the link test.\n").unwrap();
 
     let s = Session::start(home.path()).await;
 
@@ -32,6 +34,26 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     let page = s.wait_for(Locator::Css("[data-testid=skill-page][data-skill-name=e2e-imported]")).await;
     s.wait_text(&page, "Hello from the test.").await;
     s.screenshot("e2e-skill-page.png").await;
+
+    // A web link opens outside (the desktop's browser is a recorder here); the window stays.
+    s.click(Locator::LinkText("the site")).await;
+    s.wait_until_opened("http://127.0.0.1:9/docs").await;
+    // Navigations away from the app page are refused: a file URL, a page of the app's origin.
+    for target in ["file:///etc/passwd", "/docs/a.md", "https://127.0.0.1:9/"] {
+        s.client.execute(&format!("window.location.href = {target:?};"), vec![]).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let url = s.client.current_url().await.unwrap();
+        assert!(
+            url.as_str().starts_with("tauri://localhost") && matches!(url.path(), "" | "/"),
+            "the window left the app: {url}"
+        );
+        s.wait_for(Locator::Css("[data-testid=skill-page][data-skill-name=e2e-imported]")).await;
+    }
+    assert_eq!(s.opened_urls(), ["http://127.0.0.1:9/docs"], "a refused navigation opened nothing outside");
+    // A link to one of the skill's files opens it in the Files tab.
+    s.click(Locator::LinkText("the guide")).await;
+    let page = s.wait_for(Locator::Css("[data-testid=skill-page]")).await;
+    s.wait_text(&page, "Guide text for the link test.").await;
 
     // The UI's import really reached the workspace on disk.
     let db = rusqlite_count(home.path());
@@ -404,6 +426,22 @@ async fn explore_results_decide_and_export_the_report() {
     s.wait_text(&path_el, ".html").await;
     let text = path_el.text().await.unwrap();
     let report = text.split_whitespace().find(|w| w.ends_with(".html")).expect("the report path").to_string();
+    // Open hands the report to the desktop (a recorder here); a path outside the exports folder is refused.
+    s.click(Locator::Css("[data-testid=report-path] [data-testid=export-open]")).await;
+    s.wait_until_opened(&report).await;
+    let refused: String = s
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; window.__TAURI_INTERNALS__.invoke('plugin:opener|open_path', {path: '/etc/passwd'}).then(() => done('opened'), (e) => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(refused.starts_with("Not allowed to open path"), "{refused}");
+    assert!(!s.opened_urls().iter().any(|u| u.contains("passwd")));
     s.close().await;
 
     let html = std::fs::read_to_string(&report).unwrap();

@@ -3,10 +3,12 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod navigation;
 
 use skillscope_api::events::{Event, EventSink};
 use skillscope_api::{import, jobs, workspace, Api, AppError, Workspace};
 use std::sync::Arc;
+use tauri::ipc::CapabilityBuilder;
 use tauri::{AppHandle, Emitter, Manager};
 
 fn open_workspace() -> Result<Workspace, AppError> {
@@ -38,6 +40,16 @@ impl EventSink for Window {
     }
 }
 
+/// The window may open, and show in their folder, the files the app exported; nothing else. The
+/// grant is made at start because the workspace (and so the folder) is chosen at run time.
+fn exports_capability(exports: &std::path::Path) -> CapabilityBuilder {
+    let inside = serde_json::json!({ "path": format!("{}/**", exports.display()) });
+    CapabilityBuilder::new("exports")
+        .window("main")
+        .permission_scoped("opener:allow-open-path", vec![inside], vec![])
+        .permission("opener:allow-reveal-item-in-dir")
+}
+
 fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
@@ -47,8 +59,14 @@ fn main() {
     if let Err(e) = &ws {
         tracing::error!("workspace unavailable: {e}");
     }
+    let exports = ws.as_ref().ok().map(Workspace::exports_dir);
     commands::register(tauri::Builder::default())
+        .plugin(tauri_plugin_opener::init())
+        .plugin(navigation::guard())
         .setup(move |app| {
+            if let Some(exports) = exports {
+                app.add_capability(exports_capability(&exports))?;
+            }
             let api = Api::new(ws, Arc::new(Window(app.handle().clone())));
             app.manage(api);
             let handle = app.handle().clone();

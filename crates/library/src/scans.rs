@@ -183,7 +183,7 @@ pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat
         let v = catalog::get_version(ws, id)?;
         reports.push((source_label(&v.source), report(ws, id)?));
     }
-    let dir = ws.home().join("exports");
+    let dir = ws.exports_dir();
     std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let stem = match reports.as_slice() {
         [(_, one)] => one.name.clone(),

@@ -594,7 +594,7 @@ fn charts(r: &SkillReport) -> Vec<(String, String)> {
 pub fn export(ws: &Workspace, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
     let r = build(ws, skill_id, version)?;
     let text = format_report(ws, &r, format)?;
-    let dir = ws.home().join("exports");
+    let dir = ws.exports_dir();
     std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let ext = match format {
         ReportFormat::Html => "html",

@@ -53,6 +53,10 @@ impl Workspace {
     pub fn home(&self) -> &Path {
         &self.home
     }
+    /// Where reports and scan exports are written (the app may open and reveal files here).
+    pub fn exports_dir(&self) -> PathBuf {
+        self.home.join("exports")
+    }
     pub fn db_path(&self) -> PathBuf {
         self.home.join("skillscope.db")
     }

@@ -34,6 +34,7 @@ export function SkillPage({ id, tab }: { id: number; tab: SkillTab }) {
 function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
   const { summary, versions } = detail;
   const [viewedId, setViewedId] = useState(summary.version_id);
+  const [openedFile, setOpenedFile] = useState<string | null>(null);
   const [state, reload] = useAsync(() => getVersion(viewedId), [viewedId]);
   const viewed = versions.find((v) => v.id === viewedId);
   const loaded = state.status === "ready" ? state.data : null;
@@ -79,7 +80,17 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
           <DecisionPanel detail={detail} versionId={viewedId} />
         ) : (
           <AsyncView state={state} what={`version ${viewed?.version ?? ""}`} onRetry={reload}>
-            {(version) => <VersionTab tab={tab} version={version} />}
+            {(version) => (
+              <VersionTab
+                tab={tab}
+                version={version}
+                openedFile={openedFile}
+                onOpenFile={(path) => {
+                  setOpenedFile(path);
+                  window.location.hash = skillHref(summary.id, "files");
+                }}
+              />
+            )}
           </AsyncView>
         )}
       </div>
@@ -87,12 +98,29 @@ function SkillView({ detail, tab }: { detail: SkillDetail; tab: SkillTab }) {
   );
 }
 
-function VersionTab({ tab, version }: { tab: Exclude<SkillTab, "versions" | "decision">; version: VersionDetail }) {
+type VersionTabProps = {
+  tab: Exclude<SkillTab, "versions" | "decision">;
+  version: VersionDetail;
+  /** The file a link in SKILL.md asked for, shown first in the Files tab. */
+  openedFile: string | null;
+  onOpenFile: (path: string) => void;
+};
+
+function VersionTab({ tab, version, openedFile, onOpenFile }: VersionTabProps) {
   switch (tab) {
     case "readme":
-      return <ReadmeSection html={version.body_html} />;
+      return (
+        <ReadmeSection html={version.body_html} files={version.files.map((f) => f.path)} onOpenFile={onOpenFile} />
+      );
     case "files":
-      return <FilesSection key={version.id} versionId={version.id} files={version.files} />;
+      return (
+        <FilesSection
+          key={`${version.id}:${openedFile ?? ""}`}
+          versionId={version.id}
+          files={version.files}
+          initialPath={openedFile}
+        />
+      );
     case "frontmatter":
       return <FrontmatterTable frontmatter={version.frontmatter} />;
     case "findings":

@@ -5,12 +5,15 @@ import { EmptyState } from "../shared/EmptyState";
 import { FileTree } from "./FileTree";
 import { FileViewer } from "./FileViewer";
 
-/** File tree of a version beside a viewer for the selected file (SKILL.md first). */
-export function FilesSection({ versionId, files }: { versionId: number; files: FileEntry[] }) {
+type Props = { versionId: number; files: FileEntry[]; initialPath?: string | null };
+
+/** The version's file tree and one file; `initialPath` (else SKILL.md, else the first file) is shown first. */
+export function FilesSection({ versionId, files, initialPath = null }: Props) {
   const tree = useMemo(() => buildFileTree(files), [files]);
-  const [selected, setSelected] = useState<string | null>(() =>
-    files.some((f) => f.path === "SKILL.md") ? "SKILL.md" : (files[0]?.path ?? null),
-  );
+  const [selected, setSelected] = useState<string | null>(() => {
+    const first = [initialPath, "SKILL.md"].find((p) => p !== null && files.some((f) => f.path === p));
+    return first ?? files[0]?.path ?? null;
+  });
   if (files.length === 0) return <EmptyState title="This version has no files." />;
   return (
     <div className="files-section">

@@ -1,7 +1,24 @@
+import { openUrl } from "@tauri-apps/plugin-opener";
+import type { MouseEvent } from "react";
+import { linkTarget } from "../../lib/links";
 import { EmptyState } from "../shared/EmptyState";
 
-/** The SKILL.md body. The HTML was rendered and sanitized by the Rust side. */
-export function ReadmeSection({ html }: { html: string }) {
+type Props = { html: string; files: readonly string[]; onOpenFile: (path: string) => void };
+
+/**
+ * The SKILL.md body. The HTML was rendered and sanitized by the Rust side. A web or mail link opens
+ * in the system's browser or mail program (the window itself never navigates: its guard refuses);
+ * a link to one of the skill's files opens it in the Files tab; any other link does nothing.
+ */
+export function ReadmeSection({ html, files, onOpenFile }: Props) {
   if (html.trim() === "") return <EmptyState title="SKILL.md has no body text after its frontmatter." />;
-  return <article className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+  const onClick = (e: MouseEvent<HTMLElement>) => {
+    const a = (e.target as HTMLElement).closest("a");
+    if (!a) return;
+    const target = linkTarget(a.getAttribute("href") ?? "", files);
+    e.preventDefault();
+    if (target.kind === "outside") void openUrl(a.href);
+    else if (target.kind === "file") onOpenFile(target.path);
+  };
+  return <article className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,3 +1,4 @@
+import { openPath, revealItemInDir } from "@tauri-apps/plugin-opener";
 import { exportScans } from "../../bindings/commands";
 import type { ExportFormat } from "../../bindings/ExportFormat";
 import { useAction, type ActionState } from "../../lib/useAction";
@@ -32,16 +33,36 @@ export function ExportButtons({ versionId }: { versionId: number }) {
   );
 }
 
-/** "Saved to <path>" once an export is written, or why it failed. */
+/** "Saved to <path>" with Open and Show in folder once an export is written, or why it failed. */
 export function ExportResult({ state, testId }: { state: ActionState<string>; testId: string }) {
   if (state.status === "running") return <span className="muted">Exporting…</span>;
   if (state.status === "failed") return <ErrorPanel error={state.error} />;
-  if (state.status === "done") {
-    return (
-      <span className="export-path" data-testid={testId}>
-        Saved to <code>{state.data}</code>
-      </span>
-    );
-  }
+  if (state.status === "done") return <SavedFile path={state.data} testId={testId} />;
   return null;
+}
+
+function SavedFile({ path, testId }: { path: string; testId: string }) {
+  const [opening, runOpen] = useAction<void>();
+  return (
+    <span className="export-path" data-testid={testId}>
+      Saved to <code>{path}</code>{" "}
+      <button
+        type="button"
+        className="button-ghost"
+        data-testid="export-open"
+        onClick={() => void runOpen(() => openPath(path))}
+      >
+        Open
+      </button>{" "}
+      <button
+        type="button"
+        className="button-ghost"
+        data-testid="export-reveal"
+        onClick={() => void runOpen(() => revealItemInDir(path))}
+      >
+        Show in folder
+      </button>
+      {opening.status === "failed" && <ErrorPanel error={opening.error} testId="export-open-error" />}
+    </span>
+  );
 }
