@@ -58,6 +58,25 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     // The UI's import really reached the workspace on disk.
     let db = rusqlite_count(home.path());
     assert!(db >= 4, "expected the 3 samples and the imported skill, found {db} skills");
+
+    // The import dialog offers the system's pickers, and the window may open one: the call is
+    // still waiting on the (native, undriven) picker after 3 s instead of being refused.
+    s.click(Locator::Css("[data-testid=nav-library]")).await;
+    s.click(Locator::Css("[data-testid=import-open]")).await;
+    s.wait_for(Locator::Css("[data-testid=import-pick-file]")).await;
+    s.wait_for(Locator::Css("[data-testid=import-pick-folder]")).await;
+    let picker: String = s
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; window.__TAURI_INTERNALS__.invoke('plugin:dialog|open', {options: {directory: true}}).then(() => done('closed'), (e) => done('refused: ' + e)); setTimeout(() => done('waiting'), 3000);",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(picker, "waiting");
     s.close().await;
 }
 

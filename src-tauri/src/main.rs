@@ -62,6 +62,7 @@ fn main() {
     let exports = ws.as_ref().ok().map(Workspace::exports_dir);
     commands::register(tauri::Builder::default())
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_dialog::init())
         .plugin(navigation::guard())
         .setup(move |app| {
             if let Some(exports) = exports {

@@ -5,6 +5,7 @@ import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 import { AsyncView } from "../components/shared/AsyncView";
 import { ErrorPanel } from "../components/shared/ErrorPanel";
 import { Field } from "../components/shared/Field";
+import { PathPicker } from "../components/shared/PathPicker";
 import { Pager } from "../components/shared/Pager";
 import { Table, type Column } from "../components/shared/Table";
 import { TRAJECTORY_COLUMNS } from "../components/trajectories/trajectoryColumns";
@@ -151,6 +152,12 @@ function ImportForm({ onImported }: { onImported: (imported: ImportedTrajectory)
           value={path}
           onChange={setPath}
           placeholder="/path/to/trajectory.json"
+        />
+        <PathPicker
+          pick="file"
+          filters={[{ name: "ATIF trajectories", extensions: ["json"] }]}
+          onPick={setPath}
+          testId="trajectory-pick"
         />
         <button
           type="submit"

@@ -13,6 +13,7 @@ import { Badge } from "../shared/Badge";
 import { Dialog } from "../shared/Dialog";
 import { ErrorPanel } from "../shared/ErrorPanel";
 import { Field } from "../shared/Field";
+import { PathPicker } from "../shared/PathPicker";
 import { ProgressBar } from "../shared/ProgressBar";
 import { SubmitActions } from "../shared/SubmitActions";
 
@@ -71,6 +72,13 @@ export function ImportDialog({ onClose, onImported }: Props) {
           autoFocus
           spellCheck={false}
           hint="A folder containing SKILL.md (or folders of skills), a .zip or .skill archive, or a git repository."
+        />
+        <PathPicker
+          pick="both"
+          filters={[{ name: "Skill archives", extensions: ["zip", "skill"] }]}
+          onPick={setSource}
+          disabled={running}
+          testId="import-pick"
         />
         <div className="field-row">
           <Field

@@ -1,4 +1,5 @@
 import { Field } from "../shared/Field";
+import { PathPicker } from "../shared/PathPicker";
 
 type Props = {
   /** Prefix of the data-testids: `<prefix>-image` and `<prefix>-workspace`. */
@@ -33,6 +34,12 @@ export function ImageWorkspaceFields({ testIdPrefix, image, workspace, onChange,
         disabled={disabled}
         spellCheck={false}
         hint={workspaceHint}
+      />
+      <PathPicker
+        pick="folder"
+        onPick={(workspace) => onChange({ workspace })}
+        disabled={disabled}
+        testId={`${testIdPrefix}-workspace-pick`}
       />
     </>
   );
