@@ -4,6 +4,7 @@ import type { SkillSummary } from "../bindings/SkillSummary";
 import type { SourceKind } from "../bindings/SourceKind";
 import type { ValidationStatus } from "../bindings/ValidationStatus";
 import { ImportDialog } from "../components/library/ImportDialog";
+import { useFileDrop } from "../lib/useFileDrop";
 import { QualityScore, SecurityScore } from "../components/scan/ScanScores";
 import { AsyncView } from "../components/shared/AsyncView";
 import { Badge, StatusBadge } from "../components/shared/Badge";
@@ -66,14 +67,16 @@ type Props = { filter: SkillFilter; onFilterChange: (filter: SkillFilter) => voi
 
 export function LibraryPage({ filter, onFilterChange }: Props) {
   const [state, reload] = useAsync(listSkills, []);
-  const [importing, setImporting] = useState(false);
+  // The import dialog is open with this source ("" when opened by its button).
+  const [importing, setImporting] = useState<string | null>(null);
+  const dragging = useFileDrop((path) => setImporting(path));
   const set = (patch: Partial<SkillFilter>) => onFilterChange({ ...filter, ...patch });
 
   return (
     <>
       <header className="page-header">
         <h1>Library</h1>
-        <button type="button" className="button-primary" data-testid="import-open" onClick={() => setImporting(true)}>
+        <button type="button" className="button-primary" data-testid="import-open" onClick={() => setImporting("")}>
           Import…
         </button>
       </header>
@@ -129,11 +132,14 @@ export function LibraryPage({ filter, onFilterChange }: Props) {
             skills={skills}
             filter={filter}
             onClear={() => onFilterChange(NO_FILTER)}
-            onImport={() => setImporting(true)}
+            onImport={() => setImporting("")}
           />
         )}
       </AsyncView>
-      {importing && <ImportDialog onClose={() => setImporting(false)} onImported={reload} />}
+      {dragging && <p className="notice notice-info">Drop a skill folder or a .zip/.skill archive to import it.</p>}
+      {importing !== null && (
+        <ImportDialog initialSource={importing} onClose={() => setImporting(null)} onImported={reload} />
+      )}
     </>
   );
 }

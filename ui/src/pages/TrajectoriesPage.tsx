@@ -6,6 +6,7 @@ import { AsyncView } from "../components/shared/AsyncView";
 import { ErrorPanel } from "../components/shared/ErrorPanel";
 import { Field } from "../components/shared/Field";
 import { PathPicker } from "../components/shared/PathPicker";
+import { useFileDrop } from "../lib/useFileDrop";
 import { Pager } from "../components/shared/Pager";
 import { Table, type Column } from "../components/shared/Table";
 import { TRAJECTORY_COLUMNS } from "../components/trajectories/trajectoryColumns";
@@ -130,6 +131,7 @@ function OpenTrajectoryHeader({ id }: { id: number }) {
 /** Imports an ATIF file by its path; a file that breaks ATIF rules is kept, and the broken rules are listed. */
 function ImportForm({ onImported }: { onImported: (imported: ImportedTrajectory) => void }) {
   const [path, setPath] = useState("");
+  useFileDrop(setPath, ["json"]);
   const [state, run] = useAction<ImportedTrajectory>();
   const submit = () =>
     run(async () => {

@@ -24,11 +24,11 @@ type Phase =
   | { step: "failed"; error: AppError }
   | { step: "cancelled"; message: string };
 
-type Props = { onClose: () => void; onImported: () => void };
+type Props = { initialSource?: string; onClose: () => void; onImported: () => void };
 
 /** Imports a skill from a folder, a .zip/.skill archive or a git repository, with live progress. */
-export function ImportDialog({ onClose, onImported }: Props) {
-  const [source, setSource] = useState("");
+export function ImportDialog({ initialSource = "", onClose, onImported }: Props) {
+  const [source, setSource] = useState(initialSource);
   const [gitRef, setGitRef] = useState("");
   const [subpath, setSubpath] = useState("");
   const [phase, setPhase] = useState<Phase>({ step: "editing" });
