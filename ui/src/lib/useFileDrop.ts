@@ -10,7 +10,9 @@ import { acceptedDrop } from "./fileDrop";
 export function useFileDrop(onDrop: (path: string) => void, extensions: readonly string[] = []): boolean {
   const [over, setOver] = useState(false);
   const latest = useRef({ onDrop, extensions });
-  latest.current = { onDrop, extensions };
+  useEffect(() => {
+    latest.current = { onDrop, extensions };
+  });
   useEffect(() => {
     if (!hasBackend()) return;
     let unlisten: (() => void) | null = null;
