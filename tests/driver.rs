@@ -89,6 +89,16 @@ impl Session {
         Session { client, driver, artifacts, opened: desktop.join("opened.txt") }
     }
 
+    /// Calls `cmd` from the page as the front end would (through the window's IPC and its
+    /// permissions): "resolved", "refused: <error>", or "waiting" when no answer came within `wait_ms`.
+    pub(crate) async fn invoke_from_page(&self, cmd: &str, args: serde_json::Value, wait_ms: u64) -> String {
+        let script = "const [cmd, args, ms, done] = arguments; \
+            window.__TAURI_INTERNALS__.invoke(cmd, args).then(() => done('resolved'), (e) => done('refused: ' + e)); \
+            setTimeout(() => done('waiting'), ms);";
+        let answer = self.client.execute_async(script, vec![cmd.into(), args, wait_ms.into()]).await.unwrap();
+        answer.as_str().unwrap().to_string()
+    }
+
     /// The URLs and files the app handed the desktop to open.
     pub(crate) fn opened_urls(&self) -> Vec<String> {
         std::fs::read_to_string(&self.opened).unwrap_or_default().lines().map(str::to_owned).collect()

@@ -65,17 +65,8 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     s.click(Locator::Css("[data-testid=import-open]")).await;
     s.wait_for(Locator::Css("[data-testid=import-pick-file]")).await;
     s.wait_for(Locator::Css("[data-testid=import-pick-folder]")).await;
-    let picker: String = s
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; window.__TAURI_INTERNALS__.invoke('plugin:dialog|open', {options: {directory: true}}).then(() => done('closed'), (e) => done('refused: ' + e)); setTimeout(() => done('waiting'), 3000);",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
+    let picker =
+        s.invoke_from_page("plugin:dialog|open", serde_json::json!({"options": {"directory": true}}), 3000).await;
     assert_eq!(picker, "waiting");
     s.close().await;
 }
@@ -448,18 +439,9 @@ async fn explore_results_decide_and_export_the_report() {
     // Open hands the report to the desktop (a recorder here); a path outside the exports folder is refused.
     s.click(Locator::Css("[data-testid=report-path] [data-testid=export-open]")).await;
     s.wait_until_opened(&report).await;
-    let refused: String = s
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; window.__TAURI_INTERNALS__.invoke('plugin:opener|open_path', {path: '/etc/passwd'}).then(() => done('opened'), (e) => done(String(e)));",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(refused.starts_with("Not allowed to open path"), "{refused}");
+    let refused =
+        s.invoke_from_page("plugin:opener|open_path", serde_json::json!({"path": "/etc/passwd"}), 10_000).await;
+    assert!(refused.starts_with("refused: Not allowed to open path"), "{refused}");
     assert!(!s.opened_urls().iter().any(|u| u.contains("passwd")));
     s.close().await;
 
