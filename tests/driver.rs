@@ -124,9 +124,19 @@ impl Session {
             Ok(e) => e,
             Err(e) => {
                 self.screenshot("e2e-failure.png").await;
-                panic!("element {loc:?} did not appear: {e}");
+                panic!("element {loc:?} did not appear: {e}; errors on the page: {:?}", self.error_texts().await);
             }
         }
+    }
+
+    /// The text of every error panel the page shows, so a failure says what the app said.
+    async fn error_texts(&self) -> Vec<String> {
+        let mut texts = Vec::new();
+        for el in self.client.find_all(Locator::Css("[data-testid$='-error'], [role=alert]")).await.unwrap_or_default()
+        {
+            texts.push(el.text().await.unwrap_or_default());
+        }
+        texts
     }
 
     pub(crate) async fn wait_gone(&self, loc: Locator<'_>) {

@@ -99,11 +99,10 @@ async fn scan_a_risky_skill_from_the_ui_and_export_sarif() {
     driver::cli(home.path(), &["credential", "set", "local"], "sk-e2e-review-0000000");
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scan/a2-tag-smuggling");
     let s = Session::start(home.path()).await;
-    let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights]")).await;
     s.import_via_dialog(&fixture.canonicalize().unwrap().display().to_string(), "a2-tag-smuggling").await;
 
-    c.find(Locator::Css("[data-testid=nav-scans]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-scans]")).await;
     let row = s
         .wait_for(Locator::Css("[data-testid=scan-row][data-skill-name=a2-tag-smuggling] [data-testid=scan-select]"))
         .await;
@@ -171,7 +170,7 @@ async fn probes_from_the_skill_page_confirm_a_hostile_skill_and_open_the_evidenc
         .unwrap();
     s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
-    s.wait_for(Locator::Css("[data-testid=tab-review]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=tab-review]")).await;
     let run = s.wait_for(Locator::Css("[data-testid=probes-panel] [data-testid=probe-run]")).await;
     // The panel sits below the scan cards: bring the button into view as a person scrolls to it.
     s.client
@@ -205,14 +204,13 @@ async fn probes_from_the_skill_page_confirm_a_hostile_skill_and_open_the_evidenc
 async fn queue_a_sandbox_run_and_watch_it_finish() {
     let home = tempfile::tempdir().unwrap();
     let s = Session::start(home.path()).await;
-    let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
-    c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-runs]")).await;
     s.wait_for(Locator::Css("[data-testid=runs-page]")).await;
     let command = s.wait_for(Locator::Css("[data-testid=sandbox-command]")).await;
     command.clear().await.unwrap();
     command.send_keys("echo hello-from-e2e; sleep 3; echo finished-e2e").await.unwrap();
-    c.find(Locator::Css("[data-testid=sandbox-submit]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=sandbox-submit]")).await;
 
     // A new workspace holds the labelled demo experiment's run; the new run is the other one.
     s.wait_for(Locator::Css("[data-testid=run-row][data-demo=true] [data-testid=origin-badge]")).await;
@@ -250,11 +248,11 @@ async fn settings_key_agent_run_and_trajectory() {
     let s = Session::start(home.path()).await;
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
-    c.find(Locator::Css("[data-testid=nav-settings]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-settings]")).await;
     // The engine is found and named; its base images are listed, and Prepare rebuilds one with progress.
     s.wait_for(Locator::Css("[data-testid=engine-status] [data-engine-state=running]")).await;
     s.wait_for(Locator::Css("[data-testid=image-row][data-ready=true]")).await;
-    c.find(Locator::Css("[data-testid=prepare-busybox]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=prepare-busybox]")).await;
     let prepared = s.wait_for(Locator::Css("[data-testid=prepare-done]")).await;
     s.wait_text(&prepared, "Built 1 image").await;
 
@@ -267,7 +265,7 @@ async fn settings_key_agent_run_and_trajectory() {
     let row = "[data-testid=provider-row][data-provider-id=local]";
     s.wait_for(Locator::Css(row)).await;
     c.find(Locator::Css(&format!("{row} [data-testid=key-input]"))).await.unwrap().send_keys(key).await.unwrap();
-    c.find(Locator::Css(&format!("{row} [data-testid=key-save]"))).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css(&format!("{row} [data-testid=key-save]"))).await;
     let status = s.wait_for(Locator::Css(&format!("{row} [data-testid=key-status]"))).await;
     s.wait_text(&status, "Key stored").await;
     c.find(Locator::Css(&format!("{row} [data-testid=key-test-model]")))
@@ -276,7 +274,7 @@ async fn settings_key_agent_run_and_trajectory() {
         .send_keys("scripted")
         .await
         .unwrap();
-    c.find(Locator::Css(&format!("{row} [data-testid=key-test]"))).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css(&format!("{row} [data-testid=key-test]"))).await;
     s.wait_for(Locator::Css(&format!("{row} [data-testid=key-test-result][data-ok=true]"))).await;
 
     // Both harnesses are ready (scripts/test.sh installed Claude Code into SKILLSCOPE_HARNESS_DIR).
@@ -284,20 +282,20 @@ async fn settings_key_agent_run_and_trajectory() {
     s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=claude-code][data-installed=true]")).await;
     c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("builtin-e2e").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("scripted").await.unwrap();
-    c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=agent-save]")).await;
     s.wait_for(Locator::Css("[data-testid=agent-row][data-agent-name=builtin-e2e]")).await;
     // Claude Code speaks only the Anthropic API: on this provider it is refused, and the form says why.
     c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("claude-e2e").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-harness]")).await.unwrap().select_by_value("claude-code").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("claude-test").await.unwrap();
-    c.find(Locator::Css("[data-testid=agent-save]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=agent-save]")).await;
     let refused = s.wait_for(Locator::Css("[data-testid=agent-form-error]")).await;
     s.wait_text(&refused, "Anthropic").await;
     s.screenshot("e2e-settings.png").await;
     let page = c.source().await.unwrap();
     assert!(!page.contains(key), "the key is never shown once saved");
 
-    c.find(Locator::Css("[data-testid=nav-runs]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-runs]")).await;
     s.wait_for(Locator::Css("[data-testid=engine-status] [data-engine-state=running]")).await;
     let form = s.wait_for(Locator::Css("[data-testid=agent-run-form]")).await;
     form.find(Locator::Css("[data-testid=agent-run-instruction]"))
@@ -318,10 +316,10 @@ async fn settings_key_agent_run_and_trajectory() {
         .send_keys("test \"$(cat report.txt)\" = 15")
         .await
         .unwrap();
-    form.find(Locator::Css("[data-testid=agent-run-submit]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=agent-run-form] [data-testid=agent-run-submit]")).await;
     s.wait_for(Locator::Css("[data-testid=run-row][data-demo=true]")).await;
-    s.wait_for(Locator::Css("[data-testid=run-row][data-demo=false] td")).await.click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=trial-row][data-state=passed] td")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=run-row][data-demo=false] td")).await;
+    s.click(Locator::Css("[data-testid=trial-row][data-state=passed] td")).await;
     s.wait_for(Locator::Css("[data-testid=trajectory] [data-testid=traj-tool-call]")).await;
     let traj = s.wait_for(Locator::Css("[data-testid=trajectory]")).await;
     s.wait_text(&traj, "read_file").await;
@@ -348,12 +346,11 @@ async fn results_page_shows_an_evaluated_skill() {
     cli(&["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"], "");
 
     let s = Session::start(home.path()).await;
-    let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
-    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
     // The demo experiment (imported on first start) is labelled; pick the evaluated one.
     s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] [data-testid=origin-badge]")).await;
-    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await;
     s.wait_for(Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=too_few_tasks]")).await;
     let summary = s.wait_for(Locator::Css("[data-testid=results-summary]")).await;
     s.wait_text(&summary, "100").await;
@@ -394,32 +391,32 @@ async fn explore_results_decide_and_export_the_report() {
     let s = Session::start(home.path()).await;
     let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
-    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
     // The demo experiment (imported on first start) is labelled; pick the evaluated one.
     s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=true] [data-testid=origin-badge]")).await;
-    s.wait_for(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=experiment-row][data-demo=false] td")).await;
     let cell = s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights][data-config=builtin]")).await;
     cell.click().await.unwrap();
     s.wait_for(Locator::Css("[data-testid=cell-detail]")).await;
     s.screenshot("e2e-heatmap.png").await;
-    s.wait_for(Locator::Css("[data-testid=open-pair]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=open-pair]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-view]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-testid=skill-read]")).await;
-    s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=jump-divergence]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-without] [data-divergent=true]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;
     s.screenshot("e2e-pair.png").await;
 
     // Decide on the skill's page and export the report.
-    c.find(Locator::Css("[data-testid=nav-library]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights] td")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-library]")).await;
+    s.click(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights] td")).await;
     // The tab row settles once the skill has loaded; click the Decision tab after that.
     s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
-    s.wait_for(Locator::Css("[data-testid=tab-decision]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=tab-decision]")).await;
     s.wait_for(Locator::Css("[data-testid=decision-form]")).await;
     // Click the radio's label, as a person does (WebKitWebDriver's click on the bare input is lost).
-    s.wait_for(Locator::XPath("//input[@data-testid='decision-approve']/parent::label")).await.click().await.unwrap();
+    s.click(Locator::XPath("//input[@data-testid='decision-approve']/parent::label")).await;
     c.find(Locator::Css("[data-testid=decision-rationale]"))
         .await
         .unwrap()
@@ -429,9 +426,9 @@ async fn explore_results_decide_and_export_the_report() {
     let reviewer = c.find(Locator::Css("[data-testid=decision-reviewer]")).await.unwrap();
     reviewer.clear().await.unwrap();
     reviewer.send_keys("E2E Reviewer").await.unwrap();
-    c.find(Locator::Css("[data-testid=decision-submit]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=decision-submit]")).await;
     s.wait_for(Locator::Css("[data-testid=decision-row][data-verdict=approve][data-covers-latest=true]")).await;
-    c.find(Locator::Css("[data-testid=report-html]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=report-html]")).await;
     let path_el = s.wait_for(Locator::Css("[data-testid=report-path]")).await;
     s.wait_text(&path_el, ".html").await;
     let text = path_el.text().await.unwrap();
@@ -468,7 +465,7 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
     driver::cli(home.path(), &["trajectory", "import", huge.to_str().unwrap()], "");
 
     let s = Session::start(home.path()).await;
-    s.wait_for(Locator::Css("[data-testid=nav-trajectories]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-trajectories]")).await;
     // The list comes a page at a time, newest (the demo's) first: find ours by name.
     s.wait_for(Locator::Css("[data-testid=pager-next]")).await;
     let search = s.wait_for(Locator::Css("[data-testid=trajectory-search]")).await;
@@ -538,7 +535,7 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
         .await
         .unwrap();
     s.wait_for(Locator::Css("[data-testid=step-cut]")).await;
-    s.wait_for(Locator::Css("[data-testid=step-load-whole]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=step-load-whole]")).await;
     s.wait_gone(Locator::Css("[data-testid=step-cut]")).await;
     s.close().await;
 }
@@ -549,10 +546,9 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
 async fn a_newcomer_explores_the_demo_on_first_start() {
     let home = tempfile::tempdir().unwrap();
     let s = Session::start(home.path()).await;
-    let c = &s.client;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
     // The Results page opens on the newest experiment: here the demo.
-    c.find(Locator::Css("[data-testid=nav-results]")).await.unwrap().click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
     let note = s.wait_for(Locator::Css("[data-testid=origin-note][data-kind=demo]")).await;
     s.wait_text(&note, "scripted model server").await;
     for (skill, category) in
@@ -563,10 +559,10 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     }
     s.wait_for(Locator::Css("[data-testid=heat-category]")).await.select_by_value("data").await.unwrap();
     s.wait_gone(Locator::Css("[data-testid=heat-row][data-skill=pytest-triage]")).await;
-    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=heat-cell][data-skill=csv-insights]")).await;
     s.wait_for(Locator::Css("[data-testid=cell-detail]")).await;
     s.screenshot("e2e-demo-results.png").await;
-    s.wait_for(Locator::Css("[data-testid=open-pair]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=open-pair]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-testid=skill-read]")).await;
     // What each arm could see before its agent started: nothing, and exactly the skill.
     let seen = |arm: &str| format!("[data-testid=arm-result][data-arm={arm}] [data-testid=arm-skills-seen]");
@@ -578,11 +574,11 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     s.wait_text(&s.wait_for(Locator::Css(&arm("without", "arm-verifier"))).await, "a fresh container").await;
     s.wait_text(&s.wait_for(Locator::Css(&arm("with", "arm-verifier"))).await, "reward.txt").await;
     s.screenshot("e2e-demo-pair-arms.png").await;
-    s.wait_for(Locator::Css("[data-testid=jump-divergence]")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=jump-divergence]")).await;
     s.wait_for(Locator::Css("[data-testid=pair-with] [data-divergent=true]")).await;
     s.screenshot("e2e-demo-pair.png").await;
-    c.find(Locator::Css("[data-testid=nav-trajectories]")).await.unwrap().click().await.unwrap();
-    s.wait_for(Locator::Css("[data-testid=trajectory-list-row] td")).await.click().await.unwrap();
+    s.click(Locator::Css("[data-testid=nav-trajectories]")).await;
+    s.click(Locator::Css("[data-testid=trajectory-list-row] td")).await;
     s.wait_for(Locator::Css("[data-testid=trajectory-panel] [data-testid=traj-tool-call]")).await;
     s.close().await;
 }

@@ -67,6 +67,7 @@ fn main() {
         skill_version_ids: versions.clone(),
         decoy_version_ids: vec![],
         tasks,
+        task_set_id: None,
         agent_config_ids: configs,
         conditions: vec![Condition::Isolated],
         repeats: REPEATS as u32,

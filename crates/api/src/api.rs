@@ -8,7 +8,7 @@ use crate::ipc::*;
 use crate::jobs;
 use crate::live_logs::LiveLogs;
 use crate::results_warmup::ResultsWarmup;
-use skillscope_experiments as experiments;
+use skillscope_experiments::{self as experiments, task_sets};
 use skillscope_library::{self as library, scans};
 use skillscope_probes as probes;
 use skillscope_review::{basis, decisions, report};
@@ -229,6 +229,20 @@ impl Api {
         Ok(ImportedTrajectory { id, violations })
     }
 
+    pub fn import_task_set(&self, path: String, kind: TaskImportKind) -> Result<TaskSetImport> {
+        Ok(task_sets::import(self.workspace()?, std::path::Path::new(&path), kind)?)
+    }
+    pub fn write_task(&self, input: TaskAppInput) -> Result<TaskSetImport> {
+        let task = skillscope_tasks::app::to_task(&input).map_err(|e| AppError::invalid_input(e.to_string()))?;
+        let name = task.name.clone();
+        Ok(task_sets::store(self.workspace()?, &name, task.source.kind, "", vec![task], Vec::new())?)
+    }
+    pub fn task_sets(&self) -> Result<Vec<TaskSetSummary>> {
+        Ok(task_sets::list(self.workspace()?)?)
+    }
+    pub fn task_set(&self, id: i64) -> Result<TaskSetDetail> {
+        Ok(task_sets::get(self.workspace()?, id)?)
+    }
     pub fn create_experiment(&self, design: ExperimentDesign) -> Result<i64> {
         Ok(experiments::create(self.workspace()?, &design)?)
     }

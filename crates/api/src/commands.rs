@@ -94,7 +94,18 @@ macro_rules! with_commands {
             fn align_pair(without_id: Option<i64>, with_id: Option<i64>) -> PairAlignment;
             /// Imports an ATIF file from a path; resolves with its id and the rule violations found in it (kept anyway).
             fn import_trajectory(path: String) -> ImportedTrajectory;
-            /// Queues every trial of the design as one run; resolves with the experiment id.
+            /// Reads a Harbor task folder (or a folder of them), a skill's evals.json or
+            /// SWE-Skills-Bench requirement documents into a stored task set; the same content
+            /// imported again resolves with the set stored before.
+            fn import_task_set(path: String, kind: TaskImportKind) -> TaskSetImport;
+            /// Stores a task written in the app as a one-task set; rejects ("invalid_input") naming the field at fault.
+            fn write_task(input: TaskAppInput) -> TaskSetImport;
+            /// Every stored task set, newest first, with the experiments that used it.
+            fn task_sets() -> Vec<TaskSetSummary>;
+            /// One task set with its tasks whole.
+            fn task_set(id: i64) -> TaskSetDetail;
+            /// Queues every trial of the design as one run (its tasks taken from `task_set_id`
+            /// when it lists none); resolves with the experiment id.
             fn create_experiment(design: ExperimentDesign) -> i64;
             /// Every experiment, newest first, with its design.
             fn list_experiments() -> Vec<ExperimentView>;

@@ -2,6 +2,7 @@
 //! generated TypeScript client refer to.
 
 pub use crate::jobs::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
+pub use skillscope_experiments::task_sets::{TaskImportKind, TaskSetDetail, TaskSetImport, TaskSetSummary};
 pub use skillscope_experiments::{Chart, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
 pub use skillscope_library::model::{FileContent, SkillDetail, SkillSummary, VersionDetail, VersionDiff};
 pub use skillscope_library::scans::ExportFormat;
@@ -21,3 +22,4 @@ pub use skillscope_sandbox::bootstrap::BaseImage;
 pub use skillscope_sandbox::EngineStatus;
 pub use skillscope_scan::ScanReport;
 pub use skillscope_store::workspace::WorkspaceInfo;
+pub use skillscope_tasks::app::AppTaskInput as TaskAppInput;

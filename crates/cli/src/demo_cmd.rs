@@ -69,17 +69,15 @@ fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -
             limits: Default::default(),
         },
     )?;
-    let mut tasks = Vec::new();
-    for t in crate::eval_cmd::load_tasks(&inputs.join("tasks"))? {
-        tasks.extend(crate::eval_cmd::experiment_task(ws, t)?);
-    }
+    let task_set = experiments::task_sets::import(ws, &inputs.join("tasks"), Default::default())?.task_set.id;
     let skill_version_ids =
         SKILLS.iter().map(|s| library::resolve(ws, s).map(|s| s.version_id)).collect::<Result<_, _>>()?;
     let design = ExperimentDesign {
         name: "Demo: do the sample skills help profile CSV files?".into(),
         skill_version_ids,
         decoy_version_ids: Vec::new(),
-        tasks,
+        tasks: Vec::new(),
+        task_set_id: Some(task_set),
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 2,

@@ -15,6 +15,7 @@ mod report_cmd;
 mod sandbox_cmd;
 mod scan_cmd;
 mod stats_cmd;
+mod tasks_cmd;
 
 use clap::{Parser, Subcommand};
 use skillscope_api::{workspace, AppError};
@@ -123,9 +124,13 @@ enum Command {
         /// Library skill (name or id).
         #[arg(long)]
         skill: String,
-        /// Harbor task folder(s), or a skill folder / evals.json with deterministic cases.
+        /// Harbor task folder(s), a skill folder / evals.json, or a SWE-Skills-Bench checkout:
+        /// stored as a task set first (as `skillscope tasks import` does).
+        #[arg(long, required_unless_present = "task_set", conflicts_with = "task_set")]
+        tasks: Option<PathBuf>,
+        /// A stored task set (`skillscope tasks list`).
         #[arg(long)]
-        tasks: PathBuf,
+        task_set: Option<i64>,
         /// Agent configuration (name or id).
         #[arg(long)]
         config: String,
@@ -216,6 +221,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Task sets stored in the workspace: import them once, run them in many experiments.
+    Tasks {
+        #[command(subcommand)]
+        cmd: tasks_cmd::TasksCmd,
+    },
     /// Experiments: bundles to move them between workspaces, and their pairs.
     Experiment {
         #[command(subcommand)]
@@ -261,7 +271,12 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Decide { skill, verdict, rationale, reviewer } => {
             report_cmd::decide(&ws, &skill, verdict, rationale, reviewer)
         }
-        Command::Eval { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json } => {
+        Command::Eval { skill, tasks, task_set, config, repeats, condition, decoys, accept_skill_paths, json } => {
+            let tasks = match (tasks, task_set) {
+                (_, Some(id)) => eval_cmd::Tasks::Stored(id),
+                (Some(path), None) => eval_cmd::Tasks::Import(path),
+                (None, None) => unreachable!("clap requires one"),
+            };
             let args =
                 eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json };
             eval_cmd::run(&ws, args)
@@ -282,6 +297,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Show { skill, version, json } => done(library_cmds::show(&ws, &skill, version, json)),
         Command::Diff { skill, from, to, json } => done(library_cmds::diff(&ws, &skill, from, to, json)),
         Command::Samples { json } => done(library_cmds::samples(&ws, json)),
+        Command::Tasks { cmd } => done(tasks_cmd::run(&ws, cmd)),
         Command::Experiment { cmd } => done(experiment_cmd::run(&ws, cmd)),
         Command::Demo { .. } => unreachable!("handled before the workspace opens"),
     }

@@ -87,7 +87,11 @@ pub struct ExperimentDesign {
     pub skill_version_ids: Vec<i64>,
     /// Present in both arms under the group condition.
     pub decoy_version_ids: Vec<i64>,
+    /// Empty when `task_set_id` names the tasks: they are then taken from the stored set.
     pub tasks: Vec<ExperimentTask>,
+    /// The stored task set the tasks come from, if any (recorded with the design).
+    #[serde(default)]
+    pub task_set_id: Option<i64>,
     pub agent_config_ids: Vec<i64>,
     pub conditions: Vec<Condition>,
     pub repeats: u32,
@@ -211,6 +215,14 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
 
 /// Queues every trial of the design; returns the experiment id.
 pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
+    let filled;
+    let d = match d.task_set_id {
+        Some(set) if d.tasks.is_empty() => {
+            filled = ExperimentDesign { tasks: crate::task_sets::experiment_tasks(ws, set)?.0, ..d.clone() };
+            &filled
+        }
+        _ => d,
+    };
     if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty()
     {
         return Err(ExperimentError::InvalidInput(

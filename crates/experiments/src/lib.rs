@@ -7,5 +7,6 @@ mod design;
 pub mod error;
 pub mod pair_record;
 mod results_cache;
+pub mod task_sets;
 
 pub use design::*;

@@ -71,13 +71,15 @@ fn store(
             ws.blobs().put(&f.sha256, &f.bytes)?;
         }
     }
+    // The last point a cancel takes effect. No progress is reported inside the transaction: a
+    // job records progress through its own connection, which would wait on this write lock.
+    progress(Progress { done: 0, total, message: format!("Storing {total} skill(s)") })?;
     let mut conn = ws.conn()?;
     let tx = conn.transaction()?;
     let at = now();
     let mut outcome = ImportOutcome::default();
-    for (i, s) in staged.iter().enumerate() {
+    for s in &staged {
         outcome.skills.push(store_one(&tx, s, &at)?);
-        progress(Progress { done: i as u32 + 1, total, message: format!("Stored {}", s.name()) })?;
     }
     tx.commit()?;
     Ok(outcome)

@@ -287,6 +287,21 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (trial_id, attempt)
     );
     "#,
+    // 11: task sets, stored whole and versioned by content hash.
+    r#"
+    CREATE TABLE task_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        sha256 TEXT NOT NULL UNIQUE,
+        source_kind TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        tasks_json TEXT NOT NULL,
+        errors_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (name, version)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

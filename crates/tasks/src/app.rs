@@ -19,6 +19,10 @@ pub enum AppVerifierKind {
     ExitCode,
     /// `sh -c command` prints `{"score": x}` with x in [0, 1].
     JsonScore,
+    /// The verifier text is a pytest file, run from `/tests`; the pass ratio of its tests scores.
+    Pytest,
+    /// The verifier text is a `tests/test.sh` that writes `/logs/verifier/reward.txt` (Harbor's form).
+    RewardFile,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -28,6 +32,7 @@ pub struct AppTaskInput {
     pub instruction: String,
     /// `(relative path, text)` written into the working directory.
     pub files: Vec<(String, String)>,
+    /// The shell command (exit code, JSON score), the pytest file, or the test.sh script.
     pub verifier_command: String,
     #[serde(default)]
     pub verifier_kind: AppVerifierKind,
@@ -91,6 +96,14 @@ pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
     let verifier = match input.verifier_kind {
         AppVerifierKind::ExitCode => TaskVerifier::ExitCode { command: command.into() },
         AppVerifierKind::JsonScore => TaskVerifier::JsonScoreCommand { command: command.into() },
+        AppVerifierKind::Pytest => TaskVerifier::Pytest {
+            test_files: vec![TaskFile::new("test_task.py", input.verifier_command.as_bytes())],
+            args: Vec::new(),
+            tests_dir: HARBOR_TESTS_DIR.into(),
+        },
+        AppVerifierKind::RewardFile => TaskVerifier::HarborTests {
+            tests_dir_files: vec![TaskFile::new("test.sh", input.verifier_command.as_bytes())],
+        },
     };
     Ok(TaskSpec {
         id: format!("app:{id_slug}"),
@@ -148,6 +161,19 @@ mod tests {
         let t = to_task(&i).unwrap();
         assert!(matches!(t.verifier, TaskVerifier::JsonScoreCommand { .. }));
         assert_eq!(t.environment.image.as_deref(), Some("alpine:3"));
+    }
+
+    #[test]
+    fn pytest_and_reward_file_kinds_carry_the_verifier_as_a_file() {
+        let mut i = input();
+        i.verifier_kind = AppVerifierKind::Pytest;
+        i.verifier_command = "def test_sum():\n    assert open('report.txt').read().strip() == '3'\n".into();
+        let TaskVerifier::Pytest { test_files, tests_dir, .. } = to_task(&i).unwrap().verifier else { panic!() };
+        assert_eq!((test_files[0].path.as_str(), tests_dir.as_str()), ("test_task.py", HARBOR_TESTS_DIR));
+        i.verifier_kind = AppVerifierKind::RewardFile;
+        i.verifier_command = "echo 1 > /logs/verifier/reward.txt".into();
+        let TaskVerifier::HarborTests { tests_dir_files } = to_task(&i).unwrap().verifier else { panic!() };
+        assert_eq!(tests_dir_files[0].path, "test.sh");
     }
 
     #[test]

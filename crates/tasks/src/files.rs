@@ -30,7 +30,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ImportError> {
 
 /// Every regular file under `dir`, sorted, with paths relative to `dir`.
 /// Symbolic links are not followed; each one skipped adds a warning.
-pub(crate) fn read_tree(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<TaskFile>, ImportError> {
+pub fn read_tree(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<TaskFile>, ImportError> {
     let mut out = Vec::new();
     let mut total = 0u64;
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {

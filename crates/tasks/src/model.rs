@@ -151,6 +151,20 @@ pub enum TaskVerifier {
 }
 
 impl TaskVerifier {
+    /// What scores the task, in a reviewer's words.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Pytest { test_files, .. } => {
+                format!("pytest, {} test file(s), pass ratio from JUnit", test_files.len())
+            }
+            Self::HarborTests { .. } => "Harbor tests/test.sh, reward file".into(),
+            Self::JsonScoreCommand { command } => format!("JSON score from `{command}`"),
+            Self::ExitCode { command } => format!("exit code of `{command}`"),
+            Self::NeedsJudge { expectations, .. } => format!("{} expectation(s) for a judge", expectations.len()),
+            Self::Missing { reason } => format!("none: {reason}"),
+        }
+    }
+
     /// True for verifiers that run a command in the container.
     pub fn runs_in_container(&self) -> bool {
         !matches!(self, Self::NeedsJudge { .. } | Self::Missing { .. })

@@ -6,4 +6,12 @@ export type ExperimentDesign = { name: string, skill_version_ids: Array<number>,
 /**
  * Present in both arms under the group condition.
  */
-decoy_version_ids: Array<number>, tasks: Array<ExperimentTask>, agent_config_ids: Array<number>, conditions: Array<Condition>, repeats: number, };
+decoy_version_ids: Array<number>, 
+/**
+ * Empty when `task_set_id` names the tasks: they are then taken from the stored set.
+ */
+tasks: Array<ExperimentTask>, 
+/**
+ * The stored task set the tasks come from, if any (recorded with the design).
+ */
+task_set_id: number | null, agent_config_ids: Array<number>, conditions: Array<Condition>, repeats: number, };

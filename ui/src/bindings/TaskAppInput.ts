@@ -5,7 +5,11 @@ export type TaskAppInput = { name: string, instruction: string,
 /**
  * `(relative path, text)` written into the working directory.
  */
-files: Array<[string, string]>, verifier_command: string, verifier_kind: TaskAppVerifierKind, 
+files: Array<[string, string]>, 
+/**
+ * The shell command (exit code, JSON score), the pytest file, or the test.sh script.
+ */
+verifier_command: string, verifier_kind: TaskAppVerifierKind, 
 /**
  * Defaults to [`DEFAULT_IMAGE`].
  */

@@ -32,6 +32,11 @@ import type { ScanReport } from "./ScanReport";
 import type { SkillDetail } from "./SkillDetail";
 import type { SkillSummary } from "./SkillSummary";
 import type { StepWindow } from "./StepWindow";
+import type { TaskAppInput } from "./TaskAppInput";
+import type { TaskImportKind } from "./TaskImportKind";
+import type { TaskSetDetail } from "./TaskSetDetail";
+import type { TaskSetImport } from "./TaskSetImport";
+import type { TaskSetSummary } from "./TaskSetSummary";
 import type { TrajectoryPage } from "./TrajectoryPage";
 import type { TrajectoryQuery } from "./TrajectoryQuery";
 import type { TrajectorySummary } from "./TrajectorySummary";
@@ -160,7 +165,19 @@ export const alignPair = (withoutId: number | null, withId: number | null) => ca
 /** Imports an ATIF file from a path; resolves with its id and the rule violations found in it (kept anyway). */
 export const importTrajectory = (path: string) => call<ImportedTrajectory>("import_trajectory", { path });
 
-/** Queues every trial of the design as one run; resolves with the experiment id. */
+/** Reads a Harbor task folder (or a folder of them), a skill's evals.json or SWE-Skills-Bench requirement documents into a stored task set; the same content imported again resolves with the set stored before. */
+export const importTaskSet = (path: string, kind: TaskImportKind) => call<TaskSetImport>("import_task_set", { path, kind });
+
+/** Stores a task written in the app as a one-task set; rejects ("invalid_input") naming the field at fault. */
+export const writeTask = (input: TaskAppInput) => call<TaskSetImport>("write_task", { input });
+
+/** Every stored task set, newest first, with the experiments that used it. */
+export const taskSets = () => call<Array<TaskSetSummary>>("task_sets");
+
+/** One task set with its tasks whole. */
+export const taskSet = (id: number) => call<TaskSetDetail>("task_set", { id });
+
+/** Queues every trial of the design as one run (its tasks taken from `task_set_id` when it lists none); resolves with the experiment id. */
 export const createExperiment = (design: ExperimentDesign) => call<number>("create_experiment", { design });
 
 /** Every experiment, newest first, with its design. */

@@ -85,6 +85,7 @@ pub(crate) fn run_one_pair(
         skill_version_ids: vec![skill_version],
         decoy_version_ids: vec![],
         tasks: vec![task],
+        task_set_id: None,
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,

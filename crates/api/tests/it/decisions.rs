@@ -90,6 +90,7 @@ fn verdicts_and_reports_are_per_version() {
         skill_version_ids: vec![v1.version_id],
         decoy_version_ids: vec![],
         tasks: vec![task],
+        task_set_id: None,
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,

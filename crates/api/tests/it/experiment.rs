@@ -92,6 +92,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
                 skill_version_ids: skills,
                 decoy_version_ids: decoys,
                 tasks,
+                task_set_id: None,
                 agent_config_ids: vec![config],
                 conditions,
                 repeats: 1,

@@ -30,6 +30,9 @@ fn an_import_runs_as_a_stored_job_and_reports_its_outcome() {
     let ws = Workspace::open(home.path()).unwrap();
     let seen = Mutex::new(Vec::new());
     let outcome = jobs::run_here(&ws, &import_request(src.path()), &|e: &JobEvent| {
+        // Each step is in the database when it is emitted (no write waits on the import's lock).
+        let stored = &jobs::recent(&ws, 1).unwrap()[0];
+        assert_eq!((stored.done, stored.total, &stored.message), (e.done, e.total, &e.message));
         seen.lock().unwrap().push(e.state);
     })
     .unwrap();
@@ -50,13 +53,13 @@ fn a_cancelled_import_commits_nothing_and_is_stored_as_cancelled() {
     let ws = Workspace::open(home.path()).unwrap();
     let request = import_request(src.path());
     let cancel = AtomicBool::new(false);
-    // Ask to stop as soon as the first skill has been staged, as the UI's Cancel button would.
-    let stop_after_first = |e: &JobEvent| {
-        if e.state == JobState::Running && e.done >= 1 {
+    // Ask to stop once the skills are staged, as the UI's Cancel button would.
+    let stop_when_staged = |e: &JobEvent| {
+        if e.state == JobState::Running && e.total >= 1 {
             cancel.store(true, Ordering::Relaxed);
         }
     };
-    let last = jobs::run(&ws, jobs::create(&ws, &request).unwrap(), &request, &cancel, &stop_after_first);
+    let last = jobs::run(&ws, jobs::create(&ws, &request).unwrap(), &request, &cancel, &stop_when_staged);
     assert_eq!(last.state, JobState::Cancelled, "{last:?}");
     assert!(last.outcome.is_none() && last.error.is_none());
     assert!(library::list_skills(&ws).unwrap().is_empty(), "a cancelled import commits no skill");

@@ -34,6 +34,7 @@ fn peak_with_limit(max_concurrency: u32) -> usize {
         skill_version_ids: vec![version],
         decoy_version_ids: vec![],
         tasks,
+        task_set_id: None,
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,

@@ -77,6 +77,7 @@ fn run_pair(root: &Path, rt: &tokio::runtime::Runtime, base_url: &str, what: Cha
         skill_version_ids: vec![version],
         decoy_version_ids: vec![],
         tasks: vec![task],
+        task_set_id: None,
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,

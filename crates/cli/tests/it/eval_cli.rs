@@ -55,12 +55,12 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     ok(run(h, &["credential", "set", "local"], "sk-eval-test-000000"));
     ok(run(h, &["agent", "add", "builtin", "--provider", "local", "--model", "m"], ""));
     ok(run(h, &["import", root().join("fixtures/skills/csv-insights").to_str().unwrap()], ""));
+    // The task set is stored first, then evaluated by its id (`--tasks DIR` imports it the same way).
     let tasks = root().join("fixtures/tasks/harbor-local");
-    let v = ok(run(
-        h,
-        &["eval", "--skill", "csv-insights", "--tasks", tasks.to_str().unwrap(), "--config", "builtin", "--json"],
-        "",
-    ));
+    let set = ok(run(h, &["tasks", "import", tasks.to_str().unwrap(), "--json"], ""));
+    let set_id = set["task_set"]["id"].to_string();
+    let v =
+        ok(run(h, &["eval", "--skill", "csv-insights", "--task-set", &set_id, "--config", "builtin", "--json"], ""));
     assert_eq!(v["pairs_scored"], 1, "{v}");
     assert_eq!(v["pairs_excluded"], 0);
     let s = &v["report"]["skills"][0];

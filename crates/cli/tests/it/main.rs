@@ -9,3 +9,4 @@ mod eval_cli;
 mod probe_cli;
 mod queue_crash;
 mod scan_review;
+mod tasks_cli;
