@@ -38,6 +38,16 @@ ensure_rust_tools() {
   timeout -k 10 600 rustup component add rustfmt clippy
 }
 
+# The standard libraries of the other desktop platforms, for the cross-platform type check.
+CROSS_TARGETS=(x86_64-pc-windows-gnu x86_64-apple-darwin)
+ensure_cross_targets() {
+  local installed
+  installed="$(rustup target list --installed)"
+  for t in "${CROSS_TARGETS[@]}"; do
+    grep -qx "$t" <<<"$installed" || { log "rustup: adding target $t"; timeout -k 10 600 rustup target add "$t"; }
+  done
+}
+
 # cargo-fuzz, pinned, for the fuzz targets (they build on stable Rust without a sanitizer).
 ensure_cargo_fuzz() {
   cargo fuzz --version 2>/dev/null | grep -q "0.13.2" && return 0

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: format, lint and module-circle gates, Rust unit and integration tests, 30 s of
-# fuzzing per input parser, the TypeScript checks and unit tests, the
-# check that generated front-end types match the Rust types, and the end-to-end test of the real
-# app window under Xvfb. Installs and starts what the tests need first.
+# fuzzing per input parser, a type check of the keyring and engine crates for Windows and macOS,
+# the TypeScript checks and unit tests, the
+# check that generated front-end types match the Rust types, the end-to-end test of the real
+# app window under Xvfb, and the .deb package built, installed with dpkg and started. Installs and
+# starts what the tests need first.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ensure_apt "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
@@ -21,6 +23,11 @@ python3 scripts/module_cycles.py
 log "cargo build and clippy"
 timeout -k 10 2400 cargo build --workspace --all-targets --quiet
 timeout -k 10 1800 cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+log "cross-platform: the keyring and engine crates type-check for Windows and macOS"
+ensure_cross_targets
+RUSTFLAGS="-D warnings" timeout -k 10 1200 cargo check --quiet -p skillscope-credentials -p skillscope-sandbox \
+  $(printf -- '--target %s ' "${CROSS_TARGETS[@]}")
 
 log "Claude Code for the harness tests (npm, once)"
 # One install shared by every test workspace, kept with the build outputs.
@@ -53,5 +60,16 @@ status=0
 timeout -k 15 600 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test -p e2e --quiet -- --nocapture --test-threads=1 || status=$?
 # A killed run can orphan drivers or app windows; never leave them behind.
-for p in tauri-driver WebKitWebDriver skillscope-app; do pkill -KILL -x "$p" 2>/dev/null || true; done
+stop_app() { for p in tauri-driver WebKitWebDriver skillscope-app; do pkill -KILL -x "$p" 2>/dev/null || true; done; }
+stop_app
+[ $status -eq 0 ] || exit $status
+
+log "package: the .deb built (debug profile: it reuses the test build), installed and started"
+timeout -k 10 1200 scripts/package.sh --debug --bundles deb
+deb=(target/debug/bundle/deb/*.deb)
+as_root timeout -k 10 300 dpkg -i "${deb[@]}"
+dpkg-query -W -f='${Package} ${Version} ${Status}\n' skillscope
+APP_BIN=/usr/bin/skillscope-app timeout -k 15 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test -p e2e --quiet -- --nocapture --test-threads=1 a_newcomer_explores_the_demo_on_first_start || status=$?
+stop_app
 exit $status

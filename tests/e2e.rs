@@ -5,6 +5,7 @@
 mod driver;
 
 use driver::{Locator, Session};
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
@@ -41,7 +42,7 @@ async fn import_a_skill_through_the_ui_and_find_it_in_the_library() {
     // Navigations away from the app page are refused: a file URL, a page of the app's origin.
     for target in ["file:///etc/passwd", "/docs/a.md", "https://127.0.0.1:9/"] {
         s.client.execute(&format!("window.location.href = {target:?};"), vec![]).await.unwrap();
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
         let url = s.client.current_url().await.unwrap();
         assert!(
             url.as_str().starts_with("tauri://localhost") && matches!(url.path(), "" | "/"),
@@ -169,7 +170,7 @@ async fn probes_from_the_skill_page_confirm_a_hostile_skill_and_open_the_evidenc
         .await
         .unwrap();
     s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
     s.click(Locator::Css("[data-testid=tab-review]")).await;
     let run = s.wait_for(Locator::Css("[data-testid=probes-panel] [data-testid=probe-run]")).await;
     // The panel sits below the scan cards: bring the button into view as a person scrolls to it.
@@ -177,12 +178,12 @@ async fn probes_from_the_skill_page_confirm_a_hostile_skill_and_open_the_evidenc
         .execute("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&run).unwrap()])
         .await
         .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     run.click().await.unwrap();
     let generic = "[data-testid=probe][data-task=generic]";
     s.wait_for(Locator::Css(generic)).await;
     let confirmed = format!("{generic}[data-outcome=confirmed]");
-    let probe = s.wait_for_within(Locator::Css(&confirmed), std::time::Duration::from_secs(180)).await;
+    let probe = s.wait_for_within(Locator::Css(&confirmed), Duration::from_secs(180)).await;
     let sent = probe.find(Locator::Css("[data-testid=probe-evidence][data-kind=canary_sent]")).await.unwrap();
     s.wait_text(&sent, "AWS").await;
     sent.find(Locator::Css("summary")).await.unwrap().click().await.unwrap();
@@ -412,7 +413,7 @@ async fn explore_results_decide_and_export_the_report() {
     s.click(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights] td")).await;
     // The tab row settles once the skill has loaded; click the Decision tab after that.
     s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
     s.click(Locator::Css("[data-testid=tab-decision]")).await;
     s.wait_for(Locator::Css("[data-testid=decision-form]")).await;
     // Click the radio's label, as a person does (WebKitWebDriver's click on the bare input is lost).
@@ -495,7 +496,7 @@ async fn a_long_trajectory_opens_a_window_at_a_time() {
             )
             .await
             .unwrap();
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
         if s.client.find(Locator::Css("[data-testid=window-earlier]")).await.is_ok() {
             break;
         }
@@ -580,5 +581,63 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     s.click(Locator::Css("[data-testid=nav-trajectories]")).await;
     s.click(Locator::Css("[data-testid=trajectory-list-row] td")).await;
     s.wait_for(Locator::Css("[data-testid=trajectory-panel] [data-testid=traj-tool-call]")).await;
+    s.close().await;
+}
+
+/// Issue 16: a Harbor task folder imported on the Tasks page becomes a stored task set (the same
+/// content imported again is the same set), and the experiment form runs that set against the
+/// scripted model server; the set then names the experiment that used it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_set_from_the_tasks_page_runs_in_an_experiment() {
+    driver::join_session_keyring();
+    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
+    let server = driver::model_server(script, None).await;
+    let home = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
+    cli(&["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
+    cli(&["credential", "set", "local"], "sk-e2e-tasks-00000000");
+    cli(&["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let tasks = root.join("fixtures/tasks/harbor-local").canonicalize().unwrap();
+
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    s.click(Locator::Css("[data-testid=nav-tasks]")).await;
+    let path = s.wait_for(Locator::Css("[data-testid=task-import-path]")).await;
+    path.send_keys(tasks.to_str().unwrap()).await.unwrap();
+    s.click(Locator::Css("[data-testid=task-import-submit]")).await;
+    let result = s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=false]")).await;
+    s.wait_text(&result, "harbor-local v1").await;
+    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=harbor-local]")).await;
+    let task =
+        s.wait_for(Locator::Css("[data-testid=task-set-detail] [data-testid=task-row][data-runnable=true]")).await;
+    s.wait_text(&task, "reward").await;
+    s.click(Locator::Css("[data-testid=task-import-submit]")).await;
+    s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=true]")).await;
+    s.screenshot("e2e-tasks.png").await;
+
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
+    s.wait_for(Locator::Css("[data-testid=experiment-name]"))
+        .await
+        .send_keys("Task set from the Tasks page")
+        .await
+        .unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-skills]")).await.select_by_label("csv-insights v1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-configs]")).await.select_by_value("1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-task-source]")).await.select_by_value("1").await.unwrap();
+    s.wait_gone(Locator::Css("[data-testid=experiment-tasks]")).await;
+    let repeats = s.wait_for(Locator::Css("[data-testid=experiment-repeats]")).await;
+    repeats.clear().await.unwrap();
+    repeats.send_keys("1").await.unwrap();
+    s.click(Locator::Css("[data-testid=experiment-submit]")).await;
+    // Both arms run through the app's queue; the pair is scored.
+    s.wait_for_within(
+        Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=too_few_tasks]"),
+        Duration::from_secs(240),
+    )
+    .await;
+    s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;
+    s.click(Locator::Css("[data-testid=nav-tasks]")).await;
+    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=harbor-local] a[href^='#/results/']")).await;
     s.close().await;
 }

@@ -7,6 +7,7 @@ use skillscope_experiments::error::ExperimentError;
 use skillscope_library::error::LibraryError;
 use skillscope_probes::error::ProbeError;
 use skillscope_review::error::ReviewError;
+use skillscope_runs::credentials::CredentialError;
 use skillscope_runs::error::RunsError;
 use skillscope_sandbox::SandboxError;
 use skillscope_store::StoreError;
@@ -130,9 +131,11 @@ fn runs_code(e: &RunsError) -> ErrorCode {
         RunsError::Internal(_) | RunsError::Trajectory(_) | RunsError::Json(_) => ErrorCode::Internal,
         RunsError::EngineUnavailable { .. } => ErrorCode::Engine,
         RunsError::Sandbox(s) => sandbox_code(s),
-        RunsError::Keyring { .. } | RunsError::NoNpm { .. } | RunsError::Install { .. } | RunsError::Io(_) => {
-            ErrorCode::Io
-        }
+        RunsError::Credentials(CredentialError::InvalidInput(_)) => ErrorCode::InvalidInput,
+        RunsError::Credentials(CredentialError::Keyring { .. })
+        | RunsError::NoNpm { .. }
+        | RunsError::Install { .. }
+        | RunsError::Io(_) => ErrorCode::Io,
         RunsError::Library(l) => library_code(l),
         RunsError::Store(s) => store_code(s),
         RunsError::Database(_) => ErrorCode::Database,
@@ -204,6 +207,12 @@ from_domain! {
 impl From<rusqlite::Error> for AppError {
     fn from(e: rusqlite::Error) -> Self {
         StoreError::from(e).into()
+    }
+}
+
+impl From<CredentialError> for AppError {
+    fn from(e: CredentialError) -> Self {
+        RunsError::from(e).into()
     }
 }
 

@@ -37,13 +37,8 @@ pub enum RunsError {
         #[source]
         source: Box<toml::de::Error>,
     },
-    #[error("the OS keyring is unavailable for {provider:?} ({source}); start a Secret Service (e.g. gnome-keyring) or set {env}=keyutils")]
-    Keyring {
-        provider: String,
-        env: &'static str,
-        #[source]
-        source: keyring::Error,
-    },
+    #[error(transparent)]
+    Credentials(#[from] skillscope_credentials::CredentialError),
     #[error("cannot run npm to install {package}: {source}")]
     NoNpm {
         package: String,

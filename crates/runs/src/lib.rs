@@ -2,7 +2,7 @@
 //! configurations, credentials in the OS keyring, harness installs, trajectories and evidence.
 
 pub mod agents;
-pub mod credentials;
+pub use skillscope_credentials as credentials;
 pub mod error;
 pub mod evidence;
 pub mod harnesses;

@@ -22,7 +22,9 @@ const DEBIAN_MIRROR: &str = "http://deb.debian.org/debian";
 const PATH_ENV: &str = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 const BUSYBOX_DOCKERFILE: &str = "FROM scratch\nCOPY rootfs/ /\nENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nCMD [\"sh\"]\n";
+#[cfg(unix)]
 const PASSWD: &str = "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n";
+#[cfg(unix)]
 const GROUP: &str = "root:x:0:\nnogroup:x:65534:\n";
 
 /// Builds `skillscope/busybox:1` FROM scratch: the host's static busybox with a link per
@@ -41,6 +43,14 @@ pub async fn busybox(engine: &Engine) -> Result<String, SandboxError> {
     engine.build_image(context.path(), BUSYBOX_TAG).await
 }
 
+/// A Unix host only: the image is the host's own static busybox (elsewhere the command above
+/// already failed, as there is no `/bin/busybox` to run).
+#[cfg(not(unix))]
+fn write_busybox_rootfs(_rootfs: &Path, _applets: &str) -> Result<(), SandboxError> {
+    Err(SandboxError::ImageBuild(format!("{BUSYBOX_TAG} is built from a Linux host's busybox-static")))
+}
+
+#[cfg(unix)]
 fn write_busybox_rootfs(rootfs: &Path, applets: &str) -> Result<(), SandboxError> {
     use std::os::unix::fs::{symlink, PermissionsExt};
     let set_mode = |path: &Path, mode: u32| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));

@@ -71,7 +71,11 @@ impl Engine {
     /// Connects to the engine listening on the unix socket at `socket_path`.
     pub async fn connect_to(socket_path: &str) -> Result<Engine, SandboxError> {
         let path = socket_path.trim_start_matches("unix://");
+        #[cfg(unix)]
         let docker = Docker::connect_with_unix(path, 120, bollard::API_DEFAULT_VERSION);
+        // Windows reaches its engine through a named pipe or TCP (see `discovery`).
+        #[cfg(not(unix))]
+        let docker = Err(bollard::errors::Error::UnsupportedURISchemeError { uri: format!("unix://{path}") });
         Engine::establish(format!("unix://{path}"), docker).await
     }
 

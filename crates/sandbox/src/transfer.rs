@@ -1,7 +1,6 @@
 //! Moving files in and out of containers as tar archives, and the tar packing behind it.
 
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use bollard::query_parameters::{DownloadFromContainerOptionsBuilder, UploadToContainerOptionsBuilder};
@@ -70,6 +69,23 @@ impl Packer {
     }
 }
 
+/// The file's Unix permission bits; hosts without them (Windows) give directories and files the
+/// usual defaults.
+#[cfg(unix)]
+fn unix_mode(meta: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o7777
+}
+
+#[cfg(not(unix))]
+fn unix_mode(meta: &std::fs::Metadata) -> u32 {
+    if meta.is_dir() {
+        0o755
+    } else {
+        0o644
+    }
+}
+
 /// Packs the contents of `dir` under `prefix` (relative, may be empty) into a tar.
 /// Entries are sorted and carry no timestamp, so equal trees give equal bytes.
 /// Symlinks are stored as links, not followed.
@@ -80,7 +96,7 @@ pub(crate) fn pack_dir(dir: &Path, prefix: &str, owner: Option<Owner>) -> Result
         let rel = entry.path().strip_prefix(dir).map_err(|e| SandboxError::Io(e.to_string()))?;
         let name = Path::new(prefix).join(rel);
         let meta = std::fs::symlink_metadata(entry.path())?;
-        let mode = meta.permissions().mode() & 0o7777;
+        let mode = unix_mode(&meta);
         if meta.is_dir() {
             packer.dir(&name, mode)?;
             continue;
