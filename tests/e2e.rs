@@ -609,9 +609,11 @@ async fn a_task_set_from_the_tasks_page_runs_in_an_experiment() {
     let result = s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=false]")).await;
     s.wait_text(&result, "harbor-local v1").await;
     s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=harbor-local]")).await;
-    let task =
-        s.wait_for(Locator::Css("[data-testid=task-set-detail] [data-testid=task-row][data-runnable=true]")).await;
-    s.wait_text(&task, "reward").await;
+    // A task opens whole: its instruction as text and what the importer warned about.
+    s.click(Locator::Css("[data-testid=task-set-detail] [data-testid=task-row][data-runnable=true] td")).await;
+    let detail = s.wait_for(Locator::Css("[data-testid=task-detail]")).await;
+    s.wait_text(&detail, "answer.txt").await;
+    s.wait_for(Locator::Css("[data-testid=task-detail] [data-testid=task-warning]")).await;
     s.click(Locator::Css("[data-testid=task-import-submit]")).await;
     s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=true]")).await;
     s.screenshot("e2e-tasks.png").await;

@@ -10,10 +10,12 @@ import { RunsPage } from "./pages/RunsPage";
 import { ScansPage } from "./pages/ScansPage";
 import { SettingsPage } from "./pages/SettingsPage";
 import { SkillPage } from "./pages/SkillPage";
+import { TasksPage } from "./pages/TasksPage";
 import { TrajectoriesPage } from "./pages/TrajectoriesPage";
 
 const NAV: [Section, string][] = [
   ["library", "Library"],
+  ["tasks", "Tasks"],
   ["scans", "Scans"],
   ["runs", "Runs"],
   ["results", "Results"],
@@ -64,6 +66,8 @@ function Page({ route, libraryFilter, onLibraryFilterChange }: PageProps) {
       return <LibraryPage filter={libraryFilter} onFilterChange={onLibraryFilterChange} />;
     case "skill":
       return <SkillPage id={route.id} tab={route.tab} />;
+    case "tasks":
+      return <TasksPage id={route.id} />;
     case "scans":
       return <ScansPage selectedId={route.skillId} />;
     case "runs":

@@ -229,6 +229,15 @@ impl Api {
         Ok(ImportedTrajectory { id, violations })
     }
 
+    pub fn settings(&self) -> Result<Settings> {
+        crate::settings::get(self.workspace()?)
+    }
+    pub fn save_settings(&self, settings: Settings) -> Result<Settings> {
+        crate::settings::save(self.workspace()?, settings)
+    }
+    pub fn import_prices(&self, path: String) -> Result<PriceImport> {
+        crate::settings::import_prices(self.workspace()?, &path)
+    }
     pub fn import_task_set(&self, path: String, kind: TaskImportKind) -> Result<TaskSetImport> {
         Ok(task_sets::import(self.workspace()?, std::path::Path::new(&path), kind)?)
     }

@@ -63,6 +63,12 @@ macro_rules! with_commands {
             fn start_sandbox_run(request: SandboxRunRequest) -> i64;
             /// Queues an agent run (one trial per repeat); resolves with its run id.
             fn start_agent_run(request: AgentRunRequest) -> i64;
+            /// The editable settings: queue concurrency, attempts and trial deadline, scan thresholds, model prices.
+            fn settings() -> Settings;
+            /// Checks and writes the settings (`config.toml`, `prices.toml`); they apply without a restart. Rejects ("invalid_input") naming the field out of range; nothing is written then.
+            fn save_settings(settings: Settings) -> Settings;
+            /// Merges a LiteLLM-style price JSON (dollars per token) into the workspace's prices.
+            fn import_prices(path: String) -> PriceImport;
             /// Every model provider, with whether the OS keyring holds a key for it.
             fn list_providers() -> Vec<ProviderView>;
             /// Creates or replaces the provider with this id.

@@ -2,6 +2,7 @@
 //! generated TypeScript client refer to.
 
 pub use crate::jobs::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
+pub use crate::settings::{PriceImport, Settings};
 pub use skillscope_experiments::task_sets::{TaskImportKind, TaskSetDetail, TaskSetImport, TaskSetSummary};
 pub use skillscope_experiments::{Chart, ExperimentDesign, ExperimentResults, ExperimentView, PairView};
 pub use skillscope_library::model::{FileContent, SkillDetail, SkillSummary, VersionDetail, VersionDiff};

@@ -14,6 +14,7 @@ mod open;
 mod results_warmup;
 mod runtime;
 pub mod scan_review;
+pub mod settings;
 
 pub use api::Api;
 pub use errors::{AppError, ErrorCode, Result};

@@ -38,8 +38,8 @@ fn generate(inputs: &Path) -> Result<String, AppError> {
     let script = serde_json::from_str(&script_text)
         .map_err(|e| AppError::invalid_input(format!("{}: {e}", script_path.display())))?;
     let tmp = tempfile::tempdir().map_err(|e| AppError::io("temporary workspace", e))?;
-    let mut ws = skillscope_api::open(tmp.path().join("home"))?;
-    ws.config_mut().queue.concurrency = Some(4);
+    let ws = skillscope_api::open(tmp.path().join("home"))?;
+    ws.edit_config(|c| c.queue.concurrency = Some(4));
     let rt = crate::runtime()?;
     rt.block_on(async {
         let engine = skillscope_api::sandbox::Engine::connect().await?;

@@ -207,7 +207,7 @@ fn clean_arms_cost(image: &str, samples: u32, search: Search) -> Result<f64, App
 
 fn bench(ws: &mut Workspace, b: &Bench) -> Result<(), AppError> {
     let (trials, concurrency, image, floor_samples) = (b.trials, b.concurrency, b.image.as_str(), b.floor_samples);
-    ws.config_mut().queue.concurrency = Some(concurrency);
+    ws.edit_config(|c| c.queue.concurrency = Some(concurrency));
     let floor = docker_run_floor(image, floor_samples)?;
     let spec = TrialSpec {
         verifier: b.verifier.then(|| vec!["true".to_string()]),

@@ -37,7 +37,8 @@ pub fn import_samples(ws: &Workspace) -> Result<ImportOutcome> {
 pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
     let origin = sources::classify(req)?;
     let sub = sources::subpath(req)?;
-    let mut budget = Budget::new(&ws.config().import);
+    let limits = ws.config().import;
+    let mut budget = Budget::new(&limits);
     match origin {
         Origin::Folder(path) => {
             let base = base_source(SourceKind::Folder, path.display().to_string());

@@ -88,6 +88,33 @@ impl PriceTable {
 
     /// The price of `model`: an exact entry, else the longest entry that is a prefix of the name
     /// followed by `-` (so `claude-sonnet-4-5-20250929` is priced as `claude-sonnet-4-5`).
+    /// Reads a LiteLLM-style price file (`model_prices_and_context_window.json`: a map from model
+    /// name to `input_cost_per_token`, `output_cost_per_token` and optionally
+    /// `cache_read_input_token_cost`, in dollars per token). Returns the prices per million tokens
+    /// and the names of entries left out (no numeric input and output price, e.g. image models and
+    /// LiteLLM's `sample_spec`).
+    pub fn from_litellm_json(text: &str) -> Result<(Self, Vec<String>), serde_json::Error> {
+        let entries: BTreeMap<String, serde_json::Value> = serde_json::from_str(text)?;
+        let per_mtok = |v: &serde_json::Value, key: &str| {
+            v.get(key).and_then(serde_json::Value::as_f64).filter(|x| x.is_finite() && *x >= 0.0).map(|x| x * 1e6)
+        };
+        let mut table = PriceTable::empty();
+        let mut skipped = Vec::new();
+        for (name, v) in entries {
+            match (per_mtok(&v, "input_cost_per_token"), per_mtok(&v, "output_cost_per_token")) {
+                (Some(input), Some(output)) if name != "sample_spec" => {
+                    let cached = per_mtok(&v, "cache_read_input_token_cost");
+                    table.models.insert(
+                        name,
+                        ModelPrice { input_per_mtok: input, cached_per_mtok: cached, output_per_mtok: output },
+                    );
+                }
+                _ => skipped.push(name),
+            }
+        }
+        Ok((table, skipped))
+    }
+
     pub fn price(&self, model: &str) -> Option<&ModelPrice> {
         if let Some(p) = self.models.get(model) {
             return Some(p);
@@ -127,6 +154,24 @@ mod tests {
         // more cached than input never yields a negative count
         let odd = Usage { input_tokens: 5, cached_tokens: 9, output_tokens: 0 };
         assert!(close(p.cost(&odd), 5.0 * 0.5 / 1e6));
+    }
+
+    #[test]
+    fn litellm_prices_become_per_million_tokens_and_odd_entries_are_named() {
+        let text = r#"{
+            "sample_spec": {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0},
+            "gpt-4o": {"input_cost_per_token": 2.5e-06, "output_cost_per_token": 1e-05, "cache_read_input_token_cost": 1.25e-06},
+            "claude-sonnet-4-5": {"input_cost_per_token": 3e-06, "output_cost_per_token": 1.5e-05},
+            "dall-e-3": {"output_cost_per_image": 0.04},
+            "broken": {"input_cost_per_token": "free", "output_cost_per_token": -1}
+        }"#;
+        let (t, skipped) = PriceTable::from_litellm_json(text).unwrap();
+        let gpt = t.models["gpt-4o"];
+        assert!(close(gpt.input_per_mtok, 2.5) && close(gpt.output_per_mtok, 10.0));
+        assert!(close(gpt.cached_per_mtok.unwrap(), 1.25));
+        assert_eq!(t.models["claude-sonnet-4-5"].cached_per_mtok, None);
+        assert_eq!(skipped, ["broken", "dall-e-3", "sample_spec"]);
+        assert!(PriceTable::from_litellm_json("[1, 2]").is_err(), "not a map of models");
     }
 
     #[test]

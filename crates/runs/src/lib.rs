@@ -6,6 +6,7 @@ pub use skillscope_credentials as credentials;
 pub mod error;
 pub mod evidence;
 pub mod harnesses;
+pub mod prices;
 pub mod provider_limits;
 pub mod queue;
 pub mod redaction;

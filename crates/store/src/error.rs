@@ -29,7 +29,7 @@ pub enum StoreError {
     Config {
         path: String,
         #[source]
-        source: Box<toml::de::Error>,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     #[error("not a sha256: {0:?}")]
     BadDigest(String),

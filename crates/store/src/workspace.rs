@@ -8,6 +8,7 @@ use crate::error::{IoError, Result, StoreError};
 use rusqlite::Connection;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 use ts_rs::TS;
 
 pub const HOME_ENV: &str = "SKILLSCOPE_HOME";
@@ -15,7 +16,9 @@ pub const HOME_ENV: &str = "SKILLSCOPE_HOME";
 #[derive(Debug, Clone)]
 pub struct Workspace {
     home: PathBuf,
-    config: Config,
+    /// Shared by every clone, so settings saved from the app reach the queue's worker and the
+    /// scanner without a restart.
+    config: Arc<RwLock<Config>>,
     blobs: BlobStore,
 }
 
@@ -44,7 +47,7 @@ impl Workspace {
         let home = home.canonicalize().map_err(|e| IoError::new(home.display(), e))?;
         let config = Config::load(&home.join("config.toml"))?;
         let blobs = BlobStore::open(home.join("objects"))?;
-        let ws = Self { home, config, blobs };
+        let ws = Self { home, config: Arc::new(RwLock::new(config)), blobs };
         let mut conn = db::connect(&ws.db_path())?;
         db::migrate(&mut conn)?;
         Ok(ws)
@@ -60,11 +63,29 @@ impl Workspace {
     pub fn db_path(&self) -> PathBuf {
         self.home.join("skillscope.db")
     }
-    pub fn config(&self) -> &Config {
-        &self.config
+    pub fn config_path(&self) -> PathBuf {
+        self.home.join("config.toml")
     }
-    pub fn config_mut(&mut self) -> &mut Config {
-        &mut self.config
+    /// The settings as they are now (a copy: they may change while work runs).
+    pub fn config(&self) -> Config {
+        self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+    /// Changes the settings of this process only (a CLI flag, a test); [`Self::save_config`]
+    /// persists them.
+    pub fn edit_config(&self, edit: impl FnOnce(&mut Config)) {
+        edit(&mut self.config.write().unwrap_or_else(|e| e.into_inner()));
+    }
+    /// Writes `config.toml` (whole, replacing the file in one rename) and makes `config` the
+    /// settings of every handle on this workspace.
+    pub fn save_config(&self, config: Config) -> Result<()> {
+        let path = self.config_path();
+        let text = toml::to_string_pretty(&config)
+            .map_err(|e| StoreError::Config { path: path.display().to_string(), source: Box::new(e) })?;
+        let tmp = tempfile::NamedTempFile::new_in(&self.home).map_err(|e| IoError::new(self.home.display(), e))?;
+        std::fs::write(tmp.path(), text).map_err(|e| IoError::new(tmp.path().display(), e))?;
+        tmp.persist(&path).map_err(|e| IoError::new(path.display(), e.error))?;
+        *self.config.write().unwrap_or_else(|e| e.into_inner()) = config;
+        Ok(())
     }
     pub fn blobs(&self) -> &BlobStore {
         &self.blobs

@@ -20,6 +20,7 @@ import type { JobRequest } from "./JobRequest";
 import type { NewDecision } from "./NewDecision";
 import type { PairAlignment } from "./PairAlignment";
 import type { PairView } from "./PairView";
+import type { PriceImport } from "./PriceImport";
 import type { ProbeRequest } from "./ProbeRequest";
 import type { ProbeRunView } from "./ProbeRunView";
 import type { ProviderConfig } from "./ProviderConfig";
@@ -29,6 +30,7 @@ import type { ReportFormat } from "./ReportFormat";
 import type { RunView } from "./RunView";
 import type { SandboxRunRequest } from "./SandboxRunRequest";
 import type { ScanReport } from "./ScanReport";
+import type { Settings } from "./Settings";
 import type { SkillDetail } from "./SkillDetail";
 import type { SkillSummary } from "./SkillSummary";
 import type { StepWindow } from "./StepWindow";
@@ -116,6 +118,15 @@ export const startSandboxRun = (request: SandboxRunRequest) => call<number>("sta
 
 /** Queues an agent run (one trial per repeat); resolves with its run id. */
 export const startAgentRun = (request: AgentRunRequest) => call<number>("start_agent_run", { request });
+
+/** The editable settings: queue concurrency, attempts and trial deadline, scan thresholds, model prices. */
+export const settings = () => call<Settings>("settings");
+
+/** Checks and writes the settings (`config.toml`, `prices.toml`); they apply without a restart. Rejects ("invalid_input") naming the field out of range; nothing is written then. */
+export const saveSettings = (settings: Settings) => call<Settings>("save_settings", { settings });
+
+/** Merges a LiteLLM-style price JSON (dollars per token) into the workspace's prices. */
+export const importPrices = (path: string) => call<PriceImport>("import_prices", { path });
 
 /** Every model provider, with whether the OS keyring holds a key for it. */
 export const listProviders = () => call<Array<ProviderView>>("list_providers");

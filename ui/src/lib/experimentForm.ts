@@ -1,8 +1,10 @@
 import type { Condition } from "../bindings/Condition";
 import type { ExperimentDesign } from "../bindings/ExperimentDesign";
 import type { ExperimentTask } from "../bindings/ExperimentTask";
+import type { TaskSetSummary } from "../bindings/TaskSetSummary";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
+import { taskSetName } from "./taskSets";
 import type { TaskSettings } from "../bindings/TaskSettings";
 
 /** The experiment form's fields, as typed (the lists as chosen). */
@@ -13,6 +15,8 @@ export type ExperimentFields = {
   agent_config_ids: number[];
   conditions: Condition[];
   repeats: string;
+  /** The stored set the tasks come from; null for the tasks written below. */
+  task_set: TaskSetSummary | null;
   /** One task a line: "id | instruction | verifier command". */
   tasks: string;
   image: string;
@@ -31,6 +35,7 @@ export const EXPERIMENT_DEFAULTS: ExperimentFields = {
   agent_config_ids: [],
   conditions: ["isolated"],
   repeats: "3",
+  task_set: null,
   tasks: "",
   image: DEFAULT_IMAGE,
   workspace: "",
@@ -86,7 +91,10 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
   const r = formReader();
   const name = fields.name.trim();
   const image = fields.image.trim();
-  const tasks = parseTasks(fields.tasks, image, emptyToNull(fields.workspace));
+  const set = fields.task_set;
+  // The back end reads a stored set's tasks (and their environments): the design names the set and lists none.
+  const tasks: Parsed<ExperimentTask[]> =
+    set === null ? parseTasks(fields.tasks, image, emptyToNull(fields.workspace)) : { ok: true, value: [] };
   const decoys = fields.conditions.includes("group") ? fields.decoy_version_ids : [];
   r.check(name !== "", "Give the experiment a name.");
   r.check(fields.skill_version_ids.length > 0, "Choose at least one skill to evaluate.");
@@ -97,7 +105,8 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
     "The group condition needs at least one decoy skill.",
   );
   r.check(!decoys.some((id) => fields.skill_version_ids.includes(id)), "A skill cannot be both evaluated and a decoy.");
-  r.check(image !== "", "Name the image the tasks run in.");
+  if (set === null) r.check(image !== "", "Name the image the tasks run in.");
+  else r.check(set.runnable_count > 0, `Task set ${taskSetName(set)} has no task with a deterministic verifier.`);
   if (!tasks.ok) tasks.problems.forEach((p) => r.check(false, p));
   const repeats = r.whole(fields.repeats, "Repeats", 1);
   return r.done({
@@ -105,6 +114,7 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
     skill_version_ids: fields.skill_version_ids,
     decoy_version_ids: decoys,
     tasks: tasks.ok ? tasks.value : [],
+    task_set_id: set?.id ?? null,
     agent_config_ids: fields.agent_config_ids,
     conditions: fields.conditions,
     repeats,

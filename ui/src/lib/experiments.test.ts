@@ -68,6 +68,7 @@ const design: ExperimentDesign = {
   name: "e",
   skill_version_ids: [1, 2],
   decoy_version_ids: [],
+  task_set_id: null,
   tasks: [
     {
       id: "t1",
@@ -209,6 +210,7 @@ describe("experiment origins", () => {
     name: "d",
     skill_version_ids: [1],
     decoy_version_ids: [],
+    task_set_id: null,
     tasks: [],
     agent_config_ids: [1],
     conditions: ["isolated"],

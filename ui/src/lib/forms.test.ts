@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../bindings/AgentConfig";
+import type { TaskSetSummary } from "../bindings/TaskSetSummary";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
 import { DEFAULT_TASK_SETTINGS, EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
@@ -202,6 +203,7 @@ describe("experiment form", () => {
         agent_config_ids: [7],
         conditions: ["isolated"],
         repeats: 3,
+        task_set_id: null,
         tasks: [
           {
             id: "hello",
@@ -248,6 +250,14 @@ describe("experiment form", () => {
       'Task line 2 repeats the id "a".',
       'Task line 3 needs an id, an instruction and a verifier command, separated by "|".',
     ]);
+  });
+
+  it("names a stored task set instead of the written tasks, image and workspace", () => {
+    const set = { id: 6, name: "hello", version: 2, runnable_count: 1 } as TaskSetSummary;
+    const result = parseExperiment({ ...filled, task_set: set, tasks: "not | read", image: "" });
+    expect(result.ok && result.value).toMatchObject({ task_set_id: 6, tasks: [] });
+    const none = parseExperiment({ ...filled, task_set: { ...set, runnable_count: 0 } });
+    expect(problems(none)).toEqual(["Task set hello v2 has no task with a deterministic verifier."]);
   });
 });
 

@@ -4,9 +4,11 @@ import type { StatsReport } from "../bindings/StatsReport";
 import type { StatsSummary } from "../bindings/StatsSummary";
 import {
   cellPairs,
+  contrastRatio,
   heatCategories,
   heatColour,
   heatGrid,
+  heatSymbol,
   legendGradient,
   pairGroupConfig,
   requirementChartTitle,
@@ -113,23 +115,60 @@ describe("cells", () => {
 });
 
 describe("heatColour", () => {
-  it("is near-white at zero, red for losses, green for gains, clamped at ±100 points", () => {
-    expect(heatColour(0).background).toBe("rgb(246, 247, 248)");
-    expect(heatColour(-100).background).toBe("rgb(180, 35, 24)");
-    expect(heatColour(100).background).toBe("rgb(29, 122, 62)");
-    expect(heatColour(250)).toEqual(heatColour(100));
-    expect(heatColour(-50).background).toBe("rgb(213, 141, 136)");
+  const deltas = Array.from({ length: 401 }, (_, i) => i / 2 - 100);
+
+  it("is neutral at zero, orange for losses, blue for gains, clamped at ±100 points", () => {
+    expect(heatColour(0, "light").background).toBe("#f7f7f7");
+    expect(heatColour(-100, "light").background).toBe("#b35806");
+    expect(heatColour(100, "light").background).toBe("#2166ac");
+    expect(heatColour(-25, "light").background).toBe("#fee0b6");
+    expect(heatColour(250, "light")).toEqual(heatColour(100, "light"));
+    expect(heatColour(-250, "dark")).toEqual(heatColour(-100, "dark"));
+    expect(heatColour(0, "dark").background).toBe("#2a2f36");
   });
 
-  it("uses light text on strong colours only", () => {
-    expect(heatColour(10).text).toBe("#1d2127");
-    expect(heatColour(-80).text).toBe("#ffffff");
+  it("has ends of matching strength: a loss and the same gain are about equally light", () => {
+    const lightness = (c: string) => contrastRatio(c, "#000000");
+    for (const scheme of ["light", "dark"] as const)
+      for (const d of deltas.filter((d) => d > 0)) {
+        const [loss, gain] = [heatColour(-d, scheme), heatColour(d, scheme)].map((c) => lightness(c.background));
+        expect(Math.max(loss, gain) / Math.min(loss, gain)).toBeLessThan(1.25);
+      }
+  });
+
+  it("picks black or white text by the background's luminance, readable (4.5:1) everywhere", () => {
+    expect(heatColour(0, "light").text).toBe("#000000");
+    expect(heatColour(-100, "light").text).toBe("#ffffff");
+    expect(heatColour(0, "dark").text).toBe("#ffffff");
+    expect(heatColour(100, "dark").text).toBe("#000000");
+    for (const scheme of ["light", "dark"] as const)
+      for (const d of deltas) {
+        const { background, text } = heatColour(d, scheme);
+        expect(contrastRatio(background, text)).toBeGreaterThanOrEqual(4.5);
+      }
+  });
+
+  it("marks the sign with a shape, none where the delta shows as 0.0", () => {
+    expect(heatSymbol(12.5)).toBe("▲");
+    expect(heatSymbol(-0.06)).toBe("▼");
+    expect(heatSymbol(0)).toBe("");
+    expect(heatSymbol(-0.04)).toBe("");
   });
 
   it("draws the legend with the same colours", () => {
-    expect(legendGradient()).toBe(
-      `linear-gradient(to right, rgb(180, 35, 24) 0%, ${heatColour(-50).background} 25%, rgb(246, 247, 248) 50%, ${heatColour(50).background} 75%, rgb(29, 122, 62) 100%)`,
-    );
+    const gradient = legendGradient("dark");
+    expect(gradient.startsWith(`linear-gradient(to right, ${heatColour(-100, "dark").background} 0%, `)).toBe(true);
+    expect(gradient).toContain(`${heatColour(0, "dark").background} 50%`);
+    expect(gradient).toContain(`${heatColour(-75, "dark").background} 12.5%`);
+    expect(gradient.endsWith(`${heatColour(100, "dark").background} 100%)`)).toBe(true);
+  });
+});
+
+describe("contrastRatio", () => {
+  it("is the WCAG ratio", () => {
+    expect(contrastRatio("#000000", "#ffffff")).toBeCloseTo(21);
+    expect(contrastRatio("#ffffff", "#000000")).toBeCloseTo(21);
+    expect(contrastRatio("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
   });
 });
 

@@ -4,6 +4,7 @@ import type { StatsClass } from "../bindings/StatsClass";
 import type { StatsReport } from "../bindings/StatsReport";
 import type { StatsSummary } from "../bindings/StatsSummary";
 import { CLASSES } from "./experiments";
+import type { ColourScheme } from "./useColourScheme";
 
 /** The configuration a pair's statistics are reported under: the group condition's as "<config> (group)". */
 export function pairGroupConfig(p: PairView): string {
@@ -95,6 +96,8 @@ export const HEAT_LIMIT = 100;
 export const ALPHA = 0.05;
 export const P_MARK = "*";
 export const Q_MARK = "†";
+export const GAIN_MARK = "▲";
+export const LOSS_MARK = "▼";
 
 /** "*" when the sign-flip p is below 0.05, "†" when the BH q is; both, or neither. */
 export function significanceMarks(s: StatsSummary): string {
@@ -102,25 +105,76 @@ export function significanceMarks(s: StatsSummary): string {
 }
 
 type Rgb = [number, number, number];
-const NEUTRAL: Rgb = [246, 247, 248];
-const LOSS: Rgb = [180, 35, 24];
-const GAIN: Rgb = [29, 122, 62];
+
+/**
+ * Blue for a gain, orange for a loss (told apart with any colour vision), from the neutral at 0 outwards
+ * in even steps up to ±HEAT_LIMIT. Light: ColorBrewer PuOr and RdBu, darker with the size of the delta;
+ * dark: the same hues growing lighter out of a grey near the page's. The two sides' steps roughly match in lightness.
+ */
+const SCALES: Record<ColourScheme, { neutral: string; loss: string[]; gain: string[] }> = {
+  light: {
+    neutral: "#f7f7f7",
+    loss: ["#fee0b6", "#fdb863", "#e08214", "#b35806"],
+    gain: ["#d1e5f0", "#92c5de", "#4393c3", "#2166ac"],
+  },
+  dark: {
+    neutral: "#2a2f36",
+    loss: ["#7f3b08", "#b35806", "#e08214", "#fdb863"],
+    gain: ["#1c4f80", "#2166ac", "#4393c3", "#92c5de"],
+  },
+};
+
+const rgb = (code: string): Rgb => [1, 3, 5].map((i) => parseInt(code.slice(i, i + 2), 16)) as Rgb;
+const hex = (c: Rgb): string => `#${c.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+
+/** WCAG relative luminance of an sRGB colour. */
+function luminance(c: Rgb): number {
+  const [r, g, b] = c.map((v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two "#rrggbb" colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(rgb(a)), luminance(rgb(b))].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
 
 export type HeatColour = { background: string; text: string };
 
-/** A zero-centred diverging colour: red for a loss, near-white at 0, green for a gain, full at ±HEAT_LIMIT points. */
-export function heatColour(delta: number): HeatColour {
-  const t = Math.max(-1, Math.min(1, delta / HEAT_LIMIT));
-  const end = t < 0 ? LOSS : GAIN;
-  const mix = NEUTRAL.map((c, i) => Math.round(c + (end[i] - c) * Math.abs(t)));
-  return { background: `rgb(${mix.join(", ")})`, text: Math.abs(t) > 0.5 ? "#ffffff" : "#1d2127" };
+// Pure black, not the page's text colour: only black or white keeps 4.5:1 on every mid-lightness cell.
+const TEXT_ON_LIGHT = "#000000";
+const TEXT_ON_DARK = "#ffffff";
+
+/** A cell's background on the zero-centred scale (clamped at ±HEAT_LIMIT), and whichever text colour contrasts more. */
+export function heatColour(delta: number, scheme: ColourScheme): HeatColour {
+  const { neutral, loss, gain } = SCALES[scheme];
+  const stops = [neutral, ...(delta < 0 ? loss : gain)].map(rgb);
+  const at = (Math.min(Math.abs(delta), HEAT_LIMIT) / HEAT_LIMIT) * (stops.length - 1);
+  const i = Math.min(Math.floor(at), stops.length - 2);
+  const background = hex(stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * (at - i))) as Rgb);
+  const text =
+    contrastRatio(background, TEXT_ON_LIGHT) >= contrastRatio(background, TEXT_ON_DARK) ? TEXT_ON_LIGHT : TEXT_ON_DARK;
+  return { background, text };
+}
+
+/** The sign of a delta as a shape, not only a colour: "▲" a gain, "▼" a loss, none when shown as 0.0. */
+export function heatSymbol(delta: number): string {
+  if (Number(Math.abs(delta).toFixed(1)) === 0) return ""; // as formatDelta rounds
+  return delta > 0 ? GAIN_MARK : LOSS_MARK;
 }
 
 /** The ticks of the legend, in points. */
 export const LEGEND_TICKS = [-HEAT_LIMIT, -HEAT_LIMIT / 2, 0, HEAT_LIMIT / 2, HEAT_LIMIT];
 
-/** The legend's colour bar as a CSS gradient, from −HEAT_LIMIT (left) to +HEAT_LIMIT. */
-export function legendGradient(): string {
-  const stops = LEGEND_TICKS.map((d) => `${heatColour(d).background} ${((d + HEAT_LIMIT) / (2 * HEAT_LIMIT)) * 100}%`);
+/** The legend's colour bar as a CSS gradient from −HEAT_LIMIT (left) to +HEAT_LIMIT, a stop at each of the scale's. */
+export function legendGradient(scheme: ColourScheme): string {
+  const steps = SCALES[scheme].gain.length;
+  const stops = Array.from({ length: 2 * steps + 1 }, (_, k) => {
+    const delta = ((k - steps) / steps) * HEAT_LIMIT;
+    return `${heatColour(delta, scheme).background} ${(k / (2 * steps)) * 100}%`;
+  });
   return `linear-gradient(to right, ${stops.join(", ")})`;
 }

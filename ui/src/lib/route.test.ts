@@ -8,6 +8,7 @@ import {
   scansHref,
   skillHref,
   stepHref,
+  taskSetHref,
   trajectoryHref,
 } from "./route";
 
@@ -30,6 +31,15 @@ describe("parseRoute", () => {
     expect(activeSection(parseRoute(scansHref(7)))).toBe("scans");
     expect(parseRoute("#/scans/x").page).toBe("unknown");
     expect(parseRoute("#/scans/7/more").page).toBe("unknown");
+  });
+
+  it("parses the Tasks page with an optional open task set", () => {
+    expect(parseRoute("#/tasks")).toEqual({ page: "tasks", id: null });
+    expect(taskSetHref(6)).toBe("#/tasks/6");
+    expect(parseRoute(taskSetHref(6))).toEqual({ page: "tasks", id: 6 });
+    expect(activeSection(parseRoute(taskSetHref(6)))).toBe("tasks");
+    expect(parseRoute("#/tasks/x").page).toBe("unknown");
+    expect(parseRoute("#/tasks/6/1").page).toBe("unknown");
   });
 
   it("parses the Runs page with an optional run and trial", () => {

@@ -1,14 +1,15 @@
 export const SKILL_TABS = ["readme", "files", "frontmatter", "findings", "review", "versions", "decision"] as const;
 export type SkillTab = (typeof SKILL_TABS)[number];
 
-export const SECTIONS = ["library", "scans", "runs", "results", "trajectories", "settings"] as const;
+export const SECTIONS = ["library", "tasks", "scans", "runs", "results", "trajectories", "settings"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** The sections whose page takes no ids. */
-type PlainSection = Exclude<Section, "scans" | "runs" | "results" | "trajectories">;
+type PlainSection = Exclude<Section, "tasks" | "scans" | "runs" | "results" | "trajectories">;
 
 export type Route =
   | { page: PlainSection }
+  | { page: "tasks"; id: number | null }
   | { page: "scans"; skillId: number | null }
   | { page: "runs"; runId: number | null; trialId: number | null; stepId: number | null }
   | { page: "results"; experimentId: number | null }
@@ -29,7 +30,7 @@ function trailingIds(parts: string[], count: number): (number | null)[] | null {
 /**
  * Parses "#/library", "#/scans/3", "#/runs/2/7" (run 2, its trial 7), "#/results/4", "#/skill/3",
  * "#/runs/2/7/step/5" (step 5 of trial 7's trajectory), "#/pair/4/9" (pair 9 of experiment 4),
- * "#/trajectories/8", "#/trajectories/8/step/5",
+ * "#/trajectories/8", "#/trajectories/8/step/5", "#/tasks/6" (task set 6),
  * "#/skill/3", "#/skill/3/files" … ; an empty hash is the Library.
  */
 export function parseRoute(hash: string): Route {
@@ -50,10 +51,11 @@ export function parseRoute(hash: string): Route {
     if (found === undefined) return { page: "unknown", hash };
     return { page: "trajectories", id: found, stepId: null };
   }
-  if (head === "scans" || head === "runs" || head === "results") {
+  if (head === "tasks" || head === "scans" || head === "runs" || head === "results") {
     const found = trailingIds(parts, head === "runs" ? 2 : 1);
     if (found === null) return { page: "unknown", hash };
     const [first, second] = found;
+    if (head === "tasks") return { page: "tasks", id: first };
     if (head === "scans") return { page: "scans", skillId: first };
     if (head === "runs") return { page: "runs", runId: first, trialId: second, stepId: null };
     return { page: "results", experimentId: first };
@@ -73,6 +75,11 @@ export function parseRoute(hash: string): Route {
 
 export function sectionHref(section: Section): string {
   return `#/${section}`;
+}
+
+/** The Tasks page with one task set open. */
+export function taskSetHref(id: number): string {
+  return `#/tasks/${id}`;
 }
 
 /** The Scans page with one skill selected. */

@@ -42,8 +42,11 @@ export function TrajectoriesPage({ id, stepId }: { id: number | null; stepId: nu
   );
   const open = (trajectoryId: number) => (window.location.hash = trajectoryHref(trajectoryId));
   const panel = useRef<HTMLElement>(null);
-  // The open trajectory comes into view when it changes.
-  useEffect(() => panel.current?.scrollIntoView?.({ block: "start" }), [id]);
+  // The open trajectory comes into view when it changes. (Braces: newer Chromium returns a promise from
+  // scrollIntoView, which React would take for a clean-up function.)
+  useEffect(() => {
+    panel.current?.scrollIntoView?.({ block: "start" });
+  }, [id]);
   return (
     <>
       <header className="page-header">

@@ -90,8 +90,8 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
         .unwrap();
 
     let tmp = tempfile::tempdir().unwrap();
-    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.config_mut().queue.backoff_ms = Some(100);
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.edit_config(|c| c.queue.backoff_ms = Some(100));
     let work = tmp.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     std::fs::write(work.join("data.csv"), "n\n1\n2\n3\n").unwrap();
@@ -143,7 +143,7 @@ fn agent_trials_with_and_without_a_skill_faults_and_no_leaked_key() {
         &[("without".into(), spec(config, &work, vec![])), ("with".into(), spec(config, &work, vec![skill]))],
     )
     .unwrap();
-    ws.config_mut().queue.concurrency = Some(1);
+    ws.edit_config(|c| c.queue.concurrency = Some(1));
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
 

@@ -115,8 +115,8 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
     let script: Script = serde_json::from_value(json!({"default": [{"text": "never asked"}]})).unwrap();
     let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.config_mut().queue.max_attempts = Some(1);
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.edit_config(|c| c.queue.max_attempts = Some(1));
     let config = claude_code_agent(&ws, &server.base_url, None);
     let version = import_skill(
         &ws,

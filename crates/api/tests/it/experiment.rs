@@ -68,8 +68,8 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
 
     let tmp = tempfile::tempdir().unwrap();
-    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.config_mut().queue.concurrency = Some(2);
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.edit_config(|c| c.queue.concurrency = Some(2));
     let config = scripted_builtin_agent(&ws, &server.base_url, "sk-experiment-000000");
     let skills = tmp.path().join("skills");
     let version = |name: &str, description: &str, script: Option<&str>| {

@@ -17,6 +17,7 @@ mod queue_engine_down;
 mod queue_store;
 mod queue_worker;
 mod scans;
+mod settings;
 mod task_settings;
 mod trajectory_window;
 mod trial_deadline;

@@ -79,9 +79,9 @@ fn engine_stops_mid_run_and_the_queue_waits_then_resumes() {
         skillscope_sandbox::bootstrap::busybox(&e).await.unwrap();
     });
 
-    let mut ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.config_mut().queue.concurrency = Some(2);
-    ws.config_mut().queue.backoff_ms = Some(200);
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.edit_config(|c| c.queue.concurrency = Some(2));
+    ws.edit_config(|c| c.queue.backoff_ms = Some(200));
     let spec = TrialSpec::command(IMAGE, vec!["sh".into(), "-c".into(), "sleep 3; echo ok".into()]);
     let trials: Vec<_> = (0..4).map(|i| (format!("t{i}"), spec.clone())).collect();
     let run = store::create_run(&ws, "engine-down", &trials).unwrap();

@@ -45,15 +45,6 @@ pub struct Prepared {
     pub snapshot: ArmSnapshot,
 }
 
-fn prices(ws: &Workspace) -> Result<PriceTable> {
-    let path = ws.home().join("prices.toml");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => PriceTable::from_toml_str(&text)
-            .map_err(|e| RunsError::PriceTable { path: path.display().to_string(), source: Box::new(e) }),
-        Err(_) => Ok(PriceTable::default()),
-    }
-}
-
 /// Resolves what the agent runs with; `wall_cap` (the task's own agent timeout) lowers the
 /// configuration's wall-time limit.
 pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option<u64>) -> Result<Prepared> {
@@ -121,7 +112,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         client: std::sync::Arc::new(client),
         model: cfg.model,
         limits: cfg.limits,
-        prices: prices(ws)?,
+        prices: crate::prices::load(ws)?.0,
         redactor,
         skills,
         mount,

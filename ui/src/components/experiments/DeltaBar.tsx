@@ -1,7 +1,7 @@
 import { deltaBar } from "../../lib/experiments";
 import { formatDelta } from "../../lib/statsFormat";
 
-/** A delta in points with a small zero-centred bar: green to the right for a gain, red to the left for a loss. */
+/** A delta in points with a small zero-centred bar: blue to the right for a gain, orange to the left for a loss. */
 export function DeltaBar({ delta }: { delta: number }) {
   const { left, width, direction } = deltaBar(delta);
   return (

@@ -15,6 +15,7 @@ import { MultiSelect, skillOptions } from "../shared/MultiSelect";
 import { SubmissionStatus } from "../shared/SubmissionStatus";
 import { SubmitActions } from "../shared/SubmitActions";
 import { TextAreaField } from "../shared/TextAreaField";
+import { TaskSourceSelect } from "./TaskSourceSelect";
 
 type Props = { onCreated: (experimentId: number) => void };
 
@@ -104,28 +105,34 @@ function Form({ agents, skills, onCreated }: FormProps) {
           </label>
         ))}
       </fieldset>
-      <TextAreaField
-        label="Tasks, one a line: id | instruction | verifier command"
-        testId="experiment-tasks"
-        className="mono"
-        rows={4}
-        value={fields.tasks}
-        onChange={(tasks) => set({ tasks })}
-        placeholder="hello | Write hello to out.txt | test -f out.txt"
-        required
-        disabled={busy}
-        spellCheck={false}
-        hint="The verifier runs with sh -c; exit code 0 scores 1.0, anything else 0.0."
-      />
-      <div className="field-row">
-        <ImageWorkspaceFields
-          testIdPrefix="experiment"
-          image={fields.image}
-          workspace={fields.workspace}
-          onChange={set}
+      <TaskSourceSelect value={fields.task_set} onChange={(task_set) => set({ task_set })} disabled={busy} />
+      {/* A stored set carries its own tasks and environments. */}
+      {fields.task_set === null && (
+        <TextAreaField
+          label="Tasks, one a line: id | instruction | verifier command"
+          testId="experiment-tasks"
+          className="mono"
+          rows={4}
+          value={fields.tasks}
+          onChange={(tasks) => set({ tasks })}
+          placeholder="hello | Write hello to out.txt | test -f out.txt"
+          required
           disabled={busy}
-          workspaceHint="Copied into every task's working directory before the agent starts."
+          spellCheck={false}
+          hint="The verifier runs with sh -c; exit code 0 scores 1.0, anything else 0.0."
         />
+      )}
+      <div className="field-row">
+        {fields.task_set === null && (
+          <ImageWorkspaceFields
+            testIdPrefix="experiment"
+            image={fields.image}
+            workspace={fields.workspace}
+            onChange={set}
+            disabled={busy}
+            workspaceHint="Copied into every task's working directory before the agent starts."
+          />
+        )}
         <Field
           type="number"
           label="Repeats"

@@ -11,6 +11,7 @@ import {
   heatCategories,
   heatColour,
   heatGrid,
+  heatSymbol,
   requirementChartTitle,
   significanceMarks,
   skillVersions,
@@ -19,6 +20,7 @@ import {
   type HeatView,
 } from "../../lib/heatmap";
 import { formatCi, formatDelta, formatP } from "../../lib/statsFormat";
+import { useColourScheme, type ColourScheme } from "../../lib/useColourScheme";
 import { ClassBadge } from "../shared/Badge";
 import { EmptyState } from "../shared/EmptyState";
 import { HeatCellDetail } from "./HeatCellDetail";
@@ -31,6 +33,7 @@ type Cell = { skill: string; config: string };
 export function Heatmap({ report, categories, pairs, charts, experimentId }: Props) {
   const [view, setView] = useState<HeatView>({ sort: "delta", classFilter: null, category: null });
   const [selected, setSelected] = useState<Cell | null>(null);
+  const scheme = useColourScheme();
   const { configs, rows } = heatGrid(report, categories, view);
   const change = (patch: Partial<HeatView>) => setView((v) => ({ ...v, ...patch }));
   const isSelected = (skill: string, config: string) => selected?.skill === skill && selected.config === config;
@@ -121,6 +124,7 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
                       {cell ? (
                         <HeatCell
                           cell={cell}
+                          scheme={scheme}
                           selected={isSelected(cell.skill, cell.config)}
                           onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
                         />
@@ -139,7 +143,7 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
           </table>
         </div>
       )}
-      <HeatLegend />
+      <HeatLegend scheme={scheme} />
       {selected && (
         <HeatCellDetail
           {...selected}
@@ -153,8 +157,11 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
   );
 }
 
-function HeatCell({ cell, selected, onSelect }: { cell: StatsSummary; selected: boolean; onSelect: () => void }) {
-  const { background, text } = heatColour(cell.delta);
+type HeatCellProps = { cell: StatsSummary; scheme: ColourScheme; selected: boolean; onSelect: () => void };
+
+function HeatCell({ cell, scheme, selected, onSelect }: HeatCellProps) {
+  const { background, text } = heatColour(cell.delta, scheme);
+  const symbol = heatSymbol(cell.delta);
   const marks = significanceMarks(cell);
   return (
     <button
@@ -170,6 +177,12 @@ function HeatCell({ cell, selected, onSelect }: { cell: StatsSummary; selected: 
       onClick={onSelect}
     >
       <span className="heat-delta">
+        {/* The sign as a shape too, so colour is never its only cue; screen readers get it from the number. */}
+        {symbol && (
+          <span className="heat-sign" aria-hidden="true">
+            {symbol}
+          </span>
+        )}
         {formatDelta(cell.delta)}
         {marks && <sup data-testid="heat-marks">{marks}</sup>}
       </span>

@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useFocusTrap } from "../../lib/useFocusTrap";
 
 type Props = {
   title: string;
@@ -7,8 +8,10 @@ type Props = {
   children: ReactNode;
 };
 
-/** A modal dialog; Escape or the close button dismisses it. */
+/** A modal dialog that holds keyboard focus while open; Escape or the close button dismisses it. */
 export function Dialog({ title, onClose, closeTestId, children }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  useFocusTrap(ref);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
@@ -17,7 +20,7 @@ export function Dialog({ title, onClose, closeTestId, children }: Props) {
 
   return (
     <div className="dialog-backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-label={title}>
+      <div className="dialog" ref={ref} role="dialog" aria-modal="true" aria-label={title}>
         <header className="dialog-header">
           <h2>{title}</h2>
           <button type="button" className="button-ghost" data-testid={closeTestId} onClick={onClose} aria-label="Close">

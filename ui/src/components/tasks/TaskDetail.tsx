@@ -1,0 +1,55 @@
+import { useEffect, useRef } from "react";
+import type { TaskBrief } from "../../bindings/TaskBrief";
+import type { TaskSpec } from "../../bindings/TaskSpec";
+
+/** One task whole: why experiments leave it out (if they do), its instruction as plain text, and its warnings. */
+export function TaskDetail({ brief, spec }: { brief: TaskBrief; spec: TaskSpec | undefined }) {
+  const detail = useRef<HTMLDivElement>(null);
+  // Below a long table the opened task would be out of sight.
+  useEffect(() => {
+    detail.current?.scrollIntoView?.({ block: "nearest" });
+  }, [brief.id]);
+  return (
+    <div className="subform task-detail" data-testid="task-detail" data-task-id={brief.id} ref={detail}>
+      <h3>
+        <TaskTitle task={brief} />
+      </h3>
+      {!brief.runnable && (
+        <p className="notice notice-warning" data-testid="task-not-runnable">
+          No deterministic verifier: {brief.verifier}. Experiments leave this task out.
+        </p>
+      )}
+      {spec && (
+        <>
+          <h4>Instruction</h4>
+          {/* Shown as written: instructions are markdown from outside, never rendered as HTML. */}
+          <pre className="output" data-testid="task-instruction">
+            {spec.instruction}
+          </pre>
+        </>
+      )}
+      {brief.warnings.length > 0 && (
+        <>
+          <h4>Warnings</h4>
+          <ul className="problems">
+            {brief.warnings.map((warning, i) => (
+              <li key={i} data-testid="task-warning">
+                {warning}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A task's id, and its name when that says more. */
+export function TaskTitle({ task }: { task: TaskBrief }) {
+  return (
+    <>
+      <strong>{task.id}</strong>
+      {task.name !== task.id && <span className="muted"> {task.name}</span>}
+    </>
+  );
+}
