@@ -257,6 +257,27 @@ async fn settings_key_agent_run_and_trajectory() {
     let prepared = s.wait_for(Locator::Css("[data-testid=prepare-done]")).await;
     s.wait_text(&prepared, "Built 1 image").await;
 
+    // Queue, scan and price settings: saved to the workspace and merged from a LiteLLM price file.
+    let concurrency = s.wait_for(Locator::Css("[data-testid=settings-concurrency]")).await;
+    concurrency.clear().await.unwrap();
+    concurrency.send_keys("1").await.unwrap();
+    s.click(Locator::Css("[data-testid=settings-save]")).await;
+    s.wait_for(Locator::Css("[data-testid=settings-saved]")).await;
+    let config = std::fs::read_to_string(home.path().join("config.toml")).unwrap();
+    assert!(config.contains("concurrency = 1"), "{config}");
+    let litellm = work.path().join("litellm.json");
+    std::fs::write(&litellm, r#"{"scripted": {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06}}"#)
+        .unwrap();
+    s.wait_for(Locator::Css("[data-testid=price-import-path]"))
+        .await
+        .send_keys(litellm.to_str().unwrap())
+        .await
+        .unwrap();
+    s.click(Locator::Css("[data-testid=price-import-submit]")).await;
+    let imported = s.wait_for(Locator::Css("[data-testid=price-import-result]")).await;
+    s.wait_text(&imported, "Added 1").await;
+    s.wait_for(Locator::Css("[data-testid=price-row][data-model=scripted]")).await;
+
     s.wait_for(Locator::Css("[data-testid=provider-form]")).await;
     c.find(Locator::Css("[data-testid=provider-id]")).await.unwrap().send_keys("local").await.unwrap();
     let url = c.find(Locator::Css("[data-testid=provider-base-url]")).await.unwrap();

@@ -63,6 +63,7 @@ fn main() {
     commands::register(tauri::Builder::default())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
         .plugin(navigation::guard())
         .setup(move |app| {
             if let Some(exports) = exports {

@@ -71,6 +71,7 @@ fn main() {
         agent_config_ids: configs,
         conditions: vec![Condition::Isolated],
         repeats: REPEATS as u32,
+        only: Vec::new(),
     };
     let t = Instant::now();
     let exp = experiments::create(&ws, &design).unwrap();

@@ -255,6 +255,12 @@ impl Api {
     pub fn create_experiment(&self, design: ExperimentDesign) -> Result<i64> {
         Ok(experiments::create(self.workspace()?, &design)?)
     }
+    pub fn estimate_experiment(&self, design: ExperimentDesign) -> Result<ExperimentEstimate> {
+        Ok(experiments::estimate::estimate(self.workspace()?, &design)?)
+    }
+    pub fn rerun_experiment(&self, id: i64) -> Result<i64> {
+        Ok(experiments::rerun::rerun_unscored(self.workspace()?, id)?)
+    }
     pub fn list_experiments(&self) -> Result<Vec<ExperimentView>> {
         Ok(experiments::list(self.workspace()?)?)
     }

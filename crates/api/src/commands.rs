@@ -113,6 +113,10 @@ macro_rules! with_commands {
             /// Queues every trial of the design as one run (its tasks taken from `task_set_id`
             /// when it lists none); resolves with the experiment id.
             fn create_experiment(design: ExperimentDesign) -> i64;
+            /// The design's pairs and trials, and its wall time and model cost estimated from past trials of the same configurations (null where there are none).
+            fn estimate_experiment(design: ExperimentDesign) -> ExperimentEstimate;
+            /// Queues the experiment's ended but unscored pairs (unfair arms, infrastructure failures, cancelled arms) as a new experiment; resolves with its id. Scored pairs are never re-run.
+            fn rerun_experiment(id: i64) -> i64;
             /// Every experiment, newest first, with its design.
             fn list_experiments() -> Vec<ExperimentView>;
             /// Every pair of the experiment with both arms and why it is not scored, if it is not (without the arms' full snapshots and checks: `experiment_pair` has them).

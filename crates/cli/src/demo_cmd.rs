@@ -81,6 +81,7 @@ fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 2,
+        only: Vec::new(),
     };
     let id = experiments::create(ws, &design)?;
     crate::eval_cmd::run_experiment(ws, rt, id)?;

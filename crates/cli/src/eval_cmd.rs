@@ -90,6 +90,7 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
             Cond::Group => Condition::Group,
         }],
         repeats: a.repeats,
+        only: Vec::new(),
     };
     let id = experiments::create(ws, &design)?;
     eprintln!("experiment #{id}: {} task(s), both arms queued", design.tasks.len());

@@ -95,6 +95,49 @@ pub struct ExperimentDesign {
     pub agent_config_ids: Vec<i64>,
     pub conditions: Vec<Condition>,
     pub repeats: u32,
+    /// When not empty, only these pairs of the expansion are run (a re-run of another
+    /// experiment's unscored pairs).
+    #[serde(default)]
+    pub only: Vec<PairSlot>,
+}
+
+/// One pair of a design's expansion: skill version × task × configuration × condition × repeat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PairSlot {
+    pub skill_version_id: i64,
+    pub task: String,
+    pub agent_config_id: i64,
+    pub condition: Condition,
+    pub repeat: u32,
+}
+
+impl ExperimentDesign {
+    /// Every pair the design runs, in queue order, with the index of its task.
+    pub fn slots(&self) -> Vec<(PairSlot, usize)> {
+        let mut out = Vec::new();
+        for &skill in &self.skill_version_ids {
+            for (t, task) in self.tasks.iter().enumerate() {
+                for &config in &self.agent_config_ids {
+                    for &condition in &self.conditions {
+                        for repeat in 1..=self.repeats {
+                            let slot = PairSlot {
+                                skill_version_id: skill,
+                                task: task.id.clone(),
+                                agent_config_id: config,
+                                condition,
+                                repeat,
+                            };
+                            if self.only.is_empty() || self.only.contains(&slot) {
+                                out.push((slot, t));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -214,15 +257,19 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
 }
 
 /// Queues every trial of the design; returns the experiment id.
+/// The design with its tasks: taken from the stored set when it names one and lists none.
+pub fn with_tasks<'a>(ws: &Workspace, d: &'a ExperimentDesign) -> Result<std::borrow::Cow<'a, ExperimentDesign>> {
+    Ok(match d.task_set_id {
+        Some(set) if d.tasks.is_empty() => std::borrow::Cow::Owned(ExperimentDesign {
+            tasks: crate::task_sets::experiment_tasks(ws, set)?.0,
+            ..d.clone()
+        }),
+        _ => std::borrow::Cow::Borrowed(d),
+    })
+}
+
 pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
-    let filled;
-    let d = match d.task_set_id {
-        Some(set) if d.tasks.is_empty() => {
-            filled = ExperimentDesign { tasks: crate::task_sets::experiment_tasks(ws, set)?.0, ..d.clone() };
-            &filled
-        }
-        _ => d,
-    };
+    let d = &*with_tasks(ws, d)?;
     if d.skill_version_ids.is_empty() || d.tasks.is_empty() || d.agent_config_ids.is_empty() || d.conditions.is_empty()
     {
         return Err(ExperimentError::InvalidInput(
@@ -235,24 +282,21 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
     for &c in &d.agent_config_ids {
         agents::agent(ws, c)?;
     }
-    let mut trials = Vec::new();
-    let mut keys = Vec::new();
     for &skill in &d.skill_version_ids {
         skill_name(ws, skill)?;
-        for task in &d.tasks {
-            for &config in &d.agent_config_ids {
-                for &cond in &d.conditions {
-                    let decoys = if cond == Condition::Group { d.decoy_version_ids.clone() } else { Vec::new() };
-                    let with: Vec<i64> = decoys.iter().copied().chain([skill]).collect();
-                    for repeat in 1..=d.repeats {
-                        let label = format!("{} · {} · {:?} · r{repeat}", task.id, skill, cond).to_lowercase();
-                        trials.push((format!("{label} · without"), arm_spec(task, config, decoys.clone())));
-                        trials.push((format!("{label} · with"), arm_spec(task, config, with.clone())));
-                        keys.push((skill, task.id.clone(), config, cond, repeat));
-                    }
-                }
-            }
-        }
+    }
+    let slots = d.slots();
+    if slots.is_empty() {
+        return Err(ExperimentError::InvalidInput("the design names no pair to run".into()));
+    }
+    let mut trials = Vec::new();
+    for (slot, t) in &slots {
+        let (task, cond, repeat) = (&d.tasks[*t], slot.condition, slot.repeat);
+        let decoys = if cond == Condition::Group { d.decoy_version_ids.clone() } else { Vec::new() };
+        let with: Vec<i64> = decoys.iter().copied().chain([slot.skill_version_id]).collect();
+        let label = format!("{} · {} · {:?} · r{repeat}", task.id, slot.skill_version_id, cond).to_lowercase();
+        trials.push((format!("{label} · without"), arm_spec(task, slot.agent_config_id, decoys)));
+        trials.push((format!("{label} · with"), arm_spec(task, slot.agent_config_id, with)));
     }
     let run_id = store::create_run(ws, &format!("experiment: {}", d.name), &trials)?;
     let ids: Vec<i64> = store::trials(ws, run_id)?.into_iter().map(|t| t.id).collect();
@@ -263,7 +307,9 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
         params![d.name, run_id, serde_json::to_string(d)?, now()],
     )?;
     let exp = tx.last_insert_rowid();
-    for (i, (skill, task, config, cond, repeat)) in keys.into_iter().enumerate() {
+    for (i, (PairSlot { skill_version_id: skill, task, agent_config_id: config, condition: cond, repeat }, _)) in
+        slots.into_iter().enumerate()
+    {
         tx.execute(
             "INSERT INTO experiment_pairs(experiment_id, skill_version_id, task, agent_config_id, condition, repeat, trial_without, trial_with)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -395,14 +441,17 @@ fn fairness_problems(without: &Arm, with: &Arm, expected: (&[String], &[String])
     problems
 }
 
+/// The design an experiment was created with (its tasks filled in).
+pub fn design(ws: &Workspace, experiment_id: i64) -> Result<ExperimentDesign> {
+    let conn = ws.conn()?;
+    let json: String = conn
+        .query_row("SELECT design_json FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))
+        .map_err(|_| ExperimentError::NotFound(format!("no experiment with id {experiment_id}")))?;
+    Ok(serde_json::from_str(&json)?)
+}
+
 pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
-    let design: ExperimentDesign = {
-        let conn = ws.conn()?;
-        let json: String = conn
-            .query_row("SELECT design_json FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))
-            .map_err(|_| ExperimentError::NotFound(format!("no experiment with id {experiment_id}")))?;
-        serde_json::from_str(&json)?
-    };
+    let design = design(ws, experiment_id)?;
     let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
     let rows: Vec<PairRow> = {
         let conn = ws.conn()?;

@@ -5,7 +5,9 @@ pub mod bundle;
 pub mod demo;
 mod design;
 pub mod error;
+pub mod estimate;
 pub mod pair_record;
+pub mod rerun;
 mod results_cache;
 pub mod task_sets;
 

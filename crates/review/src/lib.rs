@@ -3,4 +3,5 @@
 pub mod basis;
 pub mod decisions;
 pub mod error;
+mod heat_colour;
 pub mod report;

@@ -517,7 +517,7 @@ fn heatmap(r: &SkillReport) -> String {
     configs.dedup();
     let mut exps: Vec<(i64, String)> = groups.iter().map(|u| (u.experiment_id, experiment_label(u))).collect();
     exps.dedup();
-    let mut o = String::from("<table id=\"heatmap\"><caption>Mean delta (points) by experiment and agent configuration; * p &lt; 0.05</caption><tr><th>Experiment</th>");
+    let mut o = String::from("<table id=\"heatmap\"><caption>Mean delta (points) by experiment and agent configuration: ▲ blue higher with the skill, ▼ orange lower; * p &lt; 0.05</caption><tr><th>Experiment</th>");
     for c in &configs {
         let _ = write!(o, "<th>{}</th>", esc(c));
     }
@@ -527,18 +527,13 @@ fn heatmap(r: &SkillReport) -> String {
         for c in &configs {
             match groups.iter().find(|u| u.experiment_id == id && u.summary.config == *c) {
                 Some(u) => {
-                    let d = u.summary.delta.clamp(-100.0, 100.0);
-                    // Zero-centred diverging scale: red below zero, green above, white at zero.
-                    let (r_, g_, b_) = if d >= 0.0 {
-                        (255.0 - 2.0 * d, 255.0 - 0.8 * d, 255.0 - 2.0 * d)
-                    } else {
-                        (255.0 + 0.4 * d, 255.0 + 2.0 * d, 255.0 + 2.0 * d)
-                    };
+                    let (bg, text) = crate::heat_colour::heat_colour(u.summary.delta);
+                    let sign = crate::heat_colour::heat_symbol(u.summary.delta);
                     let star = if u.summary.p_signflip < 0.05 { "*" } else { "" };
                     let _ = write!(
                         o,
-                        "<td style=\"background:rgb({:.0},{:.0},{:.0})\">{:+.1}{star} <small>n={}</small></td>",
-                        r_, g_, b_, u.summary.delta, u.summary.n
+                        "<td style=\"background:{bg};color:{text}\">{sign}{:+.1}{star} <small>n={}</small></td>",
+                        u.summary.delta, u.summary.n
                     );
                 }
                 None => o.push_str("<td style=\"background:repeating-linear-gradient(45deg,#eee,#eee 4px,#fff 4px,#fff 8px)\">not run</td>"),

@@ -9,6 +9,7 @@ import type { Decision } from "./Decision";
 import type { EngineStatus } from "./EngineStatus";
 import type { EvidenceLink } from "./EvidenceLink";
 import type { ExperimentDesign } from "./ExperimentDesign";
+import type { ExperimentEstimate } from "./ExperimentEstimate";
 import type { ExperimentResults } from "./ExperimentResults";
 import type { ExperimentView } from "./ExperimentView";
 import type { ExportFormat } from "./ExportFormat";
@@ -190,6 +191,12 @@ export const taskSet = (id: number) => call<TaskSetDetail>("task_set", { id });
 
 /** Queues every trial of the design as one run (its tasks taken from `task_set_id` when it lists none); resolves with the experiment id. */
 export const createExperiment = (design: ExperimentDesign) => call<number>("create_experiment", { design });
+
+/** The design's pairs and trials, and its wall time and model cost estimated from past trials of the same configurations (null where there are none). */
+export const estimateExperiment = (design: ExperimentDesign) => call<ExperimentEstimate>("estimate_experiment", { design });
+
+/** Queues the experiment's ended but unscored pairs (unfair arms, infrastructure failures, cancelled arms) as a new experiment; resolves with its id. Scored pairs are never re-run. */
+export const rerunExperiment = (id: number) => call<number>("rerun_experiment", { id });
 
 /** Every experiment, newest first, with its design. */
 export const listExperiments = () => call<Array<ExperimentView>>("list_experiments");

@@ -3,6 +3,7 @@ import { AgentsSection } from "../components/settings/AgentsSection";
 import { EngineSection } from "../components/settings/EngineSection";
 import { HarnessesSection } from "../components/settings/HarnessesSection";
 import { ProvidersSection } from "../components/settings/ProvidersSection";
+import { RunSettingsSection } from "../components/settings/RunSettingsSection";
 import { AsyncView } from "../components/shared/AsyncView";
 import { useAsync } from "../lib/useAsync";
 
@@ -38,6 +39,7 @@ export function SettingsPage() {
         </AsyncView>
       </section>
       <EngineSection />
+      <RunSettingsSection />
       <ProvidersSection state={providers} reload={reloadProviders} />
       <HarnessesSection />
       <AgentsSection state={agents} reload={reloadAgents} providerIds={providerIds} />

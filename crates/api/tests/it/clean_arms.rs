@@ -89,6 +89,7 @@ fn run_with(
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,
+        only: Vec::new(),
     };
     let context = design.tasks[0].dockerfile_context.clone().unwrap();
     let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap();

@@ -89,6 +89,7 @@ pub(crate) fn run_one_pair(
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,
+        only: Vec::new(),
     };
     let e = experiments::create(ws, &design).unwrap();
     let (sink, events) = recorder();

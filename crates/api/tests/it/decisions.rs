@@ -94,6 +94,7 @@ fn verdicts_and_reports_are_per_version() {
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,
+        only: Vec::new(),
     };
     let on_v1 = experiments::create(&ws, &design).unwrap();
     write("# v2");

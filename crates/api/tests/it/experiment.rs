@@ -96,6 +96,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
                 agent_config_ids: vec![config],
                 conditions,
                 repeats: 1,
+                only: Vec::new(),
             }
         };
     let e1 = experiments::create(

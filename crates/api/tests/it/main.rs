@@ -16,6 +16,7 @@ mod pytest_task;
 mod queue_engine_down;
 mod queue_store;
 mod queue_worker;
+mod rerun;
 mod scans;
 mod settings;
 mod task_settings;

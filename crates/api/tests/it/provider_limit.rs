@@ -38,6 +38,7 @@ fn peak_with_limit(max_concurrency: u32) -> usize {
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,
+        only: Vec::new(),
     };
     let id = experiments::create(&ws, &design).unwrap();
     let (sink, _) = recorder();

@@ -81,6 +81,7 @@ fn run_pair(root: &Path, rt: &tokio::runtime::Runtime, base_url: &str, what: Cha
         agent_config_ids: vec![config],
         conditions: vec![Condition::Isolated],
         repeats: 1,
+        only: Vec::new(),
     };
     let id = experiments::create(&ws, &design).unwrap();
     let setup = Setup { ws: ws.clone(), config, workspace, context };
