@@ -256,6 +256,11 @@ async fn settings_key_agent_run_and_trajectory() {
     s.click(Locator::Css("[data-testid=prepare-busybox]")).await;
     let prepared = s.wait_for(Locator::Css("[data-testid=prepare-done]")).await;
     s.wait_text(&prepared, "Built 1 image").await;
+    // No registry answers here: a pull says so, with what to do instead.
+    s.wait_for(Locator::Css("[data-testid=image-pull-ref]")).await.send_keys("127.0.0.1:9/absent:1").await.unwrap();
+    s.click(Locator::Css("[data-testid=image-pull-submit]")).await;
+    let pull = s.wait_for(Locator::Css("[data-testid=image-pull-error]")).await;
+    s.wait_text(&pull, "pull failed").await;
 
     // Queue, scan and price settings: saved to the workspace and merged from a LiteLLM price file.
     let concurrency = s.wait_for(Locator::Css("[data-testid=settings-concurrency]")).await;

@@ -130,15 +130,32 @@ impl Engine {
 
     /// Returns the id of `image`, pulling it first when it is not present locally.
     pub async fn ensure_image(&self, image: &str) -> Result<String, SandboxError> {
-        if let Some(id) = self.image_id(image).await? {
-            return Ok(id);
+        match self.image_id(image).await? {
+            Some(id) => Ok(id),
+            None => self.pull(image, |_| {}).await,
         }
-        let options = CreateImageOptionsBuilder::default().from_image(image).build();
-        self.docker.create_image(Some(options), None, None).try_for_each(|_| async { Ok(()) }).await.map_err(|e| {
+    }
+
+    /// Pulls `image` from its registry; `progress` receives the engine's status lines (a layer's
+    /// "Downloading 12MB/30MB", "Pull complete", the digest). Returns the image id.
+    pub async fn pull(&self, image: &str, mut progress: impl FnMut(&str)) -> Result<String, SandboxError> {
+        let failed = |detail: String| {
             SandboxError::ImageMissing(format!(
-                "{image}: not on this engine and the pull failed ({e}); {PREPARE_IMAGE}"
+                "{image}: not on this engine and the pull failed ({detail}); {PREPARE_IMAGE}"
             ))
-        })?;
+        };
+        let options = CreateImageOptionsBuilder::default().from_image(image).build();
+        let mut stream = self.docker.create_image(Some(options), None, None);
+        while let Some(info) = stream.try_next().await.map_err(|e| failed(e.to_string()))? {
+            if let Some(e) = info.error_detail.and_then(|d| d.message) {
+                return Err(failed(e));
+            }
+            let bytes = info.progress_detail.and_then(|p| Some(format!("{}/{} MB", p.current? >> 20, p.total? >> 20)));
+            let line: Vec<String> = [info.id, info.status, bytes].into_iter().flatten().collect();
+            if !line.is_empty() {
+                progress(&line.join(" "));
+            }
+        }
         self.image_id(image)
             .await?
             .ok_or_else(|| SandboxError::ImageMissing(format!("{image}: absent after the pull; {PREPARE_IMAGE}")))

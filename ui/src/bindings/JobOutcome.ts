@@ -5,4 +5,4 @@ import type { ImportOutcome } from "./ImportOutcome";
 /**
  * What a finished job produced, by kind.
  */
-export type JobOutcome = { "kind": "import" } & ImportOutcome | { "kind": "scan_library", scanned: number, } | { "kind": "harness_install" } & HarnessStatus | { "kind": "image_preparation", images: Array<string>, } | { "kind": "bundle_export", path: string, } | { "kind": "bundle_import", experiment_id: number, };
+export type JobOutcome = { "kind": "import" } & ImportOutcome | { "kind": "scan_library", scanned: number, } | { "kind": "harness_install" } & HarnessStatus | { "kind": "image_preparation", images: Array<string>, } | { "kind": "image_pull", image: string, id: string, } | { "kind": "bundle_export", path: string, } | { "kind": "bundle_import", experiment_id: number, };

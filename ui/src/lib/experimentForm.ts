@@ -1,7 +1,9 @@
+import type { AgentConfig } from "../bindings/AgentConfig";
 import type { Condition } from "../bindings/Condition";
 import type { ExperimentDesign } from "../bindings/ExperimentDesign";
 import type { ExperimentTask } from "../bindings/ExperimentTask";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
+import { GLIBC_IMAGE } from "./agentRunForm";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 import { taskSetName } from "./taskSets";
@@ -118,5 +120,30 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
     agent_config_ids: fields.agent_config_ids,
     conditions: fields.conditions,
     repeats,
+    only: [],
   });
+}
+
+/** The design to estimate: its name changes nothing there, so a blank one does not hold the estimate back. */
+export function estimateDesign(fields: ExperimentFields): Parsed<ExperimentDesign> {
+  return parseExperiment({ ...fields, name: fields.name.trim() || "estimate" });
+}
+
+/** True when the written tasks run a chosen Claude Code configuration, which cannot start in busybox. */
+export function needsGlibc(fields: ExperimentFields, agents: AgentConfig[]): boolean {
+  return (
+    fields.task_set === null &&
+    agents.some((a) => a.harness === "claude-code" && fields.agent_config_ids.includes(a.id))
+  );
+}
+
+/** The fields with the glibc image in place of the busybox default when Claude Code needs it; any other image stays. */
+export function followHarness(fields: ExperimentFields, agents: AgentConfig[]): ExperimentFields {
+  return needsGlibc(fields, agents) && fields.image === DEFAULT_IMAGE ? { ...fields, image: GLIBC_IMAGE } : fields;
+}
+
+/** The skill options with a row for each chosen version they lack: a cloned experiment's older version. */
+export function withChosen(options: [number, string][], chosen: number[]): [number, string][] {
+  const missing = chosen.filter((id) => !options.some(([option]) => option === id));
+  return [...options, ...missing.map((id): [number, string] => [id, `Older version (id ${id})`])];
 }

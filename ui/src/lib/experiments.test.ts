@@ -15,9 +15,11 @@ import {
   pairDelta,
   originLabel,
   pairProgress,
+  rerunText,
   runOrigins,
   skillRows,
   skillVersionIds,
+  unscoredEnded,
 } from "./experiments";
 import { DEFAULT_TASK_SETTINGS } from "./experimentForm";
 import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate, signFlipText } from "./statsFormat";
@@ -86,6 +88,7 @@ const design: ExperimentDesign = {
   agent_config_ids: [7],
   conditions: ["isolated", "group"],
   repeats: 3,
+  only: [],
 };
 
 describe("experiment design", () => {
@@ -115,6 +118,15 @@ describe("pairs", () => {
       { reason: digest, count: 3 },
       { reason: "without arm ended infra_error after 3 attempt(s)", count: 1 },
     ]);
+  });
+
+  it("counts the ended pairs without a score, which a re-run queues again", () => {
+    expect(unscoredEnded(pairs)).toBe(3);
+    expect(rerunText(3)).toBe(
+      "Re-run the 3 ended pairs without a score as a new experiment (scored pairs are never re-run)",
+    );
+    expect(unscoredEnded(pairs.slice(0, 2))).toBe(0);
+    expect(rerunText(0)).toBe("No ended pair is without a score: there is nothing to re-run.");
   });
 
   it("computes a pair's delta in points once both arms are scored", () => {
@@ -215,6 +227,7 @@ describe("experiment origins", () => {
     agent_config_ids: [1],
     conditions: ["isolated"],
     repeats: 1,
+    only: [],
   };
   const experiment = (id: number, run_id: number, p: Provenance | null): ExperimentView => ({
     id,

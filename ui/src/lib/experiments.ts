@@ -45,6 +45,17 @@ export function pairProgress(pairs: PairView[]): PairProgress {
   return { total: pairs.length, scored, pending, excluded: pairs.length - scored - pending };
 }
 
+/** Pairs that ended without a score (unfair arms, infrastructure failures, cancelled arms): what a re-run queues again. */
+export const unscoredEnded = (pairs: PairView[]): number =>
+  pairs.filter((p) => p.excluded.length > 0 && !isPending(p)).length;
+
+/** What the re-run button does, in full. */
+export function rerunText(unscored: number): string {
+  return unscored === 0
+    ? "No ended pair is without a score: there is nothing to re-run."
+    : `Re-run the ${plural(unscored, "ended pair")} without a score as a new experiment (scored pairs are never re-run)`;
+}
+
 export type ReasonCount = { reason: string; count: number };
 
 /** Why finished pairs were left out: each reason once with how many pairs it excluded, commonest first. */

@@ -3,7 +3,14 @@ import type { AgentConfig } from "../bindings/AgentConfig";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
 import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
-import { DEFAULT_TASK_SETTINGS, EXPERIMENT_DEFAULTS, parseExperiment } from "./experimentForm";
+import {
+  DEFAULT_TASK_SETTINGS,
+  estimateDesign,
+  EXPERIMENT_DEFAULTS,
+  followHarness,
+  parseExperiment,
+  withChosen,
+} from "./experimentForm";
 import { emptyToNull, formReader, parseWhole, type Parsed } from "./forms";
 import { applyPreset, parseProvider, PROVIDER_DEFAULTS, PROVIDER_PRESETS, providerFields } from "./providerForm";
 
@@ -139,6 +146,37 @@ describe("agent form", () => {
   });
 });
 
+describe("experiment form helpers", () => {
+  const agents = [
+    { ...agent, id: 1, harness: "builtin" as const },
+    { ...agent, id: 2, harness: "claude-code" as const },
+  ];
+  const written = { ...EXPERIMENT_DEFAULTS, agent_config_ids: [1] };
+
+  it("moves the busybox default to a glibc image once Claude Code runs the written tasks, and only then", () => {
+    expect(followHarness(written, agents).image).toBe(EXPERIMENT_DEFAULTS.image);
+    expect(followHarness({ ...written, agent_config_ids: [1, 2] }, agents).image).toBe(GLIBC_IMAGE);
+    expect(followHarness({ ...written, agent_config_ids: [2], image: "my/image:1" }, agents).image).toBe("my/image:1");
+    const set = { id: 6, name: "s", version: 1, runnable_count: 1 } as TaskSetSummary;
+    expect(followHarness({ ...written, agent_config_ids: [2], task_set: set }, agents).image).toBe(
+      EXPERIMENT_DEFAULTS.image,
+    );
+  });
+
+  it("estimates a design whose only gap is its name", () => {
+    const fields = { ...written, name: " ", skill_version_ids: [3], tasks: "a | b | true" };
+    expect(estimateDesign(fields).ok).toBe(true);
+    expect(parseExperiment(fields).ok).toBe(false);
+  });
+
+  it("lists a chosen skill version the options lack", () => {
+    expect(withChosen([[1, "pdf v2"]], [1, 9])).toEqual([
+      [1, "pdf v2"],
+      [9, "Older version (id 9)"],
+    ]);
+  });
+});
+
 describe("agent run form", () => {
   it("builds the request, blank options as null", () => {
     const result = parseAgentRun({
@@ -203,6 +241,7 @@ describe("experiment form", () => {
         agent_config_ids: [7],
         conditions: ["isolated"],
         repeats: 3,
+        only: [],
         task_set_id: null,
         tasks: [
           {
@@ -258,6 +297,37 @@ describe("experiment form", () => {
     expect(result.ok && result.value).toMatchObject({ task_set_id: 6, tasks: [] });
     const none = parseExperiment({ ...filled, task_set: { ...set, runnable_count: 0 } });
     expect(problems(none)).toEqual(["Task set hello v2 has no task with a deterministic verifier."]);
+  });
+});
+
+describe("experiment form helpers", () => {
+  const agents = [
+    { ...agent, id: 1, harness: "builtin" as const },
+    { ...agent, id: 2, harness: "claude-code" as const },
+  ];
+  const written = { ...EXPERIMENT_DEFAULTS, agent_config_ids: [1] };
+
+  it("moves the busybox default to a glibc image once Claude Code runs the written tasks, and only then", () => {
+    expect(followHarness(written, agents).image).toBe(EXPERIMENT_DEFAULTS.image);
+    expect(followHarness({ ...written, agent_config_ids: [1, 2] }, agents).image).toBe(GLIBC_IMAGE);
+    expect(followHarness({ ...written, agent_config_ids: [2], image: "my/image:1" }, agents).image).toBe("my/image:1");
+    const set = { id: 6, name: "s", version: 1, runnable_count: 1 } as TaskSetSummary;
+    expect(followHarness({ ...written, agent_config_ids: [2], task_set: set }, agents).image).toBe(
+      EXPERIMENT_DEFAULTS.image,
+    );
+  });
+
+  it("estimates a design whose only gap is its name", () => {
+    const fields = { ...written, name: " ", skill_version_ids: [3], tasks: "a | b | true" };
+    expect(estimateDesign(fields).ok).toBe(true);
+    expect(parseExperiment(fields).ok).toBe(false);
+  });
+
+  it("lists a chosen skill version the options lack", () => {
+    expect(withChosen([[1, "pdf v2"]], [1, 9])).toEqual([
+      [1, "pdf v2"],
+      [9, "Older version (id 9)"],
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import {
   experimentCharts,
   experimentPairs,
@@ -11,6 +11,7 @@ import type { ExperimentResults } from "../bindings/ExperimentResults";
 import type { ExperimentView } from "../bindings/ExperimentView";
 import type { PairView } from "../bindings/PairView";
 import { ChartsSection } from "../components/experiments/ChartsSection";
+import { ExperimentActions } from "../components/experiments/ExperimentActions";
 import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { ExperimentsTable } from "../components/experiments/ExperimentsTable";
@@ -21,7 +22,9 @@ import { SkillResultsTable } from "../components/experiments/SkillResultsTable";
 import { AsyncView } from "../components/shared/AsyncView";
 import { EmptyState } from "../components/shared/EmptyState";
 import { ErrorPanel } from "../components/shared/ErrorPanel";
+import type { CloneSource } from "../lib/experimentClone";
 import { skillVersionIds } from "../lib/experiments";
+import { notifyWhenDone } from "../lib/notify";
 import { resultsHref, runsHref } from "../lib/route";
 import { throttle } from "../lib/throttle";
 import { useAsync } from "../lib/useAsync";
@@ -60,6 +63,13 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
     [reloadEntries, reloadResults],
   );
   useEffect(() => throttled.cancel, [throttled]);
+  const [clone, setClone] = useState<CloneSource | null>(null);
+  /** Opens an experiment queued from this page (the form or a re-run) and tells when it finishes. */
+  const opened = (id: number) => {
+    notifyWhenDone(id);
+    reloadEntries();
+    window.location.hash = resultsHref(id);
+  };
   const eventError = useQueueEvents((event) => event.type === "trial" && throttled.schedule());
   // With none chosen, the newest experiment opens (a new workspace's demo, for a newcomer).
   useEffect(() => {
@@ -85,7 +95,9 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
               </section>
               {selected ? (
                 <AsyncView state={results} what="the statistics" onRetry={reloadResults}>
-                  {(data) => data && <Selected experiment={selected} evidence={data} />}
+                  {(data) =>
+                    data && <Selected experiment={selected} evidence={data} onClone={setClone} onQueued={opened} />
+                  }
                 </AsyncView>
               ) : experimentId !== null ? (
                 <EmptyState title={`There is no experiment with id ${experimentId}.`}>
@@ -98,20 +110,27 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
           );
         }}
       </AsyncView>
-      <ExperimentForm
-        onCreated={(id) => {
-          reloadEntries();
-          window.location.hash = resultsHref(id);
-        }}
-      />
+      <ExperimentForm onCreated={opened} clone={clone} />
     </div>
   );
 }
 
-function Selected({ experiment, evidence: { results, pairs } }: { experiment: ExperimentView; evidence: Evidence }) {
+type SelectedProps = {
+  experiment: ExperimentView;
+  evidence: Evidence;
+  onClone: (source: CloneSource) => void;
+  onQueued: (experimentId: number) => void;
+};
+
+function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued }: SelectedProps) {
   // Charts change only when another pair is scored; the skills tested never change.
   const [charts, reloadCharts] = useAsync(() => experimentCharts(experiment.id), [experiment.id, results.pairs_scored]);
   const [skillIds, reloadSkillIds] = useAsync(() => loadSkillIds(pairs), [experiment.id]);
+  const unfinished = experiment.pairs_finished < experiment.pairs;
+  // Followed from here on, so that its end is told even once another page is shown.
+  useEffect(() => {
+    if (unfinished) notifyWhenDone(experiment.id);
+  }, [experiment.id, unfinished]);
   return (
     <div data-testid="experiment-results" data-experiment-id={experiment.id}>
       <header className="panel-header">
@@ -119,6 +138,13 @@ function Selected({ experiment, evidence: { results, pairs } }: { experiment: Ex
         <a href={runsHref(experiment.run_id)}>Open its trials on the Runs page</a>
       </header>
       <OriginNote provenance={experiment.provenance} />
+      <ExperimentActions
+        key={experiment.id}
+        experiment={experiment}
+        pairs={pairs}
+        onClone={onClone}
+        onQueued={onQueued}
+      />
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
       <Heatmap
         report={results.report}

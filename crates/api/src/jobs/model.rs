@@ -20,6 +20,8 @@ pub enum JobRequest {
     HarnessInstall { harness: Harness },
     /// Builds the local base images (busybox; with `debian`, also Debian + Python by debootstrap).
     ImagePreparation { debian: bool },
+    /// Pulls an image from its registry (a reference such as `python:3.12-slim`).
+    ImagePull { image: String },
     /// Writes an experiment's bundle to `path`.
     BundleExport { experiment_id: i64, path: String },
     /// Imports the bundle at `path` as a new experiment.
@@ -34,6 +36,7 @@ pub enum JobKind {
     ScanLibrary,
     HarnessInstall,
     ImagePreparation,
+    ImagePull,
     BundleExport,
     BundleImport,
 }
@@ -45,6 +48,7 @@ impl JobRequest {
             JobRequest::ScanLibrary => JobKind::ScanLibrary,
             JobRequest::HarnessInstall { .. } => JobKind::HarnessInstall,
             JobRequest::ImagePreparation { .. } => JobKind::ImagePreparation,
+            JobRequest::ImagePull { .. } => JobKind::ImagePull,
             JobRequest::BundleExport { .. } => JobKind::BundleExport,
             JobRequest::BundleImport { .. } => JobKind::BundleImport,
         }
@@ -58,6 +62,7 @@ impl JobKind {
             JobKind::ScanLibrary => "scan_library",
             JobKind::HarnessInstall => "harness_install",
             JobKind::ImagePreparation => "image_preparation",
+            JobKind::ImagePull => "image_pull",
             JobKind::BundleExport => "bundle_export",
             JobKind::BundleImport => "bundle_import",
         }
@@ -69,6 +74,7 @@ impl JobKind {
             JobKind::ScanLibrary,
             JobKind::HarnessInstall,
             JobKind::ImagePreparation,
+            JobKind::ImagePull,
             JobKind::BundleExport,
             JobKind::BundleImport,
         ]
@@ -128,6 +134,11 @@ pub enum JobOutcome {
     /// The images built, as `tag image-id`.
     ImagePreparation {
         images: Vec<String>,
+    },
+    /// The image pulled and its local id.
+    ImagePull {
+        image: String,
+        id: String,
     },
     BundleExport {
         path: String,

@@ -103,6 +103,7 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
             Ok(JobOutcome::HarnessInstall(status))
         }
         JobRequest::ImagePreparation { debian } => prepare_images(step, *debian),
+        JobRequest::ImagePull { image } => pull_image(step, image),
         JobRequest::BundleExport { experiment_id, path } => {
             step.progress(0, 1, format!("Exporting experiment #{experiment_id}"))?;
             bundle::write_file(std::path::Path::new(path), &bundle::export(ws, *experiment_id, None)?)?;
@@ -147,12 +148,44 @@ fn prepare_images(step: &mut Step, debian: bool) -> Result<JobOutcome> {
     Ok(JobOutcome::ImagePreparation { images })
 }
 
+/// Pulls one image, its status lines as progress (at most a few a second); a cancel stops the pull.
+fn pull_image(step: &mut Step, image: &str) -> Result<JobOutcome> {
+    let image = image.trim();
+    if image.is_empty() || image.chars().any(char::is_whitespace) {
+        return Err(AppError::invalid_input(format!("{image:?} is not an image reference (e.g. python:3.12-slim)")));
+    }
+    let runtime = crate::runtime::current_thread("the image pull")?;
+    step.progress(0, 1, format!("Pulling {image}"))?;
+    let engine = runtime.block_on(Engine::connect())?;
+    let cancel = step.cancel;
+    let mut last = std::time::Instant::now();
+    let mut report = |line: &str| {
+        if last.elapsed() >= std::time::Duration::from_millis(250) {
+            last = std::time::Instant::now();
+            let _ = step.progress(0, 1, line.to_string());
+        }
+    };
+    let stopped = async {
+        while !cancel.load(Ordering::Relaxed) {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    };
+    let id = runtime.block_on(async {
+        tokio::select! {
+            pulled = engine.pull(image, &mut report) => pulled.map_err(AppError::from),
+            () = stopped => Err(AppError::new(ErrorCode::Conflict, "cancelled")),
+        }
+    })?;
+    Ok(JobOutcome::ImagePull { image: image.to_string(), id })
+}
+
 fn finished_message(outcome: &JobOutcome) -> String {
     match outcome {
         JobOutcome::Import(o) => format!("Imported {} skill(s)", o.skills.len()),
         JobOutcome::ScanLibrary { scanned } => format!("Reviewed {scanned} version(s)"),
         JobOutcome::HarnessInstall(s) => format!("{} {} is installed", s.harness.as_str(), s.version),
         JobOutcome::ImagePreparation { images } => format!("Built {} image(s)", images.len()),
+        JobOutcome::ImagePull { image, id } => format!("Pulled {image} ({id})"),
         JobOutcome::BundleExport { path } => format!("Wrote {path}"),
         JobOutcome::BundleImport { experiment_id } => format!("Imported experiment #{experiment_id}"),
     }
@@ -164,6 +197,7 @@ fn failed_message(req: &JobRequest) -> &'static str {
         JobRequest::ScanLibrary => "The review stopped; versions reviewed before the error keep their results",
         JobRequest::HarnessInstall { .. } => "The install failed",
         JobRequest::ImagePreparation { .. } => "The image build failed",
+        JobRequest::ImagePull { .. } => "The pull failed",
         JobRequest::BundleExport { .. } => "The export failed",
         JobRequest::BundleImport { .. } => "The bundle import failed; nothing was changed",
     }
@@ -175,6 +209,7 @@ fn cancelled_message(req: &JobRequest) -> &'static str {
         JobRequest::ScanLibrary => "Cancelled; versions reviewed before the cancel keep their results",
         JobRequest::HarnessInstall { .. } => "Cancelled; npm was stopped",
         JobRequest::ImagePreparation { .. } => "Cancelled; images built before the cancel are kept",
+        JobRequest::ImagePull { .. } => "Cancelled; the pull was stopped",
         JobRequest::BundleExport { .. } => "Cancelled before the export started",
         JobRequest::BundleImport { .. } => "Cancelled before the import started",
     }

@@ -9,6 +9,7 @@ mod common;
 mod decisions;
 mod experiment;
 mod hostile;
+mod image_pull;
 mod import;
 mod jobs;
 mod provider_limit;

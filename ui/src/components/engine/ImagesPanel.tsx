@@ -11,8 +11,9 @@ import { Badge } from "../shared/Badge";
 import { ErrorPanel } from "../shared/ErrorPanel";
 import { ProgressBar } from "../shared/ProgressBar";
 import { Table, type Column } from "../shared/Table";
+import { ImagePull } from "./ImagePull";
 
-/** The base images tasks and harnesses need, their state and id, and "Prepare" with progress. */
+/** The base images tasks and harnesses need, their state and id, "Prepare" with progress, and a pull of any image. */
 export function ImagesPanel() {
   const [state, reload] = useAsync(baseImages, []);
   const [progress, setProgress] = useState<JobEvent | null>(null);
@@ -77,6 +78,7 @@ export function ImagesPanel() {
         </p>
       )}
       {prepare.status === "failed" && <ErrorPanel error={prepare.error} testId="prepare-error" />}
+      <ImagePull />
     </div>
   );
 }

@@ -1,26 +1,40 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, type FormEvent } from "react";
 import { createExperiment } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { Condition } from "../../bindings/Condition";
 import type { ExperimentDesign } from "../../bindings/ExperimentDesign";
 import type { SkillSummary } from "../../bindings/SkillSummary";
-import { CONDITIONS, EXPERIMENT_DEFAULTS, parseExperiment, type ExperimentFields } from "../../lib/experimentForm";
+import { cloneFields, type CloneSource } from "../../lib/experimentClone";
+import {
+  CONDITIONS,
+  estimateDesign,
+  EXPERIMENT_DEFAULTS,
+  followHarness,
+  needsGlibc,
+  parseExperiment,
+  withChosen,
+  type ExperimentFields,
+} from "../../lib/experimentForm";
 import { sectionHref } from "../../lib/route";
+import { useKeyedState } from "../../lib/useKeyedState";
 import { useSubmit } from "../../lib/useSubmit";
 import { AgentsSkillsPanel } from "../runs/AgentsSkillsPanel";
-import { ImageWorkspaceFields } from "../runs/ImageWorkspaceFields";
 import { EmptyState } from "../shared/EmptyState";
 import { Field } from "../shared/Field";
 import { MultiSelect, skillOptions } from "../shared/MultiSelect";
 import { SubmissionStatus } from "../shared/SubmissionStatus";
 import { SubmitActions } from "../shared/SubmitActions";
-import { TextAreaField } from "../shared/TextAreaField";
-import { TaskSourceSelect } from "./TaskSourceSelect";
+import { EstimatePanel } from "./EstimatePanel";
+import { ExperimentTaskFields } from "./ExperimentTaskFields";
 
-type Props = { onCreated: (experimentId: number) => void };
+type Props = {
+  onCreated: (experimentId: number) => void;
+  /** An experiment to start from; each new one refills the form. */
+  clone: CloneSource | null;
+};
 
 /** Queues a paired experiment: every skill × task × configuration × condition × repeat, run without and with the skill. */
-export function ExperimentForm({ onCreated }: Props) {
+export function ExperimentForm({ onCreated, clone }: Props) {
   return (
     <AgentsSkillsPanel
       title="New experiment"
@@ -33,18 +47,32 @@ export function ExperimentForm({ onCreated }: Props) {
         </EmptyState>
       }
     >
-      {(agents, skills) => <Form agents={agents} skills={skills} onCreated={onCreated} />}
+      {(agents, skills) => <Form agents={agents} skills={skills} onCreated={onCreated} clone={clone} />}
     </AgentsSkillsPanel>
   );
 }
 
 type FormProps = Props & { agents: AgentConfig[]; skills: SkillSummary[] };
 
-function Form({ agents, skills, onCreated }: FormProps) {
-  const [fields, setFields] = useState<ExperimentFields>(EXPERIMENT_DEFAULTS);
+function Form({ agents, skills, onCreated, clone }: FormProps) {
+  const cloned =
+    clone &&
+    cloneFields(
+      clone,
+      agents.map((a) => a.id),
+    );
+  const [fields, setFields] = useKeyedState<ExperimentFields>(cloned?.fields ?? EXPERIMENT_DEFAULTS, clone);
   const [submission, submit] = useSubmit(async (design: ExperimentDesign) => onCreated(await createExperiment(design)));
   const busy = submission.state.status === "running";
-  const set = (patch: Partial<ExperimentFields>) => setFields({ ...fields, ...patch });
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (clone) form.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  }, [clone]);
+  const set = (patch: Partial<ExperimentFields>) => {
+    const next = { ...fields, ...patch };
+    // Choosing configurations or the task source may call for another image; typing one never changes it.
+    setFields("agent_config_ids" in patch || "task_set" in patch ? followHarness(next, agents) : next);
+  };
   const toggle = (condition: Condition, on: boolean) =>
     set({
       conditions: CONDITIONS.map(([c]) => c).filter((c) => (c === condition ? on : fields.conditions.includes(c))),
@@ -55,7 +83,17 @@ function Form({ agents, skills, onCreated }: FormProps) {
   };
 
   return (
-    <form className="form" data-testid="experiment-form" onSubmit={onSubmit}>
+    <form className="form" data-testid="experiment-form" onSubmit={onSubmit} ref={form}>
+      {cloned && cloned.notes.length > 0 && (
+        <div className="notice notice-info" data-testid="experiment-clone-notes">
+          <ul className="problems">
+            {cloned.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <h3>1. What to compare</h3>
       <Field
         label="Name"
         testId="experiment-name"
@@ -68,7 +106,7 @@ function Form({ agents, skills, onCreated }: FormProps) {
         <MultiSelect
           label="Skills to evaluate"
           testId="experiment-skills"
-          options={skillOptions(skills)}
+          options={withChosen(skillOptions(skills), fields.skill_version_ids)}
           value={fields.skill_version_ids}
           onChange={(skill_version_ids) => set({ skill_version_ids })}
           disabled={busy}
@@ -76,7 +114,7 @@ function Form({ agents, skills, onCreated }: FormProps) {
         <MultiSelect
           label="Decoys (group condition)"
           testId="experiment-decoys"
-          options={skillOptions(skills)}
+          options={withChosen(skillOptions(skills), fields.decoy_version_ids)}
           value={fields.decoy_version_ids}
           onChange={(decoy_version_ids) => set({ decoy_version_ids })}
           disabled={busy || !fields.conditions.includes("group")}
@@ -105,45 +143,20 @@ function Form({ agents, skills, onCreated }: FormProps) {
           </label>
         ))}
       </fieldset>
-      <TaskSourceSelect value={fields.task_set} onChange={(task_set) => set({ task_set })} disabled={busy} />
-      {/* A stored set carries its own tasks and environments. */}
-      {fields.task_set === null && (
-        <TextAreaField
-          label="Tasks, one a line: id | instruction | verifier command"
-          testId="experiment-tasks"
-          className="mono"
-          rows={4}
-          value={fields.tasks}
-          onChange={(tasks) => set({ tasks })}
-          placeholder="hello | Write hello to out.txt | test -f out.txt"
-          required
-          disabled={busy}
-          spellCheck={false}
-          hint="The verifier runs with sh -c; exit code 0 scores 1.0, anything else 0.0."
-        />
-      )}
-      <div className="field-row">
-        {fields.task_set === null && (
-          <ImageWorkspaceFields
-            testIdPrefix="experiment"
-            image={fields.image}
-            workspace={fields.workspace}
-            onChange={set}
-            disabled={busy}
-            workspaceHint="Copied into every task's working directory before the agent starts."
-          />
-        )}
-        <Field
-          type="number"
-          label="Repeats"
-          testId="experiment-repeats"
-          min={1}
-          value={fields.repeats}
-          onChange={(repeats) => set({ repeats })}
-          required
-          disabled={busy}
-        />
-      </div>
+      <h3>2. Tasks</h3>
+      <ExperimentTaskFields fields={fields} onChange={set} disabled={busy} glibc={needsGlibc(fields, agents)} />
+      <h3>3. Size, time and cost</h3>
+      <Field
+        type="number"
+        label="Repeats"
+        testId="experiment-repeats"
+        min={1}
+        value={fields.repeats}
+        onChange={(repeats) => set({ repeats })}
+        required
+        disabled={busy}
+      />
+      <EstimatePanel design={estimateDesign(fields)} agents={agents} />
       <SubmitActions testId="experiment-submit" busy={busy} label="Queue experiment" busyLabel="Queuing…" />
       <SubmissionStatus submission={submission} testId="experiment" />
     </form>

@@ -9,10 +9,19 @@ type Props = {
   onChange: (patch: { image?: string; workspace?: string }) => void;
   disabled: boolean;
   workspaceHint: string;
+  imageHint?: string;
 };
 
 /** The container image and optional workspace folder of an agent run or experiment. */
-export function ImageWorkspaceFields({ testIdPrefix, image, workspace, onChange, disabled, workspaceHint }: Props) {
+export function ImageWorkspaceFields({
+  testIdPrefix,
+  image,
+  workspace,
+  onChange,
+  disabled,
+  workspaceHint,
+  imageHint,
+}: Props) {
   return (
     <>
       <Field
@@ -23,6 +32,7 @@ export function ImageWorkspaceFields({ testIdPrefix, image, workspace, onChange,
         required
         disabled={disabled}
         spellCheck={false}
+        hint={imageHint}
       />
       <Field
         label="Workspace folder (optional)"
