@@ -610,62 +610,91 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     s.close().await;
 }
 
-/// Issue 16: a Harbor task folder imported on the Tasks page becomes a stored task set (the same
-/// content imported again is the same set), and the experiment form runs that set against the
-/// scripted model server; the set then names the experiment that used it.
+/// Issue 16, as a new user: the base image is missing and the app prepares it; the user's own
+/// skill comes in through the Library's import and its evals.json through the Tasks page (the same
+/// content imported again is the same set); the experiment form estimates the run, runs it against
+/// the scripted model server, and the results lead to an exported report the app offers to open.
+/// (The provider, key and agent configuration come from the CLI here; the Settings test adds them
+/// through the window.)
 #[tokio::test(flavor = "multi_thread")]
-async fn a_task_set_from_the_tasks_page_runs_in_an_experiment() {
+async fn a_new_user_goes_from_a_missing_image_to_an_exported_report() {
     driver::join_session_keyring();
-    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
+    let summary = "printf 'Rows: 3\\nTotal units: 20\\nTotal revenue: 530\\n' > summary.md";
+    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": summary}}, {"text": "summary.md written"}]});
     let server = driver::model_server(script, None).await;
     let home = tempfile::tempdir().unwrap();
     let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
     cli(&["provider", "add", "local", "--api", "openai_chat", "--base-url", &server.base_url], "");
-    cli(&["credential", "set", "local"], "sk-e2e-tasks-00000000");
+    cli(&["credential", "set", "local"], "sk-e2e-newuser-0000000");
     cli(&["agent", "add", "builtin", "--provider", "local", "--model", "m"], "");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let tasks = root.join("fixtures/tasks/harbor-local").canonicalize().unwrap();
+    let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
+    // The engine holds no base image yet (this removes only the tag; Prepare rebuilds it).
+    let rmi = std::process::Command::new("docker").args(["rmi", "-f", "skillscope/busybox:1"]).output().unwrap();
+    assert!(rmi.status.success(), "{}", String::from_utf8_lossy(&rmi.stderr));
 
     let s = Session::start(home.path()).await;
     s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    s.click(Locator::Css("[data-testid=nav-settings]")).await;
+    s.wait_for(Locator::Css("[data-testid=engine-status] [data-engine-state=running]")).await;
+    s.wait_for(Locator::Css("[data-testid=image-row][data-ready=false]")).await;
+    s.click(Locator::Css("[data-testid=prepare-busybox]")).await;
+    let prepared = s.wait_for_within(Locator::Css("[data-testid=prepare-done]"), Duration::from_secs(120)).await;
+    s.wait_text(&prepared, "Built 1 image").await;
+    s.wait_for(Locator::Css("[data-testid=image-row][data-ready=true]")).await;
+
+    s.click(Locator::Css("[data-testid=nav-library]")).await;
+    s.import_via_dialog(skill.to_str().unwrap(), "csv-summary").await;
+
     s.click(Locator::Css("[data-testid=nav-tasks]")).await;
     let path = s.wait_for(Locator::Css("[data-testid=task-import-path]")).await;
-    path.send_keys(tasks.to_str().unwrap()).await.unwrap();
+    path.send_keys(skill.to_str().unwrap()).await.unwrap();
     s.click(Locator::Css("[data-testid=task-import-submit]")).await;
     let result = s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=false]")).await;
-    s.wait_text(&result, "harbor-local v1").await;
-    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=harbor-local]")).await;
-    // A task opens whole: its instruction as text and what the importer warned about.
+    s.wait_text(&result, "csv-summary v1").await;
+    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=csv-summary]")).await;
+    // The judge-only case is listed and says experiments leave it out; the other one opens whole.
+    s.click(Locator::Css("[data-testid=task-set-detail] [data-testid=task-row][data-runnable=false] td")).await;
+    s.wait_for(Locator::Css("[data-testid=task-detail] [data-testid=task-not-runnable]")).await;
     s.click(Locator::Css("[data-testid=task-set-detail] [data-testid=task-row][data-runnable=true] td")).await;
     let detail = s.wait_for(Locator::Css("[data-testid=task-detail]")).await;
-    s.wait_text(&detail, "answer.txt").await;
-    s.wait_for(Locator::Css("[data-testid=task-detail] [data-testid=task-warning]")).await;
+    s.wait_text(&detail, "summary.md").await;
     s.click(Locator::Css("[data-testid=task-import-submit]")).await;
     s.wait_for(Locator::Css("[data-testid=task-import-result][data-reused=true]")).await;
     s.screenshot("e2e-tasks.png").await;
 
     s.click(Locator::Css("[data-testid=nav-results]")).await;
-    s.wait_for(Locator::Css("[data-testid=experiment-name]"))
-        .await
-        .send_keys("Task set from the Tasks page")
-        .await
-        .unwrap();
-    s.wait_for(Locator::Css("[data-testid=experiment-skills]")).await.select_by_label("csv-insights v1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-name]")).await.send_keys("My skill on its own evals").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-skills]")).await.select_by_label("csv-summary v1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-configs]")).await.select_by_value("1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-task-source]")).await.select_by_value("1").await.unwrap();
     s.wait_gone(Locator::Css("[data-testid=experiment-tasks]")).await;
     let repeats = s.wait_for(Locator::Css("[data-testid=experiment-repeats]")).await;
     repeats.clear().await.unwrap();
     repeats.send_keys("1").await.unwrap();
+    // Before it starts: one pair, two trials; no past trial to time or price it by.
+    s.wait_for(Locator::Css("[data-testid=experiment-estimate][data-trials='2']")).await;
+    s.wait_for(Locator::Css("[data-testid=experiment-estimate-no-basis]")).await;
+    s.screenshot("e2e-experiment-form.png").await;
     s.click(Locator::Css("[data-testid=experiment-submit]")).await;
-    // Both arms run through the app's queue; the pair is scored.
     s.wait_for_within(
-        Locator::Css("[data-testid=skill-result][data-skill=csv-insights][data-class=too_few_tasks]"),
+        Locator::Css("[data-testid=skill-result][data-skill=csv-summary][data-class=too_few_tasks]"),
         Duration::from_secs(240),
     )
     .await;
     s.wait_for(Locator::Css("[data-testid=pair-row][data-excluded=false]")).await;
+    s.screenshot("e2e-new-user-results.png").await;
+
+    s.click(Locator::Css("[data-testid=nav-library]")).await;
+    s.click(Locator::Css("[data-testid=skill-row][data-skill-name=csv-summary] td")).await;
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    s.click(Locator::Css("[data-testid=tab-decision]")).await;
+    s.click(Locator::Css("[data-testid=report-html]")).await;
+    let path_el = s.wait_for(Locator::Css("[data-testid=report-path]")).await;
+    s.wait_text(&path_el, ".html").await;
+    s.wait_for(Locator::Css("[data-testid=report-path] [data-testid=export-open]")).await;
     s.click(Locator::Css("[data-testid=nav-tasks]")).await;
-    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=harbor-local] a[href^='#/results/']")).await;
+    s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=csv-summary] a[href^='#/results/']")).await;
     s.close().await;
 }
