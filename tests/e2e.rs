@@ -664,7 +664,11 @@ async fn a_new_user_goes_from_a_missing_image_to_an_exported_report() {
     s.screenshot("e2e-tasks.png").await;
 
     s.click(Locator::Css("[data-testid=nav-results]")).await;
-    s.wait_for(Locator::Css("[data-testid=experiment-name]")).await.send_keys("My skill on its own evals").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-name]"))
+        .await
+        .send_keys("My skill on its own evals")
+        .await
+        .unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-skills]")).await.select_by_label("csv-summary v1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-configs]")).await.select_by_value("1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-task-source]")).await.select_by_value("1").await.unwrap();

@@ -300,37 +300,6 @@ describe("experiment form", () => {
   });
 });
 
-describe("experiment form helpers", () => {
-  const agents = [
-    { ...agent, id: 1, harness: "builtin" as const },
-    { ...agent, id: 2, harness: "claude-code" as const },
-  ];
-  const written = { ...EXPERIMENT_DEFAULTS, agent_config_ids: [1] };
-
-  it("moves the busybox default to a glibc image once Claude Code runs the written tasks, and only then", () => {
-    expect(followHarness(written, agents).image).toBe(EXPERIMENT_DEFAULTS.image);
-    expect(followHarness({ ...written, agent_config_ids: [1, 2] }, agents).image).toBe(GLIBC_IMAGE);
-    expect(followHarness({ ...written, agent_config_ids: [2], image: "my/image:1" }, agents).image).toBe("my/image:1");
-    const set = { id: 6, name: "s", version: 1, runnable_count: 1 } as TaskSetSummary;
-    expect(followHarness({ ...written, agent_config_ids: [2], task_set: set }, agents).image).toBe(
-      EXPERIMENT_DEFAULTS.image,
-    );
-  });
-
-  it("estimates a design whose only gap is its name", () => {
-    const fields = { ...written, name: " ", skill_version_ids: [3], tasks: "a | b | true" };
-    expect(estimateDesign(fields).ok).toBe(true);
-    expect(parseExperiment(fields).ok).toBe(false);
-  });
-
-  it("lists a chosen skill version the options lack", () => {
-    expect(withChosen([[1, "pdf v2"]], [1, 9])).toEqual([
-      [1, "pdf v2"],
-      [9, "Older version (id 9)"],
-    ]);
-  });
-});
-
 describe("agent run form", () => {
   const config = (id: number, harness: AgentConfig["harness"]) => ({ ...agent, id, harness });
 

@@ -4,8 +4,7 @@ import type { ImportedTrajectory } from "../bindings/ImportedTrajectory";
 import type { TrajectorySummary } from "../bindings/TrajectorySummary";
 import { AsyncView } from "../components/shared/AsyncView";
 import { ErrorPanel } from "../components/shared/ErrorPanel";
-import { Field } from "../components/shared/Field";
-import { PathPicker } from "../components/shared/PathPicker";
+import { PathField } from "../components/shared/PathField";
 import { useFileDrop } from "../lib/useFileDrop";
 import { Pager } from "../components/shared/Pager";
 import { Table, type Column } from "../components/shared/Table";
@@ -151,18 +150,15 @@ function ImportForm({ onImported }: { onImported: (imported: ImportedTrajectory)
           void submit();
         }}
       >
-        <Field
+        <PathField
           label="Import an ATIF file (path)"
           testId="trajectory-import-path"
           value={path}
           onChange={setPath}
           placeholder="/path/to/trajectory.json"
-        />
-        <PathPicker
           pick="file"
           filters={[{ name: "ATIF trajectories", extensions: ["json"] }]}
-          onPick={setPath}
-          testId="trajectory-pick"
+          pickTestId="trajectory-pick"
         />
         <button
           type="submit"

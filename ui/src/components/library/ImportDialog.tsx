@@ -13,7 +13,7 @@ import { Badge } from "../shared/Badge";
 import { Dialog } from "../shared/Dialog";
 import { ErrorPanel } from "../shared/ErrorPanel";
 import { Field } from "../shared/Field";
-import { PathPicker } from "../shared/PathPicker";
+import { PathField } from "../shared/PathField";
 import { ProgressBar } from "../shared/ProgressBar";
 import { SubmitActions } from "../shared/SubmitActions";
 
@@ -62,7 +62,7 @@ export function ImportDialog({ initialSource = "", onClose, onImported }: Props)
   return (
     <Dialog title="Import skills" onClose={onClose} closeTestId="import-close">
       <form className="form" onSubmit={submit}>
-        <Field
+        <PathField
           label="Source"
           testId="import-source"
           value={source}
@@ -70,15 +70,10 @@ export function ImportDialog({ initialSource = "", onClose, onImported }: Props)
           placeholder="/path/to/skill-folder, /path/to/skill.zip, or a git URL / repository path"
           disabled={running}
           autoFocus
-          spellCheck={false}
           hint="A folder containing SKILL.md (or folders of skills), a .zip or .skill archive, or a git repository."
-        />
-        <PathPicker
           pick="both"
           filters={[{ name: "Skill archives", extensions: ["zip", "skill"] }]}
-          onPick={setSource}
-          disabled={running}
-          testId="import-pick"
+          pickTestId="import-pick"
         />
         <div className="field-row">
           <Field

@@ -1,5 +1,5 @@
 import { Field } from "../shared/Field";
-import { PathPicker } from "../shared/PathPicker";
+import { PathField } from "../shared/PathField";
 
 type Props = {
   /** Prefix of the data-testids: `<prefix>-image` and `<prefix>-workspace`. */
@@ -34,22 +34,16 @@ export function ImageWorkspaceFields({
         spellCheck={false}
         hint={imageHint}
       />
-      <Field
+      <PathField
         label="Workspace folder (optional)"
         testId={`${testIdPrefix}-workspace`}
-        className="mono"
         value={workspace}
         onChange={(workspace) => onChange({ workspace })}
         placeholder="/path/on/this/computer"
         disabled={disabled}
-        spellCheck={false}
         hint={workspaceHint}
-      />
-      <PathPicker
         pick="folder"
-        onPick={(workspace) => onChange({ workspace })}
-        disabled={disabled}
-        testId={`${testIdPrefix}-workspace-pick`}
+        pickTestId={`${testIdPrefix}-workspace-pick`}
       />
     </>
   );

@@ -5,8 +5,7 @@ import type { Settings } from "../../bindings/Settings";
 import { importSummary } from "../../lib/settingsForm";
 import { useAction } from "../../lib/useAction";
 import { ErrorPanel } from "../shared/ErrorPanel";
-import { Field } from "../shared/Field";
-import { PathPicker } from "../shared/PathPicker";
+import { PathField } from "../shared/PathField";
 import { SubmitActions } from "../shared/SubmitActions";
 
 type Props = { onImported: (settings: Settings) => void };
@@ -33,22 +32,16 @@ export function PriceImport({ onImported }: Props) {
         unsaved changes.
       </p>
       <div className="field-row">
-        <Field
+        <PathField
           label="Price file (path)"
           testId="price-import-path"
-          className="mono"
           value={path}
           onChange={setPath}
           placeholder="/path/to/model_prices_and_context_window.json"
           disabled={busy}
-          spellCheck={false}
-        />
-        <PathPicker
           pick="file"
           filters={[{ name: "LiteLLM prices", extensions: ["json"] }]}
-          onPick={setPath}
-          disabled={busy}
-          testId="price-import-pick"
+          pickTestId="price-import-pick"
         />
       </div>
       <SubmitActions

@@ -5,8 +5,7 @@ import type { TaskSetImport } from "../../bindings/TaskSetImport";
 import { useAction } from "../../lib/useAction";
 import { useFileDrop } from "../../lib/useFileDrop";
 import { ErrorPanel } from "../shared/ErrorPanel";
-import { Field } from "../shared/Field";
-import { PathPicker } from "../shared/PathPicker";
+import { PathField } from "../shared/PathField";
 import { SelectField } from "../shared/SelectField";
 import { SubmitActions } from "../shared/SubmitActions";
 import { StoredNotice } from "./StoredNotice";
@@ -37,23 +36,17 @@ export function TaskImportForm({ onStored }: { onStored: (result: TaskSetImport)
   return (
     <form className="form" data-testid="task-import-form" onSubmit={submit}>
       <div className="field-row">
-        <Field
+        <PathField
           label="Import tasks from (path)"
           testId="task-import-path"
-          className="mono"
           value={path}
           onChange={setPath}
           placeholder="/path/to/tasks or /path/to/evals.json"
           disabled={busy}
-          spellCheck={false}
           hint="A Harbor task folder or a folder of them, a skill folder with evals/evals.json or an evals.json file, or a SWE-Skills-Bench folder."
-        />
-        <PathPicker
           pick="both"
           filters={[{ name: "Skill evals", extensions: ["json"] }]}
-          onPick={setPath}
-          disabled={busy}
-          testId="task-import-pick"
+          pickTestId="task-import-pick"
         />
         <SelectField
           label="Kind"
