@@ -1,67 +1,41 @@
-//! Claude Code, the real CLI (pinned to [`VERSION`]), as a trial's agent. It runs inside the trial's
-//! container, which keeps no network: its model calls go to a Unix socket mounted from the host,
-//! where a key-adding proxy forwards them (`skillscope_models::proxy`), so the container only ever
-//! holds a placeholder key. Skills are offered the way Claude Code finds them (copied from /skills
-//! into its config folder), and its `stream-json` output becomes the ATIF trajectory.
+//! Claude Code, the real CLI (pinned to [`VERSION`]), as a trial's agent, inside the trial's
+//! container (`cli_harness`); it speaks to the proxy's socket itself (`ANTHROPIC_UNIX_SOCKET`).
+//! Skills are offered the way Claude Code finds them (copied from /skills into its config
+//! folder), and its `stream-json` output becomes the ATIF trajectory.
 
-use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
-use serde_json::Value;
+use crate::cli_harness::{self, args, Cli, SOCKET_DIR, SOCKET_NAME};
+pub use crate::cli_harness::{Converted, Ending};
+use crate::run::{AgentError, AgentOutcome, RunInput};
+use serde_json::{json, Value};
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
 use skillscope_models::{ProviderWait, Usage};
-use skillscope_sandbox::{ExecOptions, Owner, Uncharged, WaitClock};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The version Skillscope installs and runs: its headless flags and output are what this module reads.
 pub const VERSION: &str = "2.1.197";
 /// Where the host's Claude Code binary is mounted (read-only) in the container.
 pub const BINARY: &str = "/opt/skillscope/claude";
-/// Where the folder holding the model proxy's socket is mounted.
-pub const SOCKET_DIR: &str = "/run/skillscope-model";
-/// The socket's file name inside [`SOCKET_DIR`].
-pub const SOCKET_NAME: &str = "model.sock";
 /// Claude Code's config folder (writable, inside the container's /tmp); its `skills/` is where it looks.
 const CONFIG_DIR: &str = "/tmp/skillscope-claude";
 
-/// The most provider wait (rate limits, overload, the retries and backoff around them) a run may
-/// leave out of its wall time; a run still waiting on the provider past it is an infrastructure
-/// failure, not the agent's timeout.
-pub const PROVIDER_WAIT_CAP: Duration = Duration::from_secs(30 * 60);
+const CLI: Cli = Cli {
+    name: "Claude Code",
+    binary: BINARY,
+    needs: "it needs a glibc Linux image such as skillscope/debian-python:12",
+};
 
-/// The proxy's record of provider wait, as the sandbox's deadline reads it.
-struct ProxyWait(Arc<ProviderWait>);
-
-impl WaitClock for ProxyWait {
-    fn waited(&self) -> Duration {
-        self.0.waited()
-    }
-    fn waiting(&self) -> bool {
-        self.0.waiting()
-    }
-}
-
-/// Runs Claude Code on the task; its own failures (turn limit, timeout) are outcomes, failures
-/// around it (no answer from the model, no output at all) are infrastructure errors.
-/// The model calls go to the proxy the caller serves for `input.client` on the mounted socket;
-/// `wait` is that proxy's record of provider wait, which the wall time leaves out (up to
-/// [`PROVIDER_WAIT_CAP`]).
+/// Runs Claude Code on the task. The model calls go to the proxy the caller serves for
+/// `input.client` on the mounted socket; `wait` is that proxy's record of provider wait.
 pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOutcome, AgentError> {
     // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
     let copy_skills: String =
         input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
     let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
-    let setup = vec!["sh".into(), "-c".into(), format!("mkdir -p {CONFIG_DIR}/skills{dirs}{copy_skills}")];
-    let as_agent = |secs| ExecOptions { user: input.owner.map(Owner::user), ..ExecOptions::seconds(secs) };
-    let prepared = input.container.exec(&setup, as_agent(60), &mut |_, _| {}).await?;
-    if prepared.exit_code != Some(0) {
-        return Err(AgentError::Harness(format!(
-            "could not prepare Claude Code's folders: {}",
-            prepared.stderr.trim()
-        )));
-    }
+    cli_harness::setup(&CLI, &input, format!("mkdir -p {CONFIG_DIR}/skills{dirs}{copy_skills}")).await?;
 
-    let env = [
+    let env = vec![
         format!("HOME={}", crate::HOME),
         "TMPDIR=/tmp".into(),
         format!("CLAUDE_CONFIG_DIR={CONFIG_DIR}"),
@@ -71,11 +45,12 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
         // The model calls go to the proxy's socket; the key here is a placeholder the proxy replaces.
         format!("ANTHROPIC_UNIX_SOCKET={SOCKET_DIR}/{SOCKET_NAME}"),
         "ANTHROPIC_BASE_URL=http://localhost".into(),
-        "ANTHROPIC_API_KEY=skillscope-proxy-adds-the-key".into(),
+        format!("ANTHROPIC_API_KEY={}", cli_harness::PLACEHOLDER_KEY),
         format!("ANTHROPIC_MODEL={}", input.model),
         "CLAUDE_CODE_MAX_RETRIES=2".into(),
     ];
-    let command: Vec<String> = [
+    let turns = input.limits.max_turns.to_string();
+    let command = args(&[
         BINARY,
         "-p",
         input.instruction,
@@ -84,76 +59,12 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
         "--verbose",
         "--dangerously-skip-permissions",
         "--max-turns",
-        &input.limits.max_turns.to_string(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let opts = ExecOptions {
-        workdir: Some(input.workdir.to_string()),
-        env: env.to_vec(),
-        uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(wait.clone())), at_most: PROVIDER_WAIT_CAP }),
-        ..as_agent(input.limits.wall_timeout_secs)
-    };
+        &turns,
+    ]);
     let started = Instant::now();
-    let mut pending = String::new();
-    let result = input
-        .container
-        .exec(&command, opts, &mut |_, bytes| {
-            pending.push_str(&String::from_utf8_lossy(bytes));
-            while let Some(end) = pending.find('\n') {
-                let line: String = pending.drain(..=end).collect();
-                if let Some(text) = progress_line(&line) {
-                    (input.log)(&input.redactor.redact(&text));
-                }
-            }
-        })
-        .await?;
+    let result = cli_harness::exec(&input, &wait, command, env, progress_line).await?;
     let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
-    let waited = wait.waited();
-    let stop = match (&converted.ending, result.timed_out) {
-        (_, true) if waited >= PROVIDER_WAIT_CAP => {
-            return Err(AgentError::Harness(format!(
-                "Claude Code was still waiting on the model provider after {} min of rate limits or errors",
-                PROVIDER_WAIT_CAP.as_secs() / 60
-            )))
-        }
-        (_, true) => StopReason::WallTimeout,
-        (Some(Ending::Answer), _) => StopReason::FinalAnswer,
-        (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
-        (Some(Ending::Failed(why)), _) => return Err(AgentError::Harness(format!("Claude Code failed: {why}"))),
-        // The binary could not start: a musl or libc-less image (busybox, Alpine).
-        (None, _) if matches!(result.exit_code, Some(126 | 127)) || result.stderr.contains(&format!("exec {BINARY}: no such file")) => {
-            return Err(AgentError::Harness(format!(
-                "Claude Code could not start in this image (exit {:?}): it needs a glibc Linux image such as skillscope/debian-python:12",
-                result.exit_code
-            )))
-        }
-        (None, _) => {
-            let stderr = result.stderr.trim();
-            return Err(AgentError::Harness(format!(
-                "Claude Code ended without a result (exit {:?}){}",
-                result.exit_code,
-                if stderr.is_empty() { String::new() } else { format!(": {}", input.redactor.redact(stderr)) }
-            )));
-        }
-    };
-    let cost_usd = input.prices.cost(input.model, &converted.usage);
-    let mut trajectory = converted.trajectory;
-    trajectory["extra"]["stop_reason"] = serde_json::to_value(stop).expect("a stop reason serialises");
-    trajectory["final_metrics"]["total_cost_usd"] = serde_json::to_value(cost_usd).expect("a number serialises");
-    trajectory["final_metrics"]["extra"]["provider_wait_ms"] = (waited.as_millis() as u64).into();
-    input.redactor.redact_json(&mut trajectory);
-    Ok(AgentOutcome {
-        stop,
-        turns: converted.turns,
-        usage: converted.usage,
-        cost_usd,
-        final_text: converted.final_text,
-        model_ms: converted.model_ms,
-        tool_ms: (started.elapsed().saturating_sub(waited).as_millis() as u64).saturating_sub(converted.model_ms),
-        trajectory,
-    })
+    cli_harness::outcome(&CLI, &input, converted, &result, &wait, started)
 }
 
 /// A line of the live log for one `stream-json` event: what the agent said or ran.
@@ -169,28 +80,6 @@ fn progress_line(line: &str) -> Option<String> {
         })
         .collect();
     (!parts.is_empty()).then(|| parts.join("\n") + "\n")
-}
-
-/// How the run ended, from its `result` event.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Ending {
-    Answer,
-    TurnLimit,
-    /// The run reports an error (an unreachable or failing model, for one).
-    Failed(String),
-}
-
-/// What a run's `stream-json` output says.
-#[derive(Debug, Clone)]
-pub struct Converted {
-    /// ATIF v1.7: the instruction as the first step, one agent step per model response (its text,
-    /// thinking and tool calls), tool results as observations, injected skill bodies as user steps.
-    pub trajectory: Value,
-    pub ending: Option<Ending>,
-    pub final_text: Option<String>,
-    pub turns: u32,
-    pub usage: Usage,
-    pub model_ms: u64,
 }
 
 /// One model response being gathered (Claude Code prints a response's blocks as separate events).
@@ -324,6 +213,13 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
     for step in trajectory["steps"].as_array_mut().into_iter().flatten() {
         if let Some(metrics) = step["metrics"].as_object_mut() {
             metrics.remove("completion_tokens");
+        }
+    }
+    let steps = trajectory["steps"].as_array_mut().into_iter().flatten();
+    for call in steps.filter_map(|s| s.get_mut("tool_calls")?.as_array_mut()).flatten() {
+        // The Skill tool is how Claude Code reads a skill.
+        if call["function_name"] == "Skill" {
+            call["extra"] = json!({ "skill_read": call["arguments"]["skill"] });
         }
     }
     trajectory["final_metrics"]["total_prompt_tokens"] = usage.input_tokens.into();

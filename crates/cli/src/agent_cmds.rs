@@ -87,8 +87,9 @@ pub(crate) enum AgentCmd {
         max_turns: u32,
         #[arg(long, default_value_t = 400_000)]
         token_budget: u64,
-        /// `builtin` (Skillscope's agent) or `claude-code` (the real CLI; `skillscope harness install claude-code` first).
-        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code"])]
+        /// `builtin` (Skillscope's agent), or a real CLI: `claude-code` (Anthropic providers) or
+        /// `codex` (OpenAI Responses providers); `skillscope harness install <name>` first.
+        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code", "codex"])]
         harness: String,
     },
     List {
@@ -219,7 +220,7 @@ pub(crate) fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
 pub(crate) enum HarnessCmd {
     /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
     Install {
-        #[arg(value_parser = ["claude-code"])]
+        #[arg(value_parser = ["claude-code", "codex"])]
         harness: String,
     },
 }
@@ -229,7 +230,7 @@ pub(crate) fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError>
         HarnessCmd::Install { harness } => {
             let request = JobRequest::HarnessInstall { harness: Harness::parse(&harness)? };
             if let JobOutcome::HarnessInstall(status) = jobs::run_here(ws, &request, &|_: &JobEvent| {})? {
-                println!("Claude Code {} is at {}", status.version, status.detail);
+                println!("{} {} is at {}", status.harness.as_str(), status.version, status.detail);
             }
         }
     }

@@ -206,12 +206,12 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::ProviderCmd,
     },
-    /// Agent configurations: a harness (built-in or Claude Code), a provider and a model.
+    /// Agent configurations: a harness (built-in, Claude Code or Codex), a provider and a model.
     Agent {
         #[command(subcommand)]
         cmd: agent_cmds::AgentCmd,
     },
-    /// Coding-agent harnesses run inside trial containers (Claude Code).
+    /// Coding-agent harnesses run inside trial containers (Claude Code, Codex).
     Harness {
         #[command(subcommand)]
         cmd: agent_cmds::HarnessCmd,

@@ -7,6 +7,9 @@
 //! on stdout once every listener is bound; exits 1 with a message on stderr when one cannot
 //! be (ports below 1024 need `net.ipv4.ip_unprivileged_port_start=0` for a non-root user, and
 //! root without capabilities too).
+//!
+//! `egress-forwarder --relay PORT SOCKET` instead passes loopback TCP `PORT` to the Unix socket
+//! `SOCKET` as it is: how a harness with no Unix-socket setting reaches the model proxy.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
@@ -28,8 +31,20 @@ const DNS_TIMEOUT: Duration = Duration::from_secs(5);
 const STACK: usize = 128 * 1024;
 
 fn main() {
-    let dir = PathBuf::from(std::env::args_os().nth(1).unwrap_or_else(|| DEFAULT_DIR.into()));
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
     let in_flight = Arc::new(AtomicUsize::new(0));
+    if args.first().is_some_and(|a| a == "--relay") {
+        let (Some(port), Some(sock)) = (args.get(1).and_then(|p| p.to_str()?.parse::<u16>().ok()), args.get(2)) else {
+            fail("usage: egress-forwarder --relay PORT SOCKET");
+        };
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let listener = TcpListener::bind(addr).unwrap_or_else(|e| fail(&format!("cannot listen on TCP {addr}: {e}")));
+        let sock = PathBuf::from(sock);
+        ready();
+        accept_loop(listener, &sock, None, &in_flight);
+        return;
+    }
+    let dir = PathBuf::from(args.first().cloned().unwrap_or_else(|| DEFAULT_DIR.into()));
     let mut tcp = Vec::new();
     let mut udp = Vec::new();
     for (ip, required) in [("127.0.0.1", true), ("::1", false)] {
@@ -51,7 +66,7 @@ fn main() {
     let mut loops = Vec::new();
     for (listener, port) in tcp {
         let (dir, in_flight) = (dir.clone(), in_flight.clone());
-        loops.push(spawn(move || accept_loop(listener, port, &dir, &in_flight)));
+        loops.push(spawn(move || accept_loop(listener, &dir.join("tcp.sock"), Some(port), &in_flight)));
     }
     for socket in udp {
         let (dir, in_flight) = (dir.clone(), in_flight.clone());
@@ -60,11 +75,15 @@ fn main() {
     if loops.iter().any(Option::is_none) {
         fail("cannot start a thread");
     }
-    let mut out = io::stdout();
-    let _ = out.write_all(b"ready\n").and_then(|()| out.flush());
+    ready();
     for handle in loops.into_iter().flatten() {
         let _ = handle.join();
     }
+}
+
+fn ready() {
+    let mut out = io::stdout();
+    let _ = out.write_all(b"ready\n").and_then(|()| out.flush());
 }
 
 fn fail(message: &str) -> ! {
@@ -95,8 +114,8 @@ impl Drop for Slot {
     }
 }
 
-fn accept_loop(listener: TcpListener, port: u16, dir: &Path, in_flight: &Arc<AtomicUsize>) {
-    let sock = dir.join("tcp.sock");
+/// Relays each connection to `sock`; `port`, when given, is announced first (the sink's header).
+fn accept_loop(listener: TcpListener, sock: &Path, port: Option<u16>, in_flight: &Arc<AtomicUsize>) {
     loop {
         let client = match listener.accept() {
             Ok((client, _)) => client,
@@ -107,7 +126,7 @@ fn accept_loop(listener: TcpListener, port: u16, dir: &Path, in_flight: &Arc<Ato
             }
         };
         let Some(slot) = Slot::take(in_flight) else { continue };
-        let sock = sock.clone();
+        let sock = sock.to_path_buf();
         spawn(move || {
             let _slot = slot;
             let _ = relay(client, &sock, port);
@@ -117,9 +136,11 @@ fn accept_loop(listener: TcpListener, port: u16, dir: &Path, in_flight: &Arc<Ato
 
 /// Copies one TCP connection to the sink and back. The sink decides when it is over: when
 /// its side ends, the client's connection is shut down both ways.
-fn relay(client: TcpStream, sock: &Path, port: u16) -> io::Result<()> {
+fn relay(client: TcpStream, sock: &Path, port: Option<u16>) -> io::Result<()> {
     let mut upstream = UnixStream::connect(sock)?;
-    upstream.write_all(format!("PORT {port}\n").as_bytes())?;
+    if let Some(port) = port {
+        upstream.write_all(format!("PORT {port}\n").as_bytes())?;
+    }
     let (mut client_in, mut upstream_out) = (client.try_clone()?, upstream.try_clone()?);
     let up = spawn(move || {
         let _ = io::copy(&mut client_in, &mut upstream_out);

@@ -85,9 +85,24 @@ pub fn ro_mounts(forwarder: &Path, resolv_conf: &Path, sink_dir: &Path) -> Vec<(
 /// the caller's output, and waits up to 5 s for it to be ready. Exits 0 once it is, else 1
 /// with the forwarder's error on stderr.
 pub fn forwarder_start_command() -> String {
+    start_command(CONTAINER_SOCKET_DIR, FORWARDER_READY_FILE, FORWARDER_LOG_FILE)
+}
+
+/// Like [`forwarder_start_command`], for the forwarder's relay mode: loopback TCP `port` passed
+/// as it is to the Unix socket `socket` (a harness with no Unix-socket setting reaching the model
+/// proxy). Its readiness and error files are its own, so it may run beside the egress forwarder.
+pub fn relay_start_command(port: u16, socket: &str) -> String {
+    start_command(
+        &format!("--relay {port} {socket}"),
+        &format!("/tmp/.skillscope-relay-{port}.ready"),
+        &format!("/tmp/.skillscope-relay-{port}.log"),
+    )
+}
+
+fn start_command(args: &str, ready: &str, log: &str) -> String {
     format!(
         r#"rm -f {ready} {log}
-{bin} {dir} >{ready} 2>{log} </dev/null &
+{bin} {args} >{ready} 2>{log} </dev/null &
 p=$!
 i=0
 while [ "$i" -lt 50 ]; do
@@ -99,9 +114,6 @@ done
 echo "egress forwarder not ready:" >&2
 cat {log} >&2
 exit 1"#,
-        ready = FORWARDER_READY_FILE,
-        log = FORWARDER_LOG_FILE,
         bin = FORWARDER_PATH,
-        dir = CONTAINER_SOCKET_DIR,
     )
 }

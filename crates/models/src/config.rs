@@ -21,6 +21,15 @@ pub enum ApiKind {
 }
 
 impl ApiKind {
+    /// Its name in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            ApiKind::OpenAiChat => "OpenAI Chat Completions",
+            ApiKind::OpenAiResponses => "OpenAI Responses",
+            ApiKind::Anthropic => "Anthropic Messages",
+        }
+    }
+
     /// The endpoint path below the version prefix.
     pub(crate) fn endpoint(self) -> &'static str {
         match self {

@@ -87,10 +87,13 @@ pub fn save_agent(ws: &Workspace, a: &AgentConfig) -> Result<i64> {
         return Err(RunsError::InvalidInput("an agent configuration needs a name and a model".into()));
     }
     let p = provider(ws, &a.provider_id)?;
-    if a.harness == Harness::ClaudeCode && p.api != skillscope_models::ApiKind::Anthropic {
+    if let Some(api) = a.harness.api().filter(|&api| api != p.api) {
         return Err(RunsError::InvalidInput(format!(
-            "Claude Code speaks the Anthropic Messages API; provider {} uses another API",
-            p.id
+            "{} speaks the {} API; provider {} uses {}",
+            a.harness.as_str(),
+            api.label(),
+            p.id,
+            p.api.label()
         )));
     }
     let conn = ws.conn()?;

@@ -1,9 +1,11 @@
-//! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or the real
-//! Claude Code CLI, installed from npm (pinned) into the workspace and mounted into trial containers.
+//! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or a real CLI
+//! (Claude Code, Codex), installed from npm (pinned) into the workspace and mounted into trial
+//! containers.
 
 use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
-use skillscope_agent::claude_code;
+use skillscope_agent::{claude_code, codex};
+use skillscope_models::ApiKind;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
 use std::path::PathBuf;
@@ -19,15 +21,29 @@ pub enum Harness {
     Builtin,
     /// The Claude Code CLI inside the container; Anthropic Messages providers only.
     ClaudeCode,
+    /// OpenAI's Codex CLI inside the container; OpenAI Responses providers only.
+    Codex,
+}
+
+/// An npm-installed CLI: its package, pinned version, the binary inside the install, the API it
+/// speaks and what Settings says before it is installed.
+struct NpmCli {
+    package: &'static str,
+    version: &'static str,
+    binary: &'static str,
+    api: ApiKind,
+    about: &'static str,
 }
 
 impl Harness {
-    pub const ALL: [Harness; 2] = [Harness::Builtin, Harness::ClaudeCode];
+    pub const ALL: [Harness; 3] = [Harness::Builtin, Harness::ClaudeCode, Harness::Codex];
 
+    /// Its name, as configurations store it.
     pub fn as_str(self) -> &'static str {
         match self {
             Harness::Builtin => "builtin",
             Harness::ClaudeCode => "claude-code",
+            Harness::Codex => "codex",
         }
     }
 
@@ -37,6 +53,37 @@ impl Harness {
             RunsError::InvalidInput(format!("unknown harness {s:?}: one of {}", known.join(", ")))
         })
     }
+
+    /// The version that runs: Skillscope's own for the built-in agent, the pinned one otherwise.
+    pub fn version(self) -> &'static str {
+        self.npm().map_or(env!("CARGO_PKG_VERSION"), |cli| cli.version)
+    }
+
+    /// The API a provider must speak for this harness (None: any).
+    pub fn api(self) -> Option<ApiKind> {
+        self.npm().map(|cli| cli.api)
+    }
+
+    fn npm(self) -> Option<NpmCli> {
+        match self {
+            Harness::Builtin => None,
+            Harness::ClaudeCode => Some(NpmCli {
+                package: "@anthropic-ai/claude-code",
+                version: claude_code::VERSION,
+                binary: "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                api: ApiKind::Anthropic,
+                about: "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.",
+            }),
+            Harness::Codex => Some(NpmCli {
+                package: "@openai/codex",
+                version: codex::VERSION,
+                binary: "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+                api: ApiKind::OpenAiResponses,
+                about:
+                    "Installs from npm (about 420 MB); runs in any x86_64 task image with an OpenAI Responses provider.",
+            }),
+        }
+    }
 }
 
 /// Where harnesses are installed: `$SKILLSCOPE_HARNESS_DIR` (shared by test workspaces), else the
@@ -45,31 +92,34 @@ fn root(ws: &Workspace) -> PathBuf {
     std::env::var_os("SKILLSCOPE_HARNESS_DIR").map(PathBuf::from).unwrap_or_else(|| ws.home().join("harnesses"))
 }
 
-fn claude_code_prefix(ws: &Workspace) -> PathBuf {
-    root(ws).join(format!("claude-code-{}", claude_code::VERSION))
+fn prefix(ws: &Workspace, harness: Harness, cli: &NpmCli) -> PathBuf {
+    root(ws).join(format!("{}-{}", harness.as_str(), cli.version))
 }
 
-/// The Claude Code binary (a glibc Linux executable, so tasks need a glibc image), or why not.
-pub fn claude_code_binary(ws: &Workspace) -> Result<PathBuf> {
-    let binary = claude_code_prefix(ws).join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+/// A CLI harness's binary, mounted into trial containers, or why there is none.
+pub fn binary(ws: &Workspace, harness: Harness) -> Result<PathBuf> {
+    let cli = harness.npm().ok_or_else(|| RunsError::InvalidInput("the built-in agent has no binary".into()))?;
+    let binary = prefix(ws, harness, &cli).join(cli.binary);
     if binary.is_file() {
         return Ok(binary);
     }
     Err(RunsError::NotFound(format!(
-        "Claude Code {} is not installed: run `skillscope harness install claude-code` (needs npm)",
-        claude_code::VERSION
+        "{} {} is not installed: install it in Settings → Harnesses or run `skillscope harness install {}` (needs npm)",
+        harness.as_str(),
+        cli.version,
+        harness.as_str()
     )))
 }
 
-/// Installs Claude Code with npm (once; later calls find it); returns the binary. `stop` is
+/// Installs a CLI harness with npm (once; later calls find it); returns its binary. `stop` is
 /// polled while npm runs: when it says so, npm is killed and the install fails with `Conflict`.
-pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<PathBuf> {
-    if let Ok(binary) = claude_code_binary(ws) {
+fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, stop: &dyn Fn() -> bool) -> Result<PathBuf> {
+    if let Ok(binary) = binary(ws, harness) {
         return Ok(binary);
     }
-    let prefix = claude_code_prefix(ws);
+    let prefix = prefix(ws, harness, cli);
     std::fs::create_dir_all(&prefix).map_err(|e| IoError::new(prefix.display(), e))?;
-    let package = format!("@anthropic-ai/claude-code@{}", claude_code::VERSION);
+    let package = format!("{}@{}", cli.package, cli.version);
     let mut child = std::process::Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(&prefix)
@@ -101,7 +151,7 @@ pub fn install_claude_code(ws: &Workspace, stop: &dyn Fn() -> bool) -> Result<Pa
         let text = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
         return Err(RunsError::Install { package, stderr: text.trim().to_string() });
     }
-    claude_code_binary(ws)
+    binary(ws, harness)
 }
 
 /// A harness as Settings shows it: whether it can run here, and what it is.
@@ -121,53 +171,21 @@ pub fn status(ws: &Workspace) -> Vec<HarnessStatus> {
     Harness::ALL.into_iter().map(|h| status_of(ws, h)).collect()
 }
 
-impl Harness {
-    /// Its name, as configurations store it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Harness::Builtin => "builtin",
-            Harness::ClaudeCode => "claude-code",
-        }
-    }
-
-    /// The version that runs: Skillscope's own for the built-in agent, the pinned one otherwise.
-    pub fn version(self) -> &'static str {
-        match self {
-            Harness::Builtin => env!("CARGO_PKG_VERSION"),
-            Harness::ClaudeCode => claude_code::VERSION,
-        }
-    }
-}
-
 fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
-    match harness {
-        Harness::Builtin => HarnessStatus {
-            harness,
-            version: harness.version().into(),
-            installed: true,
-            detail: "Part of Skillscope; runs with any provider.".into(),
+    let (installed, detail) = match harness.npm() {
+        None => (true, "Part of Skillscope; runs with any provider.".to_string()),
+        Some(cli) => match binary(ws, harness) {
+            Ok(binary) => (true, binary.display().to_string()),
+            Err(_) => (false, cli.about.to_string()),
         },
-        Harness::ClaudeCode => {
-            let found = claude_code_binary(ws);
-            HarnessStatus {
-                harness,
-                version: harness.version().into(),
-                installed: found.is_ok(),
-                detail: match found {
-                    Ok(binary) => binary.display().to_string(),
-                    Err(_) => {
-                        "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.".into()
-                    }
-                },
-            }
-        }
-    }
+    };
+    HarnessStatus { harness, version: harness.version().into(), installed, detail }
 }
 
 /// Installs a harness (nothing to do for the built-in agent); returns its new status.
 pub fn install(ws: &Workspace, harness: Harness, stop: &dyn Fn() -> bool) -> Result<HarnessStatus> {
-    if harness == Harness::ClaudeCode {
-        install_claude_code(ws, stop)?;
+    if let Some(cli) = harness.npm() {
+        install_npm(ws, harness, &cli, stop)?;
     }
     Ok(status_of(ws, harness))
 }
@@ -184,8 +202,8 @@ mod tests {
         std::env::set_var("SKILLSCOPE_HARNESS_DIR", harnesses.path());
         let ws = Workspace::open(home.path()).unwrap();
         let ready = |ws: &Workspace| status(ws).into_iter().map(|s| (s.harness, s.installed)).collect::<Vec<_>>();
-        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, false)]);
-        let err = claude_code_binary(&ws).unwrap_err();
+        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, false), (Harness::Codex, false)]);
+        let err = binary(&ws, Harness::ClaudeCode).unwrap_err();
         assert!(matches!(err, RunsError::NotFound(_)));
         assert!(err.to_string().contains("skillscope harness install claude-code"), "{err}");
 
@@ -195,13 +213,14 @@ mod tests {
         ));
         std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
         std::fs::write(&binary, b"").unwrap();
-        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true)]);
+        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true), (Harness::Codex, false)]);
         assert_eq!(
             install(&ws, Harness::ClaudeCode, &|| false).unwrap().detail,
             binary.display().to_string(),
             "installed once, found after"
         );
         assert_eq!(Harness::parse("claude-code").unwrap(), Harness::ClaudeCode);
-        assert!(matches!(Harness::parse("codex").unwrap_err(), RunsError::InvalidInput(_)));
+        assert_eq!(Harness::parse("codex").unwrap(), Harness::Codex);
+        assert!(matches!(Harness::parse("gemini").unwrap_err(), RunsError::InvalidInput(_)));
     }
 }

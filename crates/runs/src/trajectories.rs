@@ -118,15 +118,18 @@ pub fn index_pending(conn: &mut Connection) -> Result<usize> {
     Ok(ids.len())
 }
 
-/// Whether a step reads a skill's SKILL.md under the sandbox's skills directory.
-/// Whether a step reads a mounted skill's SKILL.md (the skill was invoked).
+/// Whether a step reads a skill's SKILL.md (the skill was invoked).
 pub fn reads_skill(step: &Step) -> bool {
     let prefix = format!("{}/", crate::queue::model::SKILLS_DIR);
     step.tool_calls.iter().flatten().any(|call| {
+        // A CLI harness's converter marks the calls that read a skill its own way (Claude Code's
+        // Skill tool, Codex's `cat …/SKILL.md`); the built-in agent's reads go to /skills.
+        let marked = call.extra.as_ref().is_some_and(|e| e.contains_key("skill_read"));
         let args = serde_json::Value::Object(call.arguments.clone()).to_string();
-        matches!(call.function_name.as_str(), "read_file" | "bash")
-            && args.contains(&prefix)
-            && args.contains("SKILL.md")
+        marked
+            || (matches!(call.function_name.as_str(), "read_file" | "bash")
+                && args.contains(&prefix)
+                && args.contains("SKILL.md"))
     })
 }
 

@@ -20,6 +20,7 @@ type LimitField = "max_turns" | "token_budget" | "wall_timeout_secs" | "command_
 export const HARNESS_LABELS: Record<Harness, string> = {
   builtin: "Built-in agent (any provider)",
   "claude-code": "Claude Code CLI (Anthropic providers)",
+  codex: "Codex CLI (OpenAI Responses providers)",
 };
 
 /** The agent form's fields, as typed; a blank temperature leaves it to the provider. */

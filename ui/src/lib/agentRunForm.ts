@@ -1,5 +1,6 @@
 import type { AgentConfig } from "../bindings/AgentConfig";
 import type { AgentRunRequest } from "../bindings/AgentRunRequest";
+import type { Harness } from "../bindings/Harness";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 
@@ -22,12 +23,17 @@ export const AGENT_RUN_DEFAULTS: AgentRunFields = {
   repeats: "1",
 };
 
-/** A glibc image built by `skillscope image bootstrap` (mirrors `DEBIAN_PYTHON_TAG` in crates/sandbox): Claude Code cannot start in busybox. */
+/** A glibc image built by `skillscope image bootstrap` (mirrors `DEBIAN_PYTHON_TAG` in crates/sandbox): Claude Code cannot start in busybox, and Codex runs its commands with /bin/bash, which busybox lacks. */
 export const GLIBC_IMAGE = "skillscope/debian-python:12";
 
-/** The fields once a configuration is chosen: a Claude Code one moves the default busybox image to a glibc one. */
+/** Whether a harness needs `GLIBC_IMAGE` rather than busybox: every real CLI does. */
+export function needsGlibcImage(harness: Harness): boolean {
+  return harness !== "builtin";
+}
+
+/** The fields once a configuration is chosen: a CLI harness moves the default busybox image to a glibc one. */
 export function chooseConfig(fields: AgentRunFields, config: AgentConfig): AgentRunFields {
-  const image = config.harness === "claude-code" && fields.image === DEFAULT_IMAGE ? GLIBC_IMAGE : fields.image;
+  const image = needsGlibcImage(config.harness) && fields.image === DEFAULT_IMAGE ? GLIBC_IMAGE : fields.image;
   return { ...fields, agent_config_id: String(config.id), image };
 }
 

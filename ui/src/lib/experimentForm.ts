@@ -3,7 +3,7 @@ import type { Condition } from "../bindings/Condition";
 import type { ExperimentDesign } from "../bindings/ExperimentDesign";
 import type { ExperimentTask } from "../bindings/ExperimentTask";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
-import { GLIBC_IMAGE } from "./agentRunForm";
+import { GLIBC_IMAGE, needsGlibcImage } from "./agentRunForm";
 import { emptyToNull, formReader, type Parsed } from "./forms";
 import { DEFAULT_IMAGE } from "./sandboxForm";
 import { taskSetName } from "./taskSets";
@@ -129,15 +129,14 @@ export function estimateDesign(fields: ExperimentFields): Parsed<ExperimentDesig
   return parseExperiment({ ...fields, name: fields.name.trim() || "estimate" });
 }
 
-/** True when the written tasks run a chosen Claude Code configuration, which cannot start in busybox. */
+/** True when the written tasks run a chosen CLI-harness configuration (Claude Code, Codex), which cannot work in busybox. */
 export function needsGlibc(fields: ExperimentFields, agents: AgentConfig[]): boolean {
   return (
-    fields.task_set === null &&
-    agents.some((a) => a.harness === "claude-code" && fields.agent_config_ids.includes(a.id))
+    fields.task_set === null && agents.some((a) => needsGlibcImage(a.harness) && fields.agent_config_ids.includes(a.id))
   );
 }
 
-/** The fields with the glibc image in place of the busybox default when Claude Code needs it; any other image stays. */
+/** The fields with the glibc image in place of the busybox default when a CLI harness needs it; any other image stays. */
 export function followHarness(fields: ExperimentFields, agents: AgentConfig[]): ExperimentFields {
   return needsGlibc(fields, agents) && fields.image === DEFAULT_IMAGE ? { ...fields, image: GLIBC_IMAGE } : fields;
 }

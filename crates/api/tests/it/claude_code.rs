@@ -6,44 +6,18 @@
 
 use crate::common::*;
 use serde_json::json;
-use skillscope_api::agents::{self, AgentConfig};
-use skillscope_api::experiments::ExperimentTask;
-use skillscope_api::{harnesses, trajectories, Workspace};
-use skillscope_models::{ApiKind, ProviderConfig};
+use skillscope_api::agents;
+use skillscope_api::harnesses::Harness;
+use skillscope_api::Workspace;
+use skillscope_models::ApiKind;
 use skillscope_modelserver::{Fault, Script, ServerOptions};
-use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 
 const KEY: &str = "sk-ant-claude-code-canary-5d1f0b7e";
 
-/// Installs Claude Code into `ws` and registers the scripted server at `base_url` as its
-/// Anthropic provider (with `key` in the keyring, when given) and a Claude Code configuration on
-/// it; returns the configuration's id.
+/// Claude Code on the scripted server at `base_url` (an Anthropic provider).
 fn claude_code_agent(ws: &Workspace, base_url: &str, key: Option<&str>) -> i64 {
-    harnesses::install_claude_code(ws, &|| false)
-        .expect("Claude Code installs with npm (scripts/test.sh installs it once)");
-    agents::save_provider(ws, &ProviderConfig::new("anthropic-scripted", ApiKind::Anthropic, base_url.to_string()))
-        .unwrap();
-    if let Some(key) = key {
-        skillscope_api::credentials::set("anthropic-scripted", key).unwrap();
-    }
-    let config = AgentConfig {
-        id: 0,
-        name: "claude".into(),
-        harness: harnesses::Harness::ClaudeCode,
-        provider_id: "anthropic-scripted".into(),
-        model: "claude-test".into(),
-        limits: Default::default(),
-    };
-    agents::save_agent(ws, &config).unwrap()
+    cli_agent(ws, Harness::ClaudeCode, ApiKind::Anthropic, base_url, key)
 }
-
-/// The shared copy task (`common::copy_task`, in a workspace under `dir`) on the Debian image,
-/// which Claude Code needs (glibc).
-fn copy_task_on_debian(dir: &std::path::Path) -> ExperimentTask {
-    ExperimentTask { image: DEBIAN_PYTHON_TAG.into(), ..copy_task("copy", &dir.join("task")) }
-}
-
-const ANSWER_KEEPER: &str = "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n";
 
 #[test]
 fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
@@ -79,11 +53,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
     assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
 
-    let trajectory = |trial: i64| {
-        let summary = trajectories::for_trial(&ws, trial).unwrap().pop().expect("a stored trajectory");
-        serde_json::to_value(trajectories::get(&ws, summary.id).unwrap()).unwrap()
-    };
-    let with = trajectory(p.with.trial_id);
+    let with = trajectory(&ws, p.with.trial_id);
     assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
     assert_eq!(with["agent"]["name"], "claude-code");
     let calls: Vec<&str> = with["steps"]
@@ -95,16 +65,9 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         .collect();
     assert_eq!(calls, ["Skill", "Bash"]);
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
-    let without = trajectory(p.without.trial_id);
+    let without = trajectory(&ws, p.without.trial_id);
     assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
-
-    // The key went only from the keyring to the proxy: not into records, logs or the trajectories.
-    let logs = events.lock().unwrap().iter().map(|e| format!("{e:?}")).collect::<String>();
-    for text in [with.to_string(), without.to_string(), logs] {
-        assert!(!text.contains(KEY));
-    }
-    let db = std::fs::read(ws.db_path()).unwrap();
-    assert!(!db.windows(KEY.len()).any(|w| w == KEY.as_bytes()), "the key is not in the database");
+    assert_key_nowhere(&ws, KEY, &[&with, &without], &events);
 }
 
 #[test]
@@ -124,26 +87,8 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
         "any-skill",
         "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n",
     );
-    let task = ExperimentTask {
-        id: "busybox".into(),
-        instruction: "Say hi.".into(),
-        image: IMAGE.into(),
-        workspace: None,
-        verifier: vec!["true".into()],
-        scoring: None,
-        dockerfile_context: None,
-        verifier_in_place: false,
-        accepted_skill_paths: Vec::new(),
-        settings: Default::default(),
-    };
-    let (p, _) = run_one_pair(&ws, &rt, version, task, config);
-    let run = skillscope_api::experiments::list(&ws).unwrap()[0].run_id;
-    let trial = skillscope_api::queue::store::trials(&ws, run)
-        .unwrap()
-        .into_iter()
-        .find(|t| t.id == p.without.trial_id)
-        .unwrap();
-    assert!(trial.message.contains("needs a glibc Linux image"), "{}", trial.message);
+    let message = busybox_trial_message(&ws, &rt, version, config);
+    assert!(message.contains("needs a glibc Linux image"), "{message}");
 }
 
 /// Waiting on a rate-limited provider is not Claude Code's wall time either: the agent has 15 s,
@@ -179,8 +124,7 @@ fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
     // arm that waited past its wall time still finished.
     let mut waited = 0;
     for trial in [p.without.trial_id, p.with.trial_id] {
-        let summary = trajectories::for_trial(&ws, trial).unwrap().pop().expect("a stored trajectory");
-        let trajectory = serde_json::to_value(trajectories::get(&ws, summary.id).unwrap()).unwrap();
+        let trajectory = trajectory(&ws, trial);
         assert_eq!(trajectory["extra"]["stop_reason"], "final_answer", "{}", trajectory["extra"]);
         waited += trajectory["final_metrics"]["extra"]["provider_wait_ms"].as_u64().unwrap();
     }

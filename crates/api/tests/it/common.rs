@@ -143,3 +143,88 @@ pub(crate) fn copy_task(id: &str, workspace: &std::path::Path) -> skillscope_api
         settings: Default::default(),
     }
 }
+
+/// The shared copy task (`copy_task`, in a workspace under `dir`) on the Debian image, which the
+/// CLI harnesses need (glibc for Claude Code, /bin/bash for Codex's commands).
+pub(crate) fn copy_task_on_debian(dir: &std::path::Path) -> skillscope_api::experiments::ExperimentTask {
+    skillscope_api::experiments::ExperimentTask {
+        image: bootstrap::DEBIAN_PYTHON_TAG.into(),
+        ..copy_task("copy", &dir.join("task"))
+    }
+}
+
+/// A skill that tells the agent how to do `copy_task`.
+pub(crate) const ANSWER_KEEPER: &str =
+    "---\nname: answer-keeper\ndescription: Answers copy tasks. Use when a task asks for answer.txt.\n---\nCopy task.txt to answer.txt with cat.\n";
+
+/// The stored trajectory of a trial's (last) attempt, as JSON.
+pub(crate) fn trajectory(ws: &Workspace, trial: i64) -> serde_json::Value {
+    let summary = skillscope_api::trajectories::for_trial(ws, trial).unwrap().pop().expect("a stored trajectory");
+    serde_json::to_value(skillscope_api::trajectories::get(ws, summary.id).unwrap()).unwrap()
+}
+
+/// The key went only from the keyring to the proxy: not into the trajectories, the live logs
+/// or the database file.
+pub(crate) fn assert_key_nowhere(
+    ws: &Workspace,
+    key: &str,
+    trajectories: &[&serde_json::Value],
+    events: &Mutex<Vec<QueueEvent>>,
+) {
+    let logs = events.lock().unwrap().iter().map(|e| format!("{e:?}")).collect::<String>();
+    assert!(!logs.contains(key), "the key is in the live logs");
+    for t in trajectories {
+        assert!(!t.to_string().contains(key), "the key is in a trajectory");
+    }
+    let db = std::fs::read(ws.db_path()).unwrap();
+    assert!(!db.windows(key.len()).any(|w| w == key.as_bytes()), "the key is in the database");
+}
+
+/// Installs `harness` into `ws` (once: `$SKILLSCOPE_HARNESS_DIR` is shared) and registers the
+/// scripted server at `base_url` as a provider speaking `api` (with `key` in the keyring, when
+/// given) and a configuration of that harness on it; returns the configuration's id.
+pub(crate) fn cli_agent(
+    ws: &Workspace,
+    harness: skillscope_api::harnesses::Harness,
+    api: ApiKind,
+    base_url: &str,
+    key: Option<&str>,
+) -> i64 {
+    skillscope_api::harnesses::install(ws, harness, &|| false)
+        .expect("the harness installs with npm (scripts/test.sh installs it once)");
+    let provider = format!("{}-scripted", harness.as_str());
+    agents::save_provider(ws, &ProviderConfig::new(&provider, api, base_url.to_string())).unwrap();
+    if let Some(key) = key {
+        skillscope_api::credentials::set(&provider, key).unwrap();
+    }
+    let config = AgentConfig {
+        id: 0,
+        name: harness.as_str().into(),
+        harness,
+        provider_id: provider,
+        model: "model-test".into(),
+        limits: Default::default(),
+    };
+    agents::save_agent(ws, &config).unwrap()
+}
+
+/// Runs a pair of a one-line task on the busybox image (no glibc, no bash) with `config`; returns
+/// the message of its without-skill trial.
+pub(crate) fn busybox_trial_message(ws: &Workspace, rt: &tokio::runtime::Runtime, version: i64, config: i64) -> String {
+    let task = skillscope_api::experiments::ExperimentTask {
+        id: "busybox".into(),
+        instruction: "Say hi.".into(),
+        image: IMAGE.into(),
+        workspace: None,
+        verifier: vec!["true".into()],
+        scoring: None,
+        dockerfile_context: None,
+        verifier_in_place: false,
+        accepted_skill_paths: Vec::new(),
+        settings: Default::default(),
+    };
+    let (p, _) = run_one_pair(ws, rt, version, task, config);
+    let run = skillscope_api::experiments::list(ws).unwrap()[0].run_id;
+    let trials = skillscope_api::queue::store::trials(ws, run).unwrap();
+    trials.into_iter().find(|t| t.id == p.without.trial_id).unwrap().message
+}

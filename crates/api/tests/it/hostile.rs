@@ -37,7 +37,8 @@ fn attack(name: &'static str, command: impl Into<String>, says: &'static str, en
 fn attacks(model_port: u16) -> Vec<Attack> {
     let killed = "[killed: the command exceeded 5 s]";
     vec![
-        attack("fork-bomb", "bomb() { bomb | bomb & }; bomb; sleep 30", killed, true),
+        // `exec`: the waiting shell must not need a fork of its own once the bomb has used up the pids.
+        attack("fork-bomb", "bomb() { bomb | bomb & }; bomb; exec sleep 30", killed, true),
         attack("memory-bomb", "head -c 2000000000 /dev/zero | tail", "[killed: the container's memory limit was reached]", false),
         attack(
             "disk-fill",

@@ -1,6 +1,6 @@
 //! The agent phase of a trial: resolves the agent configuration, its provider and key (from the
 //! keyring, held in memory only), lays the skills out for a read-only mount, runs the agent (the
-//! built-in one, or Claude Code inside the container behind a key-adding proxy), and stores its
+//! built-in one, or a CLI harness inside the container behind a key-adding proxy), and stores its
 //! redacted trajectory.
 
 use super::arm_snapshot::{url_host, ArmSnapshot, SkillSnapshot};
@@ -10,7 +10,7 @@ use crate::credentials;
 use crate::error::{Result, RunsError};
 use crate::harnesses::Harness;
 use crate::trajectories;
-use skillscope_agent::{claude_code, AgentOutcome, SkillListing};
+use skillscope_agent::{claude_code, cli_harness, codex, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
 use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
@@ -22,11 +22,14 @@ use skillscope_store::IoError;
 /// What runs the agent, with what it needs on the host.
 pub enum Runner {
     Builtin,
-    /// The Claude Code binary, and the folder (mounted into the container) where its model
+    /// A CLI harness: its binary, and the folder (mounted into the container) where its model
     /// proxy's socket goes.
-    ClaudeCode {
+    Cli {
+        harness: Harness,
         binary: std::path::PathBuf,
         socket_dir: tempfile::TempDir,
+        /// Codex's relay to that socket (the egress forwarder), in a folder of its own.
+        relay: Option<(tempfile::TempDir, std::path::PathBuf)>,
     },
 }
 
@@ -62,7 +65,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         harness_version: cfg.harness.version().into(),
         system_prompt_sha256: match cfg.harness {
             Harness::Builtin => Some(sha256_hex(skillscope_agent::prompt::system_prompt(workdir, &[]).as_bytes())),
-            Harness::ClaudeCode => None,
+            Harness::ClaudeCode | Harness::Codex => None,
         },
         image_digest: String::new(),
         user: String::new(),
@@ -78,10 +81,21 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         .map_err(|source| RunsError::Model { what, source })?
         .with_shared_limit(limit);
     let runner = match cfg.harness {
-        Harness::ClaudeCode => {
-            Runner::ClaudeCode { binary: crate::harnesses::claude_code_binary(ws)?, socket_dir: ws.staging_dir()? }
-        }
         Harness::Builtin => Runner::Builtin,
+        harness => Runner::Cli {
+            harness,
+            binary: crate::harnesses::binary(ws, harness)?,
+            socket_dir: ws.staging_dir()?,
+            relay: match harness {
+                Harness::Codex => {
+                    let dir = ws.staging_dir()?;
+                    let relay = skillscope_egress::write_forwarder(dir.path())
+                        .map_err(|e| IoError::new(dir.path().display(), e))?;
+                    Some((dir, relay))
+                }
+                _ => None,
+            },
+        },
     };
     let (skills, mount) = if task.skill_version_ids.is_empty() {
         (Vec::new(), None)
@@ -122,12 +136,16 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
 
 impl Prepared {
     /// Host folders the container mounts read-only: the skills (with-skill arm) and what a harness
-    /// needs (its binary, its proxy's socket folder).
+    /// needs (its binary, its proxy's socket folder, Codex's relay).
     pub fn mounts(&self) -> Vec<(std::path::PathBuf, String)> {
         let mut mounts: Vec<_> = self.mount.iter().map(|d| (d.path().to_path_buf(), SKILLS_DIR.to_string())).collect();
-        if let Runner::ClaudeCode { binary, socket_dir } = &self.runner {
-            mounts.push((binary.clone(), claude_code::BINARY.to_string()));
-            mounts.push((socket_dir.path().to_path_buf(), claude_code::SOCKET_DIR.to_string()));
+        if let Runner::Cli { harness, binary, socket_dir, relay } = &self.runner {
+            let at = if *harness == Harness::Codex { codex::BINARY } else { claude_code::BINARY };
+            mounts.push((binary.clone(), at.to_string()));
+            mounts.push((socket_dir.path().to_path_buf(), cli_harness::SOCKET_DIR.to_string()));
+            if let Some((_, relay)) = relay {
+                mounts.push((relay.clone(), skillscope_egress::FORWARDER_PATH.to_string()));
+            }
         }
         mounts
     }
@@ -158,15 +176,18 @@ pub async fn run(
     };
     match &p.runner {
         Runner::Builtin => skillscope_agent::run(input).await,
-        Runner::ClaudeCode { socket_dir, .. } => {
+        Runner::Cli { harness, socket_dir, .. } => {
             // Lives as long as the run: the harness's only way out of the container.
             let proxy = skillscope_models::proxy::serve_unix(
                 p.client.clone(),
-                &socket_dir.path().join(claude_code::SOCKET_NAME),
+                &socket_dir.path().join(cli_harness::SOCKET_NAME),
             )
             .await
             .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
-            claude_code::run(input, proxy.wait()).await
+            match harness {
+                Harness::Codex => codex::run(input, proxy.wait()).await,
+                _ => claude_code::run(input, proxy.wait()).await,
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ pub struct ArmSnapshot {
 impl ArmSnapshot {
     /// What ran in a few words: model, harness and its version, and the user.
     pub fn short(&self) -> String {
-        format!("{} · {} {} · {}", self.model, self.harness.name(), self.harness_version, self.user_or_root())
+        format!("{} · {} {} · {}", self.model, self.harness.as_str(), self.harness_version, self.user_or_root())
     }
 
     /// The user the arm ran as; snapshots from before users were recorded ran as root.

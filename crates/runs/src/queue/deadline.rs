@@ -25,7 +25,7 @@ pub fn for_trial(ws: &Workspace, spec: &TrialSpec) -> Duration {
         Some(task) => {
             let wall = agents::agent(ws, task.agent_config_id).map_or(1200, |a| a.limits.wall_timeout_secs);
             secs(spec.agent_timeout_secs.map_or(wall, |cap| cap.min(wall)))
-                + skillscope_agent::claude_code::PROVIDER_WAIT_CAP
+                + skillscope_agent::cli_harness::PROVIDER_WAIT_CAP
         }
         None => secs(spec.command_timeout_secs),
     };

@@ -42,7 +42,9 @@ export function ExperimentTaskFields({ fields, onChange, disabled, glibc }: Prop
               disabled={disabled}
               workspaceHint="Copied into every task's working directory before the agent starts."
               imageHint={
-                glibc ? `Claude Code needs a glibc image: the busybox default gives way to ${GLIBC_IMAGE}.` : undefined
+                glibc
+                  ? `Claude Code and Codex need a Debian image (glibc, /bin/bash): the busybox default gives way to ${GLIBC_IMAGE}.`
+                  : undefined
               }
             />
           </div>

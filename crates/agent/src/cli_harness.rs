@@ -1,0 +1,180 @@
+//! What every real coding-agent CLI run inside the trial's container shares: its model calls go to
+//! a Unix socket mounted from the host, where a key-adding proxy forwards them, so the container
+//! only ever holds a placeholder key; provider wait is left out of its wall time; and how its run
+//! ended (answer, turn limit, timeout, failure, a binary that cannot start) becomes the outcome.
+//! Each harness module says how to set it up, start it and read its output.
+
+use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
+use serde_json::Value;
+use skillscope_models::{ProviderWait, Usage};
+use skillscope_sandbox::{ExecOptions, ExecResult, Owner, Uncharged, WaitClock};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Where the folder holding the model proxy's socket is mounted.
+pub const SOCKET_DIR: &str = "/run/skillscope-model";
+/// The socket's file name inside [`SOCKET_DIR`].
+pub const SOCKET_NAME: &str = "model.sock";
+/// The placeholder key a harness is given; the proxy replaces it with the real one.
+pub const PLACEHOLDER_KEY: &str = "skillscope-proxy-adds-the-key";
+
+/// The most provider wait (rate limits, overload, the retries and backoff around them) a run may
+/// leave out of its wall time; a run still waiting on the provider past it is an infrastructure
+/// failure, not the agent's timeout.
+pub const PROVIDER_WAIT_CAP: Duration = Duration::from_secs(30 * 60);
+
+/// The proxy's record of provider wait, as the sandbox's deadline reads it.
+struct ProxyWait(Arc<ProviderWait>);
+
+impl WaitClock for ProxyWait {
+    fn waited(&self) -> Duration {
+        self.0.waited()
+    }
+    fn waiting(&self) -> bool {
+        self.0.waiting()
+    }
+}
+
+/// One harness: its name in messages and where its binary is mounted.
+pub(crate) struct Cli {
+    pub name: &'static str,
+    pub binary: &'static str,
+    /// What the binary needs to start, said when it cannot.
+    pub needs: &'static str,
+}
+
+/// How a run ended, from the harness's own report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    Answer,
+    TurnLimit,
+    /// The run reports an error (an unreachable or failing model, for one).
+    Failed(String),
+}
+
+/// What a run's output says.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    /// ATIF v1.7: the instruction as the first step, one agent step per model response (its text,
+    /// reasoning and tool calls), tool results as observations, injected skill bodies as user steps.
+    pub trajectory: Value,
+    pub ending: Option<Ending>,
+    pub final_text: Option<String>,
+    pub turns: u32,
+    pub usage: Usage,
+    pub model_ms: u64,
+}
+
+fn as_agent(input: &RunInput<'_>, secs: u64) -> ExecOptions {
+    ExecOptions { user: input.owner.map(Owner::user), ..ExecOptions::seconds(secs) }
+}
+
+/// Runs a set-up script (`sh -c`) as the agent's user; a failure is the harness's, not the agent's.
+pub(crate) async fn setup(cli: &Cli, input: &RunInput<'_>, script: String) -> Result<(), AgentError> {
+    let command = vec!["sh".into(), "-c".into(), script];
+    let done = input.container.exec(&command, as_agent(input, 60), &mut |_, _| {}).await?;
+    if done.exit_code != Some(0) {
+        return Err(AgentError::Harness(format!("could not prepare {}: {}", cli.name, done.stderr.trim())));
+    }
+    Ok(())
+}
+
+/// Runs the harness in the task's workdir as the agent's user, within the configuration's wall
+/// time (provider wait left out, up to [`PROVIDER_WAIT_CAP`]); each complete stdout line that
+/// `progress` turns into text goes, redacted, to the live log.
+pub(crate) async fn exec(
+    input: &RunInput<'_>,
+    wait: &Arc<ProviderWait>,
+    command: Vec<String>,
+    env: Vec<String>,
+    progress: fn(&str) -> Option<String>,
+) -> Result<ExecResult, AgentError> {
+    let opts = ExecOptions {
+        workdir: Some(input.workdir.to_string()),
+        env,
+        uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(wait.clone())), at_most: PROVIDER_WAIT_CAP }),
+        ..as_agent(input, input.limits.wall_timeout_secs)
+    };
+    let mut pending = String::new();
+    let result = input
+        .container
+        .exec(&command, opts, &mut |_, bytes| {
+            pending.push_str(&String::from_utf8_lossy(bytes));
+            while let Some(end) = pending.find('\n') {
+                let line: String = pending.drain(..=end).collect();
+                if let Some(text) = progress(&line) {
+                    (input.log)(&input.redactor.redact(&text));
+                }
+            }
+        })
+        .await?;
+    Ok(result)
+}
+
+/// The outcome of a finished run: its own failures (turn limit, timeout) are outcomes, failures
+/// around it (no answer from the model, no output at all, a binary that cannot start) are
+/// infrastructure errors. Prices the usage and redacts the trajectory.
+pub(crate) fn outcome(
+    cli: &Cli,
+    input: &RunInput<'_>,
+    converted: Converted,
+    result: &ExecResult,
+    wait: &ProviderWait,
+    started: Instant,
+) -> Result<AgentOutcome, AgentError> {
+    let name = cli.name;
+    let waited = wait.waited();
+    let stop = match (&converted.ending, result.timed_out) {
+        (_, true) if waited >= PROVIDER_WAIT_CAP => {
+            return Err(AgentError::Harness(format!(
+                "{name} was still waiting on the model provider after {} min of rate limits or errors",
+                PROVIDER_WAIT_CAP.as_secs() / 60
+            )))
+        }
+        (_, true) => StopReason::WallTimeout,
+        (Some(Ending::Answer), _) => StopReason::FinalAnswer,
+        (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
+        (Some(Ending::Failed(why)), _) => {
+            return Err(AgentError::Harness(format!("{name} failed: {}", input.redactor.redact(why))))
+        }
+        // The binary could not start: the image lacks what it needs (glibc, for one).
+        (None, _)
+            if matches!(result.exit_code, Some(126 | 127))
+                || result.stderr.contains(&format!("exec {}: no such file", cli.binary)) =>
+        {
+            return Err(AgentError::Harness(format!(
+                "{name} could not start in this image (exit {:?}): {}",
+                result.exit_code, cli.needs
+            )))
+        }
+        (None, _) => {
+            let stderr = result.stderr.trim();
+            return Err(AgentError::Harness(format!(
+                "{name} ended without a result (exit {:?}){}",
+                result.exit_code,
+                if stderr.is_empty() { String::new() } else { format!(": {}", input.redactor.redact(stderr)) }
+            )));
+        }
+    };
+    let cost_usd = input.prices.cost(input.model, &converted.usage);
+    let mut trajectory = converted.trajectory;
+    trajectory["extra"]["stop_reason"] = serde_json::to_value(stop).expect("a stop reason serialises");
+    trajectory["final_metrics"]["total_cost_usd"] = serde_json::to_value(cost_usd).expect("a number serialises");
+    trajectory["final_metrics"]["extra"]["provider_wait_ms"] = (waited.as_millis() as u64).into();
+    input.redactor.redact_json(&mut trajectory);
+    Ok(AgentOutcome {
+        stop,
+        turns: converted.turns,
+        usage: converted.usage,
+        cost_usd,
+        final_text: converted.final_text,
+        model_ms: converted.model_ms,
+        tool_ms: (started.elapsed().saturating_sub(waited).as_millis() as u64).saturating_sub(converted.model_ms),
+        trajectory,
+    })
+}
+
+/// `--flag value` style arguments as owned strings.
+pub(crate) fn args(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| s.to_string()).collect()
+}
