@@ -17,6 +17,14 @@ pub const SOCKET_DIR: &str = "/run/skillscope-model";
 pub const SOCKET_NAME: &str = "model.sock";
 /// The placeholder key a harness is given; the proxy replaces it with the real one.
 pub const PLACEHOLDER_KEY: &str = "skillscope-proxy-adds-the-key";
+/// The loopback port where the relay (the egress forwarder's relay mode, mounted by the caller
+/// for a harness with no Unix-socket setting) passes model calls to the proxy's socket.
+pub const RELAY_PORT: u16 = 47_811;
+
+/// A shell script that starts the relay and waits until it listens.
+pub(crate) fn relay_script() -> String {
+    skillscope_egress::relay_start_command(RELAY_PORT, &format!("{SOCKET_DIR}/{SOCKET_NAME}"))
+}
 
 /// The most provider wait (rate limits, overload, the retries and backoff around them) a run may
 /// leave out of its wall time; a run still waiting on the provider past it is an infrastructure
@@ -174,7 +182,31 @@ pub(crate) fn outcome(
     })
 }
 
+/// The skill whose SKILL.md a command or path names (`…/skills/<name>/SKILL.md`): how a harness
+/// without a skill tool, or a read tool on that file, invokes a skill.
+pub(crate) fn skill_in(text: &str) -> Option<String> {
+    let end = text.find("/SKILL.md")?;
+    let dir = &text[..end];
+    let name = dir.rsplit('/').next()?;
+    let parent = dir[..dir.len() - name.len()].trim_end_matches('/');
+    (parent.ends_with("skills") && !name.is_empty()).then(|| name.to_string())
+}
+
 /// `--flag value` style arguments as owned strings.
 pub(crate) fn args(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skill_is_named_by_skills_name_skill_md() {
+        let cmd = "/bin/bash -lc 'cat /tmp/skillscope-codex/skills/answer-keeper/SKILL.md'";
+        assert_eq!(skill_in(cmd).as_deref(), Some("answer-keeper"));
+        assert_eq!(skill_in("cat ~/.agents/skills/x/SKILL.md").as_deref(), Some("x"));
+        assert_eq!(skill_in("cat docs/SKILL.md"), None);
+        assert_eq!(skill_in("cat task.txt"), None);
+    }
 }

@@ -6,7 +6,7 @@
 //! settings that stop all its other traffic. The arm's skills go to `$CODEX_HOME/skills`, where
 //! Codex lists them; its `exec --json` events become the ATIF trajectory.
 
-use crate::cli_harness::{self, args, Cli, Converted, Ending, SOCKET_DIR, SOCKET_NAME};
+use crate::cli_harness::{self, args, Cli, Converted, Ending, RELAY_PORT};
 use crate::run::{AgentError, AgentOutcome, RunInput};
 use serde_json::{json, Value};
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
@@ -20,8 +20,6 @@ pub const VERSION: &str = "0.171.0";
 pub const BINARY: &str = "/opt/skillscope/codex";
 /// Codex's home (config, sessions, skills), writable, inside the container's /tmp.
 const CODEX_HOME: &str = "/tmp/skillscope-codex";
-/// The loopback port the relay listens on for Codex's model calls.
-pub const RELAY_PORT: u16 = 47_811;
 /// The environment variable Codex's provider reads its key from.
 const KEY_VAR: &str = "SKILLSCOPE_MODEL_KEY";
 
@@ -65,7 +63,7 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
     let setup = format!(
         "[ -x {SHELL} ] || {{ echo 'Codex runs its commands with {SHELL}, which this image lacks: use an image with bash, such as skillscope/debian-python:12' >&2; exit 1; }}\n\
          mkdir -p {CODEX_HOME}/skills && printf '%s' '{config}' > {CODEX_HOME}/config.toml{copy_skills}\n{}",
-        skillscope_egress::relay_start_command(RELAY_PORT, &format!("{SOCKET_DIR}/{SOCKET_NAME}"))
+        cli_harness::relay_script()
     );
     cli_harness::setup(&CLI, &input, setup).await?;
 
@@ -103,15 +101,6 @@ fn progress_line(line: &str) -> Option<String> {
     }
 }
 
-/// The skill a command reads, when it names a `SKILL.md` under a `skills/` folder.
-fn skill_read(command: &str) -> Option<String> {
-    let end = command.find("/SKILL.md")?;
-    let dir = &command[..end];
-    let name = dir.rsplit('/').next()?;
-    let parent = dir[..dir.len() - name.len()].trim_end_matches('/');
-    (parent.ends_with("skills") && !name.is_empty()).then(|| name.to_string())
-}
-
 /// Reads Codex's `exec --json` events (lines that are not JSON are skipped). The stream marks
 /// items, not model calls: each completed item is one agent step (a command with its output, a
 /// file change, a message), reasoning joins the step after it, and tokens are known per turn only
@@ -145,7 +134,7 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
                     }
                     Some("command_execution") => {
                         let command = item["command"].as_str().unwrap_or_default();
-                        if let Some(skill) = skill_read(command) {
+                        if let Some(skill) = cli_harness::skill_in(command) {
                             skill_reads.push((id.clone(), skill));
                         }
                         let output = format!(
@@ -211,17 +200,6 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_skill_read_is_a_command_naming_skills_name_skill_md() {
-        assert_eq!(
-            skill_read("/bin/bash -lc 'cat /tmp/skillscope-codex/skills/answer-keeper/SKILL.md'").as_deref(),
-            Some("answer-keeper")
-        );
-        assert_eq!(skill_read("cat ~/.agents/skills/x/SKILL.md").as_deref(), Some("x"));
-        assert_eq!(skill_read("cat docs/SKILL.md"), None);
-        assert_eq!(skill_read("cat task.txt"), None);
-    }
 
     #[test]
     fn config_quotes_the_model_and_points_at_the_relay() {

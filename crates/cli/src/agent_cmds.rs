@@ -87,9 +87,10 @@ pub(crate) enum AgentCmd {
         max_turns: u32,
         #[arg(long, default_value_t = 400_000)]
         token_budget: u64,
-        /// `builtin` (Skillscope's agent), or a real CLI: `claude-code` (Anthropic providers) or
-        /// `codex` (OpenAI Responses providers); `skillscope harness install <name>` first.
-        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code", "codex"])]
+        /// `builtin` (Skillscope's agent), or a real CLI: `claude-code` (Anthropic providers),
+        /// `codex` (OpenAI Responses) or `opencode` (OpenAI Chat Completions);
+        /// `skillscope harness install <name>` first.
+        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code", "codex", "opencode"])]
         harness: String,
     },
     List {
@@ -220,7 +221,7 @@ pub(crate) fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
 pub(crate) enum HarnessCmd {
     /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
     Install {
-        #[arg(value_parser = ["claude-code", "codex"])]
+        #[arg(value_parser = ["claude-code", "codex", "opencode"])]
         harness: String,
     },
 }

@@ -1,10 +1,10 @@
 //! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or a real CLI
-//! (Claude Code, Codex), installed from npm (pinned) into the workspace and mounted into trial
+//! (Claude Code, Codex, OpenCode), installed from npm (pinned) into the workspace and mounted into trial
 //! containers.
 
 use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
-use skillscope_agent::{claude_code, codex};
+use skillscope_agent::{claude_code, codex, opencode};
 use skillscope_models::ApiKind;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
@@ -23,6 +23,10 @@ pub enum Harness {
     ClaudeCode,
     /// OpenAI's Codex CLI inside the container; OpenAI Responses providers only.
     Codex,
+    /// The OpenCode CLI inside the container; OpenAI Chat Completions providers only.
+    #[serde(rename = "opencode")]
+    #[ts(rename = "opencode")]
+    OpenCode,
 }
 
 /// An npm-installed CLI: its package, pinned version, the binary inside the install, the API it
@@ -36,7 +40,7 @@ struct NpmCli {
 }
 
 impl Harness {
-    pub const ALL: [Harness; 3] = [Harness::Builtin, Harness::ClaudeCode, Harness::Codex];
+    pub const ALL: [Harness; 4] = [Harness::Builtin, Harness::ClaudeCode, Harness::Codex, Harness::OpenCode];
 
     /// Its name, as configurations store it.
     pub fn as_str(self) -> &'static str {
@@ -44,6 +48,7 @@ impl Harness {
             Harness::Builtin => "builtin",
             Harness::ClaudeCode => "claude-code",
             Harness::Codex => "codex",
+            Harness::OpenCode => "opencode",
         }
     }
 
@@ -79,8 +84,14 @@ impl Harness {
                 version: codex::VERSION,
                 binary: "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
                 api: ApiKind::OpenAiResponses,
-                about:
-                    "Installs from npm (about 420 MB); runs in any x86_64 task image with an OpenAI Responses provider.",
+                about: "Installs from npm (about 420 MB); runs in task images with /bin/bash, with an OpenAI Responses provider.",
+            }),
+            Harness::OpenCode => Some(NpmCli {
+                package: "opencode-ai",
+                version: opencode::VERSION,
+                binary: "node_modules/opencode-linux-x64/bin/opencode",
+                api: ApiKind::OpenAiChat,
+                about: "Installs from npm (about 190 MB); runs in glibc task images with ripgrep (its skill tool needs rg), with an OpenAI Chat Completions provider.",
             }),
         }
     }
@@ -202,7 +213,13 @@ mod tests {
         std::env::set_var("SKILLSCOPE_HARNESS_DIR", harnesses.path());
         let ws = Workspace::open(home.path()).unwrap();
         let ready = |ws: &Workspace| status(ws).into_iter().map(|s| (s.harness, s.installed)).collect::<Vec<_>>();
-        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, false), (Harness::Codex, false)]);
+        let none = [
+            (Harness::Builtin, true),
+            (Harness::ClaudeCode, false),
+            (Harness::Codex, false),
+            (Harness::OpenCode, false),
+        ];
+        assert_eq!(ready(&ws), none);
         let err = binary(&ws, Harness::ClaudeCode).unwrap_err();
         assert!(matches!(err, RunsError::NotFound(_)));
         assert!(err.to_string().contains("skillscope harness install claude-code"), "{err}");
@@ -213,7 +230,13 @@ mod tests {
         ));
         std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
         std::fs::write(&binary, b"").unwrap();
-        assert_eq!(ready(&ws), [(Harness::Builtin, true), (Harness::ClaudeCode, true), (Harness::Codex, false)]);
+        let claude = [
+            (Harness::Builtin, true),
+            (Harness::ClaudeCode, true),
+            (Harness::Codex, false),
+            (Harness::OpenCode, false),
+        ];
+        assert_eq!(ready(&ws), claude);
         assert_eq!(
             install(&ws, Harness::ClaudeCode, &|| false).unwrap().detail,
             binary.display().to_string(),
@@ -221,6 +244,8 @@ mod tests {
         );
         assert_eq!(Harness::parse("claude-code").unwrap(), Harness::ClaudeCode);
         assert_eq!(Harness::parse("codex").unwrap(), Harness::Codex);
+        assert_eq!(Harness::parse("opencode").unwrap(), Harness::OpenCode);
+        assert_eq!(serde_json::to_value(Harness::OpenCode).unwrap(), "opencode");
         assert!(matches!(Harness::parse("gemini").unwrap_err(), RunsError::InvalidInput(_)));
     }
 }

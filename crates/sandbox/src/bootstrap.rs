@@ -76,11 +76,27 @@ fn write_busybox_rootfs(rootfs: &Path, applets: &str) -> Result<(), SandboxError
     Ok(())
 }
 
+/// The packages `skillscope/debian-python:12` adds to a minimal Debian: Python and pytest for
+/// tasks, ripgrep for OpenCode's skill tool (it fails without `rg`, and would download it).
+const DEBIAN_PACKAGES: &str = "python3,python3-pytest,ripgrep";
+/// The image's label naming [`DEBIAN_PACKAGES`]: an image made from another list is out of date.
+const RECIPE_LABEL: &str = "org.skillscope.packages";
+
+/// The id of `skillscope/debian-python:12` when this engine holds it made from today's recipe.
+async fn current_debian_python(engine: &Engine) -> Result<Option<String>, SandboxError> {
+    let label = engine.image_label(DEBIAN_PYTHON_TAG, RECIPE_LABEL).await?;
+    if label.as_deref() != Some(DEBIAN_PACKAGES) {
+        return Ok(None);
+    }
+    engine.image_id(DEBIAN_PYTHON_TAG).await
+}
+
 /// Makes `skillscope/debian-python:12`: `debootstrap --variant=minbase` of bookworm with
-/// python3 and pytest, imported as a single-layer image. Takes minutes; skipped when the
-/// tag exists. `progress` receives debootstrap's output lines.
+/// [`DEBIAN_PACKAGES`], imported as a single-layer image. Takes minutes; skipped when the tag
+/// exists made from the same packages (one made from another list is made again).
+/// `progress` receives debootstrap's output lines.
 pub async fn debian_python(engine: &Engine, progress: &mut (dyn FnMut(&str) + Send)) -> Result<String, SandboxError> {
-    if let Some(id) = engine.image_id(DEBIAN_PYTHON_TAG).await? {
+    if let Some(id) = current_debian_python(engine).await? {
         progress(&format!("{DEBIAN_PYTHON_TAG} present: {id}"));
         return Ok(id);
     }
@@ -88,7 +104,9 @@ pub async fn debian_python(engine: &Engine, progress: &mut (dyn FnMut(&str) + Se
     let work = tempfile::Builder::new().prefix("skillscope-debootstrap").tempdir()?;
     let rootfs = work.path().join("rootfs");
     let mut child = Command::new("debootstrap")
-        .args(["--variant=minbase", "--include=python3,python3-pytest", "bookworm"])
+        .arg("--variant=minbase")
+        .arg(format!("--include={DEBIAN_PACKAGES}"))
+        .arg("bookworm")
         .arg(&rootfs)
         .arg(DEBIAN_MIRROR)
         .stdout(Stdio::piped())
@@ -112,7 +130,7 @@ pub async fn debian_python(engine: &Engine, progress: &mut (dyn FnMut(&str) + Se
         return Err(failed(format!("debootstrap {status}:\n{}", last.join("\n"))));
     }
     progress("importing rootfs");
-    import_rootfs(engine, &rootfs, DEBIAN_PYTHON_TAG).await?;
+    import_rootfs(engine, &rootfs, DEBIAN_PYTHON_TAG, &[format!("LABEL {RECIPE_LABEL}={DEBIAN_PACKAGES}")]).await?;
     engine.image_id(DEBIAN_PYTHON_TAG).await?.ok_or_else(|| failed("imported image not found".into()))
 }
 
@@ -144,7 +162,11 @@ pub async fn base_images(engine: &Engine) -> Result<Vec<BaseImage>, SandboxError
         out.push(BaseImage {
             tag: tag.into(),
             used_by: used_by.into(),
-            id: engine.image_id(tag).await?,
+            id: if tag == DEBIAN_PYTHON_TAG {
+                current_debian_python(engine).await?
+            } else {
+                engine.image_id(tag).await?
+            },
             how: how.into(),
         });
     }
@@ -172,7 +194,7 @@ fn line_stream(reader: impl AsyncRead + Unpin + Send + 'static) -> stream::BoxSt
 }
 
 /// `docker import` of a directory, streamed through the host's `tar`.
-async fn import_rootfs(engine: &Engine, rootfs: &Path, tag: &str) -> Result<(), SandboxError> {
+async fn import_rootfs(engine: &Engine, rootfs: &Path, tag: &str, changes: &[String]) -> Result<(), SandboxError> {
     let mut tar = Command::new("tar")
         .args(["--numeric-owner", "-C"])
         .arg(rootfs)
@@ -197,7 +219,12 @@ async fn import_rootfs(engine: &Engine, rootfs: &Path, tag: &str) -> Result<(), 
         .from_src("-")
         .repo(repo)
         .tag(version)
-        .changes(vec![format!("LABEL {MANAGED_LABEL}=true"), format!("ENV {PATH_ENV}"), "CMD [\"bash\"]".to_string()])
+        .changes(
+            [format!("LABEL {MANAGED_LABEL}=true"), format!("ENV {PATH_ENV}"), "CMD [\"bash\"]".to_string()]
+                .into_iter()
+                .chain(changes.iter().cloned())
+                .collect(),
+        )
         .build();
     let mut progress = engine.docker.create_image(Some(options), Some(bollard::body_try_stream(body)), None);
     while let Some(info) = progress.next().await {

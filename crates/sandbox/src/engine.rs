@@ -128,6 +128,15 @@ impl Engine {
         }
     }
 
+    /// The value of label `key` on local image `image` (None: no such image, or no such label).
+    pub async fn image_label(&self, image: &str, key: &str) -> Result<Option<String>, SandboxError> {
+        match self.docker.inspect_image(image).await {
+            Ok(inspect) => Ok(inspect.config.and_then(|c| c.labels).and_then(|mut l| l.remove(key))),
+            Err(e) if is_not_found(&e) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// Returns the id of `image`, pulling it first when it is not present locally.
     pub async fn ensure_image(&self, image: &str) -> Result<String, SandboxError> {
         match self.image_id(image).await? {

@@ -21,6 +21,7 @@ export const HARNESS_LABELS: Record<Harness, string> = {
   builtin: "Built-in agent (any provider)",
   "claude-code": "Claude Code CLI (Anthropic providers)",
   codex: "Codex CLI (OpenAI Responses providers)",
+  opencode: "OpenCode CLI (OpenAI Chat Completions providers)",
 };
 
 /** The agent form's fields, as typed; a blank temperature leaves it to the provider. */

@@ -5,7 +5,7 @@ mod agent_trial;
 mod bundle;
 mod claude_code;
 mod clean_arms;
-mod codex;
+mod cli_harnesses;
 mod common;
 mod decisions;
 mod experiment;

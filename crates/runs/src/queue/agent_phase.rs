@@ -10,7 +10,7 @@ use crate::credentials;
 use crate::error::{Result, RunsError};
 use crate::harnesses::Harness;
 use crate::trajectories;
-use skillscope_agent::{claude_code, cli_harness, codex, AgentOutcome, SkillListing};
+use skillscope_agent::{claude_code, cli_harness, codex, opencode, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
 use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
@@ -28,7 +28,8 @@ pub enum Runner {
         harness: Harness,
         binary: std::path::PathBuf,
         socket_dir: tempfile::TempDir,
-        /// Codex's relay to that socket (the egress forwarder), in a folder of its own.
+        /// The relay to that socket (the egress forwarder) for a harness with no Unix-socket
+        /// setting, in a folder of its own.
         relay: Option<(tempfile::TempDir, std::path::PathBuf)>,
     },
 }
@@ -65,7 +66,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         harness_version: cfg.harness.version().into(),
         system_prompt_sha256: match cfg.harness {
             Harness::Builtin => Some(sha256_hex(skillscope_agent::prompt::system_prompt(workdir, &[]).as_bytes())),
-            Harness::ClaudeCode | Harness::Codex => None,
+            Harness::ClaudeCode | Harness::Codex | Harness::OpenCode => None,
         },
         image_digest: String::new(),
         user: String::new(),
@@ -87,7 +88,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
             binary: crate::harnesses::binary(ws, harness)?,
             socket_dir: ws.staging_dir()?,
             relay: match harness {
-                Harness::Codex => {
+                Harness::Codex | Harness::OpenCode => {
                     let dir = ws.staging_dir()?;
                     let relay = skillscope_egress::write_forwarder(dir.path())
                         .map_err(|e| IoError::new(dir.path().display(), e))?;
@@ -136,11 +137,15 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
 
 impl Prepared {
     /// Host folders the container mounts read-only: the skills (with-skill arm) and what a harness
-    /// needs (its binary, its proxy's socket folder, Codex's relay).
+    /// needs (its binary, its proxy's socket folder, the relay).
     pub fn mounts(&self) -> Vec<(std::path::PathBuf, String)> {
         let mut mounts: Vec<_> = self.mount.iter().map(|d| (d.path().to_path_buf(), SKILLS_DIR.to_string())).collect();
         if let Runner::Cli { harness, binary, socket_dir, relay } = &self.runner {
-            let at = if *harness == Harness::Codex { codex::BINARY } else { claude_code::BINARY };
+            let at = match harness {
+                Harness::Codex => codex::BINARY,
+                Harness::OpenCode => opencode::BINARY,
+                _ => claude_code::BINARY,
+            };
             mounts.push((binary.clone(), at.to_string()));
             mounts.push((socket_dir.path().to_path_buf(), cli_harness::SOCKET_DIR.to_string()));
             if let Some((_, relay)) = relay {
@@ -186,6 +191,7 @@ pub async fn run(
             .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
             match harness {
                 Harness::Codex => codex::run(input, proxy.wait()).await,
+                Harness::OpenCode => opencode::run(input, proxy.wait()).await,
                 _ => claude_code::run(input, proxy.wait()).await,
             }
         }

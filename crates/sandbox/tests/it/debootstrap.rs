@@ -29,6 +29,9 @@ async fn debian_python_image_runs_pytest() {
     let r = run(&c, vec!["python3".into(), "-m".into(), "pytest".into(), "-q".into()], opts).await;
     assert!(r.success(), "{r:?}");
     assert!(r.stdout.contains("1 passed"), "{r:?}");
+    // ripgrep, which OpenCode's skill tool needs.
+    let r = run(&c, vec!["rg".into(), "--version".into()], secs(10)).await;
+    assert!(r.success() && r.stdout.starts_with("ripgrep"), "{r:?}");
 
     // dash: the watchdog kills the whole group.
     let opts = ExecOptions::seconds(1);

@@ -1,31 +1,32 @@
-//! The real Codex CLI as an experiment's agent: it runs inside each trial's container (no network,
-//! Debian image: its commands run in /bin/bash), reaches the scripted model server only through
-//! the relay to the host's key-adding proxy, finds the skill where Codex lists skills in the
-//! with-skill arm and reads it with a command, and its run becomes a valid ATIF trajectory with
-//! that read marked. The key never enters the container or any record. A provider that speaks
-//! another API is refused before anything is queued.
+//! The real Codex and OpenCode CLIs as an experiment's agent: each runs inside each trial's
+//! container (no network, Debian image: Codex runs its commands in /bin/bash, OpenCode is a glibc
+//! binary whose skill tool needs ripgrep), reaches the scripted model server only through the
+//! relay to the host's key-adding proxy, finds the skill where it lists skills in the with-skill
+//! arm and reads it its own way (Codex: a command; OpenCode: its skill tool), and its run becomes a
+//! valid ATIF trajectory with that read marked. The key never enters the container or any record.
+//! A provider that speaks another API is refused before anything is queued.
 
 use crate::common::*;
-use serde_json::json;
+use serde_json::{json, Value};
 use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::harnesses::Harness;
 use skillscope_api::Workspace;
 use skillscope_models::{ApiKind, ProviderConfig};
 use skillscope_modelserver::{Script, ServerOptions};
 
-const KEY: &str = "sk-codex-canary-93e1a4c2";
-
-#[test]
-fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
+/// Runs one pair of the copy task with `harness` on a scripted server speaking `api`: without the
+/// skill the model guesses (score 0); with it, the skill's listing reaches the model, which takes
+/// `read_skill` and then copies (score 1). Checks the arms, the trajectories and the key; returns
+/// the with-skill trajectory.
+fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) -> Value {
     join_session_keyring();
+    let key = format!("sk-{}-canary-93e1a4c2", harness.as_str());
     let rt = rt();
     rt.block_on(debian_engine());
-    // Codex lists the arm's skills in its developer message, so the with-skill arm takes the
-    // branch: it reads the skill (a command, Codex has no skill tool), then follows it.
     let script: Script = serde_json::from_value(json!({
         "default": [{"tool": "bash", "args": {"command": "echo guess > answer.txt"}}, {"text": "guessed"}],
         "branches": [{"if_prompt_contains": "answer-keeper", "steps": [
-            {"tool": "bash", "args": {"command": "cat \"$CODEX_HOME/skills/answer-keeper/SKILL.md\""}},
+            read_skill,
             {"tool": "bash", "args": {"command": "cat task.txt > answer.txt"}},
             {"text": "copied, as the skill says"}
         ]}]
@@ -34,14 +35,14 @@ fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
     let server = rt
         .block_on(skillscope_modelserver::start(ServerOptions {
             script,
-            require_key: Some(KEY.into()),
+            require_key: Some(key.clone()),
             ..Default::default()
         }))
         .unwrap();
 
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    let config = cli_agent(&ws, Harness::Codex, ApiKind::OpenAiResponses, &server.base_url, Some(KEY));
+    let config = cli_agent(&ws, harness, api, &server.base_url, Some(&key));
     let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
     let (p, events) = run_one_pair(&ws, &rt, version, copy_task_on_debian(tmp.path()), config);
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);
@@ -51,9 +52,9 @@ fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
 
     let with = trajectory(&ws, p.with.trial_id);
     assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
-    assert_eq!(with["agent"]["name"], "codex");
-    assert_eq!(with["agent"]["version"], skillscope_agent::codex::VERSION);
-    let calls: Vec<&serde_json::Value> = with["steps"]
+    assert_eq!(with["agent"]["name"], harness.as_str());
+    assert_eq!(with["agent"]["version"], harness.version());
+    let calls: Vec<&Value> = with["steps"]
         .as_array()
         .unwrap()
         .iter()
@@ -63,11 +64,27 @@ fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
     assert_eq!(calls[0]["extra"]["skill_read"], "answer-keeper", "the read is marked: {}", calls[0]);
     assert!(calls[1].get("extra").is_none(), "only the read is marked");
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
-    assert!(with["final_metrics"]["total_prompt_tokens"].as_u64().unwrap() > 0, "Codex's usage is kept");
+    assert!(with["final_metrics"]["total_prompt_tokens"].as_u64().unwrap() > 0, "the harness's usage is kept");
     let without = trajectory(&ws, p.without.trial_id);
     assert_eq!(skillscope_atif::validate(&without), Vec::new(), "{without}");
     assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
-    assert_key_nowhere(&ws, KEY, &[&with, &without], &events);
+    assert_key_nowhere(&ws, &key, &[&with, &without], &events);
+    with
+}
+
+#[test]
+fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
+    // Codex has no skill tool: the model reads the listed SKILL.md with a command.
+    let read = json!({"tool": "bash", "args": {"command": "cat \"$CODEX_HOME/skills/answer-keeper/SKILL.md\""}});
+    skill_makes_the_difference(Harness::Codex, ApiKind::OpenAiResponses, read);
+}
+
+#[test]
+fn opencode_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
+    let read = json!({"tool": "skill", "args": {"name": "answer-keeper"}});
+    let with = skill_makes_the_difference(Harness::OpenCode, ApiKind::OpenAiChat, read);
+    let metrics = &with["steps"][1]["metrics"];
+    assert!(metrics["prompt_tokens"].as_u64().unwrap() > 0, "OpenCode reports tokens per step: {metrics}");
 }
 
 #[test]
