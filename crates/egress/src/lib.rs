@@ -36,6 +36,9 @@ pub const FORWARDER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/egress-fo
 pub const CONTAINER_SOCKET_DIR: &str = "/run/skillscope-egress";
 /// Where the forwarder is mounted in the container.
 pub const FORWARDER_PATH: &str = "/opt/skillscope/egress-forwarder";
+/// Where the same binary is mounted for its relay mode ([`relay_start_command`]): apart from
+/// [`FORWARDER_PATH`], so that a trial may have both (a probe run by a CLI harness).
+pub const RELAY_PATH: &str = "/opt/skillscope/relay";
 /// The container's resolver configuration, replaced by a mount so that names resolve through
 /// the forwarder.
 pub const RESOLV_CONF_PATH: &str = "/etc/resolv.conf";
@@ -85,21 +88,23 @@ pub fn ro_mounts(forwarder: &Path, resolv_conf: &Path, sink_dir: &Path) -> Vec<(
 /// the caller's output, and waits up to 5 s for it to be ready. Exits 0 once it is, else 1
 /// with the forwarder's error on stderr.
 pub fn forwarder_start_command() -> String {
-    start_command(CONTAINER_SOCKET_DIR, FORWARDER_READY_FILE, FORWARDER_LOG_FILE)
+    start_command(FORWARDER_PATH, CONTAINER_SOCKET_DIR, FORWARDER_READY_FILE, FORWARDER_LOG_FILE)
 }
 
-/// Like [`forwarder_start_command`], for the forwarder's relay mode: loopback TCP `port` passed
-/// as it is to the Unix socket `socket` (a harness with no Unix-socket setting reaching the model
-/// proxy). Its readiness and error files are its own, so it may run beside the egress forwarder.
+/// Like [`forwarder_start_command`], for the forwarder's relay mode (mounted at [`RELAY_PATH`]):
+/// loopback TCP `port` passed as it is to the Unix socket `socket` (a harness with no Unix-socket
+/// setting reaching the model proxy). Its readiness and error files are its own, so it may run
+/// beside the egress forwarder.
 pub fn relay_start_command(port: u16, socket: &str) -> String {
     start_command(
+        RELAY_PATH,
         &format!("--relay {port} {socket}"),
         &format!("/tmp/.skillscope-relay-{port}.ready"),
         &format!("/tmp/.skillscope-relay-{port}.log"),
     )
 }
 
-fn start_command(args: &str, ready: &str, log: &str) -> String {
+fn start_command(bin: &str, args: &str, ready: &str, log: &str) -> String {
     format!(
         r#"rm -f {ready} {log}
 {bin} {args} >{ready} 2>{log} </dev/null &
@@ -113,7 +118,6 @@ while [ "$i" -lt 50 ]; do
 done
 echo "egress forwarder not ready:" >&2
 cat {log} >&2
-exit 1"#,
-        bin = FORWARDER_PATH,
+exit 1"#
     )
 }

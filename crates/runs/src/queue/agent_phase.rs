@@ -149,7 +149,7 @@ impl Prepared {
             mounts.push((binary.clone(), at.to_string()));
             mounts.push((socket_dir.path().to_path_buf(), cli_harness::SOCKET_DIR.to_string()));
             if let Some((_, relay)) = relay {
-                mounts.push((relay.clone(), skillscope_egress::FORWARDER_PATH.to_string()));
+                mounts.push((relay.clone(), skillscope_egress::RELAY_PATH.to_string()));
             }
         }
         mounts
