@@ -8,9 +8,9 @@ pub use crate::cli_harness::{Converted, Ending};
 use crate::run::{AgentError, AgentOutcome, RunInput};
 use serde_json::{json, Value};
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
-use skillscope_models::{ProviderWait, Usage};
+use skillscope_models::proxy::ProxyHandle;
+use skillscope_models::Usage;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The version Skillscope installs and runs: its headless flags and output are what this module reads.
@@ -27,8 +27,8 @@ const CLI: Cli = Cli {
 };
 
 /// Runs Claude Code on the task. The model calls go to the proxy the caller serves for
-/// `input.client` on the mounted socket; `wait` is that proxy's record of provider wait.
-pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOutcome, AgentError> {
+/// `input.client` on the mounted socket.
+pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
     let copy_skills: String =
         input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
@@ -62,9 +62,9 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
         &turns,
     ]);
     let started = Instant::now();
-    let result = cli_harness::exec(&input, &wait, command, env, progress_line).await?;
+    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
     let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
-    cli_harness::outcome(&CLI, &input, converted, &result, &wait, started)
+    cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
 }
 
 /// A line of the live log for one `stream-json` event: what the agent said or ran.

@@ -6,6 +6,7 @@
 
 use crate::run::{AgentError, AgentOutcome, RunInput, StopReason};
 use serde_json::Value;
+use skillscope_models::proxy::ProxyHandle;
 use skillscope_models::{ProviderWait, Usage};
 use skillscope_sandbox::{ExecOptions, ExecResult, Owner, Uncharged, WaitClock};
 use std::sync::Arc;
@@ -92,7 +93,7 @@ pub(crate) async fn setup(cli: &Cli, input: &RunInput<'_>, script: String) -> Re
 /// `progress` turns into text goes, redacted, to the live log.
 pub(crate) async fn exec(
     input: &RunInput<'_>,
-    wait: &Arc<ProviderWait>,
+    proxy: &ProxyHandle,
     command: Vec<String>,
     env: Vec<String>,
     progress: fn(&str) -> Option<String>,
@@ -100,7 +101,7 @@ pub(crate) async fn exec(
     let opts = ExecOptions {
         workdir: Some(input.workdir.to_string()),
         env,
-        uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(wait.clone())), at_most: PROVIDER_WAIT_CAP }),
+        uncharged: Some(Uncharged { clock: Arc::new(ProxyWait(proxy.wait())), at_most: PROVIDER_WAIT_CAP }),
         ..as_agent(input, input.limits.wall_timeout_secs)
     };
     let mut pending = String::new();
@@ -121,18 +122,20 @@ pub(crate) async fn exec(
 
 /// The outcome of a finished run: its own failures (turn limit, timeout) are outcomes, failures
 /// around it (no answer from the model, no output at all, a binary that cannot start) are
-/// infrastructure errors. Prices the usage and redacts the trajectory.
+/// infrastructure errors. A run whose proxy refused a call past the turn limit hit that limit,
+/// whatever the harness made of the refusal. Prices the usage and redacts the trajectory.
 pub(crate) fn outcome(
     cli: &Cli,
     input: &RunInput<'_>,
     converted: Converted,
     result: &ExecResult,
-    wait: &ProviderWait,
+    proxy: &ProxyHandle,
     started: Instant,
 ) -> Result<AgentOutcome, AgentError> {
     let name = cli.name;
-    let waited = wait.waited();
+    let waited = proxy.wait().waited();
     let stop = match (&converted.ending, result.timed_out) {
+        (_, false) if proxy.limit_reached() => StopReason::MaxTurns,
         (_, true) if waited >= PROVIDER_WAIT_CAP => {
             return Err(AgentError::Harness(format!(
                 "{name} was still waiting on the model provider after {} min of rate limits or errors",

@@ -10,8 +10,8 @@ use crate::cli_harness::{self, args, Cli, Converted, Ending, RELAY_PORT};
 use crate::run::{AgentError, AgentOutcome, RunInput};
 use serde_json::{json, Value};
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
-use skillscope_models::{ProviderWait, Usage};
-use std::sync::Arc;
+use skillscope_models::proxy::ProxyHandle;
+use skillscope_models::Usage;
 use std::time::Instant;
 
 /// The version Skillscope installs and runs: its `exec --json` events are what this module reads.
@@ -51,7 +51,7 @@ wire_api = "responses"
 
 /// Runs Codex on the task. The model calls go to the proxy the caller serves for `input.client`
 /// on the mounted socket; `wait` is that proxy's record of provider wait.
-pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOutcome, AgentError> {
+pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     let copy_skills: String = input
         .skills
         .iter()
@@ -85,9 +85,9 @@ pub async fn run(input: RunInput<'_>, wait: Arc<ProviderWait>) -> Result<AgentOu
         input.instruction,
     ]));
     let started = Instant::now();
-    let result = cli_harness::exec(&input, &wait, command, env, progress_line).await?;
+    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
     let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
-    cli_harness::outcome(&CLI, &input, converted, &result, &wait, started)
+    cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
 }
 
 /// A line of the live log for one event: what the agent said or ran.

@@ -4,10 +4,13 @@
 //! Requests take their place under the provider's concurrency limit like any other call, and the
 //! time the harness spends on the provider's failures (answers it will retry, and its backoff
 //! until the next request) is counted in the proxy's [`ProviderWait`], so that it can be left out
-//! of the agent's wall time.
+//! of the agent's wall time. A proxy may also hold a harness to a number of model calls (its
+//! configuration's turn limit, for a harness that has no such setting of its own): the call past
+//! it is answered with an error the harness reports, and the proxy says the limit was reached.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,7 +30,28 @@ const MAX_BODY_BYTES: usize = 64 << 20;
 pub struct ProxyHandle {
     path: PathBuf,
     wait: Arc<ProviderWait>,
+    calls: Arc<Calls>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// The model calls (POST requests) forwarded, against an optional most.
+#[derive(Default)]
+struct Calls {
+    most: Option<u32>,
+    made: AtomicU32,
+    refused: AtomicBool,
+}
+
+impl Calls {
+    /// Counts a call; false when it is one past the most (it is then not forwarded).
+    fn admit(&self) -> bool {
+        let made = self.made.fetch_add(1, Ordering::SeqCst) + 1;
+        let over = self.most.is_some_and(|most| made > most);
+        if over {
+            self.refused.store(true, Ordering::SeqCst);
+        }
+        !over
+    }
 }
 
 impl ProxyHandle {
@@ -39,12 +63,18 @@ impl ProxyHandle {
     pub fn wait(&self) -> Arc<ProviderWait> {
         self.wait.clone()
     }
+
+    /// Whether a call past the most was refused: the harness hit its turn limit.
+    pub fn limit_reached(&self) -> bool {
+        self.calls.refused.load(Ordering::SeqCst)
+    }
 }
 
 #[derive(Clone)]
 struct Proxy {
     client: Arc<Client>,
     wait: Arc<ProviderWait>,
+    calls: Arc<Calls>,
 }
 
 impl Drop for ProxyHandle {
@@ -55,19 +85,22 @@ impl Drop for ProxyHandle {
 }
 
 /// Serves `client`'s provider on a new Unix socket at `path` (any user in the container may
-/// connect: the socket's folder is what is shared, with that one container only).
-pub async fn serve_unix(client: Arc<Client>, path: &Path) -> std::io::Result<ProxyHandle> {
+/// connect: the socket's folder is what is shared, with that one container only), forwarding at
+/// most `most_calls` model calls when given.
+pub async fn serve_unix(client: Arc<Client>, path: &Path, most_calls: Option<u32>) -> std::io::Result<ProxyHandle> {
     let _ = std::fs::remove_file(path);
     let listener = tokio::net::UnixListener::bind(path)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777))?;
     let wait = Arc::new(ProviderWait::default());
-    let app = Router::new().fallback(forward).with_state(Proxy { client, wait: wait.clone() });
+    let calls = Arc::new(Calls { most: most_calls, ..Calls::default() });
+    let state = Proxy { client, wait: wait.clone(), calls: calls.clone() };
+    let app = Router::new().fallback(forward).with_state(state);
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!("model proxy stopped: {e}");
         }
     });
-    Ok(ProxyHandle { path: path.to_owned(), wait, task })
+    Ok(ProxyHandle { path: path.to_owned(), wait, calls, task })
 }
 
 /// Statuses a harness retries: the time they took, and the backoff after them, is the provider's.
@@ -78,6 +111,16 @@ fn retryable(status: StatusCode) -> bool {
 async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
     proxy.wait.backoff_ended();
     let (parts, body) = request.into_parts();
+    if parts.method == axum::http::Method::POST && !proxy.calls.admit() {
+        // Shaped like the providers' own errors, so the harness shows the message and stops.
+        let message = format!(
+            "skillscope: the configuration's turn limit ({} model calls) was reached",
+            proxy.calls.most.unwrap_or_default()
+        );
+        let body = serde_json::json!({"type": "error", "error": {"type": "invalid_request_error", "message": message}});
+        return (StatusCode::BAD_REQUEST, [(axum::http::header::CONTENT_TYPE, "application/json")], body.to_string())
+            .into_response();
+    }
     let Some(path) = parts.uri.path_and_query().map(|p| p.as_str().to_owned()) else {
         return (StatusCode::BAD_REQUEST, "no path").into_response();
     };

@@ -120,3 +120,36 @@ fn codex_on_a_provider_of_another_api_is_refused_before_anything_runs() {
     assert!(err.contains("codex speaks the OpenAI Responses API; provider chat uses OpenAI Chat Completions"), "{err}");
     assert!(agents::agents(&ws).unwrap().is_empty(), "nothing was saved");
 }
+
+/// Codex and OpenCode have no turn-limit setting: the proxy holds them to the configuration's
+/// `max_turns` (here 1). The second model call is refused, and the run ends as a turn limit, not
+/// as a harness failure, with the agent's outcome scored.
+#[test]
+fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(debian_engine());
+    let script: Script = serde_json::from_value(json!({"default": [
+        {"tool": "bash", "args": {"command": "echo one > one.txt"}},
+        {"tool": "bash", "args": {"command": "cat task.txt > answer.txt"}},
+        {"text": "done"}
+    ]}))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    for (harness, api) in [(Harness::Codex, ApiKind::OpenAiResponses), (Harness::OpenCode, ApiKind::OpenAiChat)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(tmp.path().join("home")).unwrap();
+        ws.edit_config(|c| c.queue.max_attempts = Some(1));
+        let id = cli_agent(&ws, harness, api, &server.base_url, None);
+        let mut config = agents::agent(&ws, id).unwrap();
+        config.limits.max_turns = 1;
+        agents::save_agent(&ws, &config).unwrap();
+        let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
+        let (p, _) = run_one_pair(&ws, &rt, version, copy_task_on_debian(tmp.path()), id);
+        for arm in [&p.without, &p.with] {
+            let t = trajectory(&ws, arm.trial_id);
+            assert_eq!(t["extra"]["stop_reason"], "max_turns", "{harness:?}: {}", t["extra"]);
+            assert_eq!(arm.score, Some(0.0), "{harness:?}: stopped before the copy, scored as the agent's outcome");
+        }
+    }
+}

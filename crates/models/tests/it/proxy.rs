@@ -46,7 +46,7 @@ async fn the_proxy_adds_the_real_key_and_streams_the_answer_back() {
 
     let provider = ProviderConfig::new("p", ApiKind::Anthropic, server.base_url.clone());
     let client = Client::new(provider.clone(), Some(Secret::new(KEY))).unwrap();
-    let proxy = serve_unix(client.into(), &dir.path().join("model.sock")).await.unwrap();
+    let proxy = serve_unix(client.into(), &dir.path().join("model.sock"), None).await.unwrap();
     let response = post(proxy.path(), &body).await;
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("text/event-stream") && response.contains("message_stop"), "{response}");
@@ -54,7 +54,7 @@ async fn the_proxy_adds_the_real_key_and_streams_the_answer_back() {
     assert!(!response.contains(KEY), "the key never goes back to the harness");
 
     let wrong = Client::new(provider, Some(Secret::new("sk-ant-wrong-key-000000"))).unwrap();
-    let proxy = serve_unix(wrong.into(), &dir.path().join("wrong.sock")).await.unwrap();
+    let proxy = serve_unix(wrong.into(), &dir.path().join("wrong.sock"), None).await.unwrap();
     assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 401"));
     let path = proxy.path().to_owned();
     drop(proxy);
@@ -73,9 +73,8 @@ async fn the_proxy_holds_the_providers_limit_and_counts_the_harness_waiting() {
         .to_string();
     let mut provider = ProviderConfig::new("p", ApiKind::Anthropic, server.base_url.clone());
     provider.max_concurrency = 1;
-    let proxy = serve_unix(Client::new(provider, Some(Secret::new(KEY))).unwrap().into(), &dir.path().join("m.sock"))
-        .await
-        .unwrap();
+    let client = Client::new(provider, Some(Secret::new(KEY))).unwrap();
+    let proxy = serve_unix(client.into(), &dir.path().join("m.sock"), None).await.unwrap();
 
     server.push_faults(vec![Fault::Slow { delay_ms: 400 }, Fault::Slow { delay_ms: 400 }]);
     let (a, b) = tokio::join!(post(proxy.path(), &body), post(proxy.path(), &body));
@@ -93,4 +92,27 @@ async fn the_proxy_holds_the_providers_limit_and_counts_the_harness_waiting() {
     assert!(!proxy.wait().waiting(), "its next request ends the backoff");
     let backoff = proxy.wait().waited() - queued;
     assert!(backoff >= Duration::from_millis(500), "the backoff was counted: {backoff:?}");
+}
+
+/// A proxy holding a harness to two model calls forwards two and answers the third with an error
+/// naming the limit, without reaching the provider; it then says the limit was reached.
+#[tokio::test]
+async fn the_proxy_refuses_the_call_past_the_turn_limit() {
+    let script = serde_json::from_value(json!({"default": [{"text": "answer"}]})).unwrap();
+    let server = start(ServerOptions { script, require_key: Some(KEY.into()), ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let body = json!({"model": "m", "max_tokens": 16, "stream": true, "messages": [{"role": "user", "content": "hi"}]})
+        .to_string();
+    let provider = ProviderConfig::new("p", ApiKind::Anthropic, server.base_url.clone());
+    let client = Client::new(provider, Some(Secret::new(KEY))).unwrap();
+    let proxy = serve_unix(client.into(), &dir.path().join("m.sock"), Some(2)).await.unwrap();
+    for _ in 0..2 {
+        assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 200"));
+        assert!(!proxy.limit_reached());
+    }
+    let third = post(proxy.path(), &body).await;
+    assert!(third.starts_with("HTTP/1.1 400"), "{third}");
+    assert!(third.contains("turn limit (2 model calls) was reached"), "{third}");
+    assert!(proxy.limit_reached());
+    assert_eq!(server.requests().len(), 2, "the third call never reached the provider");
 }

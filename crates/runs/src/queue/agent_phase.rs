@@ -182,17 +182,21 @@ pub async fn run(
     match &p.runner {
         Runner::Builtin => skillscope_agent::run(input).await,
         Runner::Cli { harness, socket_dir, .. } => {
+            // Claude Code keeps its own turn limit (`--max-turns`); the others have no such
+            // setting, so their proxy holds them to it.
+            let most_calls = (*harness != Harness::ClaudeCode).then_some(p.limits.max_turns);
             // Lives as long as the run: the harness's only way out of the container.
             let proxy = skillscope_models::proxy::serve_unix(
                 p.client.clone(),
                 &socket_dir.path().join(cli_harness::SOCKET_NAME),
+                most_calls,
             )
             .await
             .map_err(|e| skillscope_agent::AgentError::Harness(format!("cannot open the model proxy: {e}")))?;
             match harness {
-                Harness::Codex => codex::run(input, proxy.wait()).await,
-                Harness::OpenCode => opencode::run(input, proxy.wait()).await,
-                _ => claude_code::run(input, proxy.wait()).await,
+                Harness::Codex => codex::run(input, &proxy).await,
+                Harness::OpenCode => opencode::run(input, &proxy).await,
+                _ => claude_code::run(input, &proxy).await,
             }
         }
     }
