@@ -304,9 +304,11 @@ async fn settings_key_agent_run_and_trajectory() {
     s.click(Locator::Css(&format!("{row} [data-testid=key-test]"))).await;
     s.wait_for(Locator::Css(&format!("{row} [data-testid=key-test-result][data-ok=true]"))).await;
 
-    // Both harnesses are ready (scripts/test.sh installed Claude Code into SKILLSCOPE_HARNESS_DIR).
-    s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=builtin][data-installed=true]")).await;
-    s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=claude-code][data-installed=true]")).await;
+    // Every harness is ready (scripts/test.sh installed the CLIs into SKILLSCOPE_HARNESS_DIR).
+    for harness in ["builtin", "claude-code", "codex", "opencode"] {
+        s.wait_for(Locator::Css(&format!("[data-testid=harness-row][data-harness={harness}][data-installed=true]")))
+            .await;
+    }
     c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap().send_keys("builtin-e2e").await.unwrap();
     c.find(Locator::Css("[data-testid=agent-model]")).await.unwrap().send_keys("scripted").await.unwrap();
     s.click(Locator::Css("[data-testid=agent-save]")).await;
@@ -318,6 +320,20 @@ async fn settings_key_agent_run_and_trajectory() {
     s.click(Locator::Css("[data-testid=agent-save]")).await;
     let refused = s.wait_for(Locator::Css("[data-testid=agent-form-error]")).await;
     s.wait_text(&refused, "Anthropic").await;
+    // Codex speaks only OpenAI Responses: refused too; the form says which limits it keeps.
+    c.find(Locator::Css("[data-testid=agent-harness]")).await.unwrap().select_by_value("codex").await.unwrap();
+    let note = s.wait_for(Locator::Css("[data-testid=agent-limits-note]")).await;
+    s.wait_text(&note, "holds Codex CLI to the turn limit").await;
+    s.click(Locator::Css("[data-testid=agent-save]")).await;
+    let refused = s.wait_for(Locator::Css("[data-testid=agent-form-error]")).await;
+    s.wait_text(&refused, "OpenAI Responses").await;
+    // OpenCode speaks this provider's Chat Completions: saved.
+    c.find(Locator::Css("[data-testid=agent-harness]")).await.unwrap().select_by_value("opencode").await.unwrap();
+    let name = c.find(Locator::Css("[data-testid=agent-name]")).await.unwrap();
+    name.clear().await.unwrap();
+    name.send_keys("opencode-e2e").await.unwrap();
+    s.click(Locator::Css("[data-testid=agent-save]")).await;
+    s.wait_for(Locator::Css("[data-testid=agent-row][data-agent-name=opencode-e2e]")).await;
     s.screenshot("e2e-settings.png").await;
     let page = c.source().await.unwrap();
     assert!(!page.contains(key), "the key is never shown once saved");

@@ -4,7 +4,8 @@
 //! proxy's socket, and a custom provider in Codex's own `config.toml` points there (OpenAI
 //! Responses; the key is a placeholder the proxy replaces). Analytics and plugins are off, the
 //! settings that stop all its other traffic. The arm's skills go to `$CODEX_HOME/skills`, where
-//! Codex lists them; its `exec --json` events become the ATIF trajectory.
+//! Codex lists them; its session record (the rollout file) and its `exec --json` events become the ATIF
+//! trajectory.
 
 use crate::cli_harness::{self, args, Cli, Converted, Ending, RELAY_PORT};
 use crate::run::{AgentError, AgentOutcome, RunInput};
@@ -12,6 +13,7 @@ use serde_json::{json, Value};
 use skillscope_atif::{Agent, TrajectoryBuilder, TurnMetrics};
 use skillscope_models::proxy::ProxyHandle;
 use skillscope_models::Usage;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// The version Skillscope installs and runs: its `exec --json` events are what this module reads.
@@ -86,7 +88,8 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
     ]));
     let started = Instant::now();
     let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
-    let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
+    let rollout = rollout(&input).await;
+    let converted = convert(input.instruction, &result.stdout, &rollout, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
 }
 
@@ -101,68 +104,111 @@ fn progress_line(line: &str) -> Option<String> {
     }
 }
 
-/// Reads Codex's `exec --json` events (lines that are not JSON are skipped). The stream marks
-/// items, not model calls: each completed item is one agent step (a command with its output, a
-/// file change, a message), reasoning joins the step after it, and tokens are known per turn only
-/// (in `final_metrics`, not per step).
-pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -> Converted {
+/// Codex's own record of the run, the newest `rollout-*.jsonl` under its home's `sessions/`
+/// (empty when it wrote none, as when it could not start).
+async fn rollout(input: &RunInput<'_>) -> String {
+    let files = input.container.download(&format!("{CODEX_HOME}/sessions")).await.unwrap_or_default();
+    let newest = files.into_iter().filter(|(p, _)| p.contains("/rollout-") && p.ends_with(".jsonl")).max();
+    newest.map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_default()
+}
+
+/// One model response being gathered from the rollout.
+#[derive(Default)]
+struct Response {
+    text: Vec<String>,
+    reasoning: Vec<String>,
+    calls: Vec<(String, String, Value)>,
+}
+
+impl Response {
+    fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.reasoning.is_empty() && self.calls.is_empty()
+    }
+}
+
+/// The texts of a rollout item's `content` (or `summary`) parts.
+fn texts(parts: &Value) -> Vec<String> {
+    parts.as_array().into_iter().flatten().filter_map(|p| p["text"].as_str().map(String::from)).collect()
+}
+
+/// Records a response as an agent step (with `usage`'s tokens, zero when None); returns its id.
+fn flush(b: &mut TrajectoryBuilder, r: Response, usage: Option<&Value>, callers: &mut HashMap<String, u64>) -> u64 {
+    let n = |k: &str| usage.and_then(|u| u[k].as_i64()).unwrap_or(0);
+    let metrics = TurnMetrics {
+        prompt_tokens: n("input_tokens"),
+        completion_tokens: n("output_tokens"),
+        cached_tokens: n("cached_input_tokens"),
+        cost_usd: None,
+    };
+    let ids: Vec<String> = r.calls.iter().map(|c| c.0.clone()).collect();
+    let reasoning = (!r.reasoning.is_empty()).then(|| r.reasoning.join("\n"));
+    let step = b.agent_step(r.text.join("\n"), reasoning, r.calls, metrics, time::OffsetDateTime::now_utc());
+    callers.extend(ids.into_iter().map(|id| (id, step)));
+    step
+}
+
+/// Builds the trajectory from Codex's rollout (its session record: one `token_usage_record`
+/// after each model response, so each response is one agent step with its own tokens; tool
+/// outputs join the step that made the call) and reads how the run ended, its final message and
+/// its token totals from the `exec --json` events on stdout (lines that are not JSON are skipped).
+pub fn convert(instruction: &str, stdout: &str, rollout: &str, session_id: &str, model: &str) -> Converted {
     let mut agent = Agent::new("codex", VERSION, Some(model.to_string()));
     agent.extra = Some(serde_json::Map::from_iter([("harness".to_string(), Value::from("codex"))]));
     let mut b = TrajectoryBuilder::new(session_id, agent);
     b.user_step(instruction);
-    let (mut ending, mut final_text, mut usage) = (None, None, Usage::default());
-    let mut reasoning: Vec<String> = Vec::new();
-    let mut skill_reads: Vec<(String, String)> = Vec::new();
-    let mut steps = 0u32;
-    let now = time::OffsetDateTime::now_utc;
+    let mut callers: HashMap<String, u64> = HashMap::new();
+    let mut reads: Vec<(String, String)> = Vec::new();
+    let mut response = Response::default();
+    let mut turns = 0u32;
+    let mut unmetered: Vec<u64> = Vec::new();
+    for line in rollout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else { continue };
+        let item = &event["payload"];
+        match (event["type"].as_str(), item["type"].as_str()) {
+            (Some("response_item"), Some("message")) if item["role"] == "assistant" => {
+                response.text.extend(texts(&item["content"]))
+            }
+            (Some("response_item"), Some("reasoning")) => response.reasoning.extend(texts(&item["summary"])),
+            (Some("response_item"), Some(kind @ ("function_call" | "custom_tool_call"))) => {
+                let id = item["call_id"].as_str().unwrap_or_default().to_string();
+                let raw = if kind == "function_call" { &item["arguments"] } else { &item["input"] };
+                let raw = raw.as_str().unwrap_or_default();
+                let args = serde_json::from_str(raw).unwrap_or_else(|_| json!({ "input": raw }));
+                if let Some(skill) = cli_harness::skill_in(raw) {
+                    reads.push((id.clone(), skill));
+                }
+                response.calls.push((id, item["name"].as_str().unwrap_or_default().to_string(), args));
+            }
+            (Some("response_item"), Some("function_call_output" | "custom_tool_call_output")) => {
+                let id = item["call_id"].as_str().unwrap_or_default();
+                let output = match &item["output"] {
+                    Value::String(s) => s.clone(),
+                    other => texts(&other["content"]).join("\n"),
+                };
+                if let Some(&step) = callers.get(id) {
+                    b.observation(step, id, output).expect("the call was recorded in that step");
+                }
+            }
+            (Some("token_usage_record"), _) => {
+                let r = std::mem::take(&mut response);
+                flush(&mut b, r, Some(&item["usage"]), &mut callers);
+                turns += 1;
+            }
+            _ => {}
+        }
+    }
+    if !response.is_empty() {
+        // A response cut off before its usage was recorded (a killed run).
+        unmetered.push(flush(&mut b, response, None, &mut callers));
+        turns += 1;
+    }
 
+    let (mut ending, mut final_text, mut usage) = (None, None, Usage::default());
     for line in stdout.lines() {
         let Ok(event) = serde_json::from_str::<Value>(line.trim()) else { continue };
-        let item = &event["item"];
         match event["type"].as_str() {
-            Some("item.completed") => {
-                let id = item["id"].as_str().unwrap_or_default().to_string();
-                let thought = (!reasoning.is_empty()).then(|| reasoning.join("\n"));
-                let (text, call, output) = match item["type"].as_str() {
-                    Some("reasoning") => {
-                        reasoning.extend(item["text"].as_str().map(String::from));
-                        continue;
-                    }
-                    Some("agent_message") => {
-                        final_text = item["text"].as_str().map(String::from);
-                        (final_text.clone().unwrap_or_default(), None, None)
-                    }
-                    Some("command_execution") => {
-                        let command = item["command"].as_str().unwrap_or_default();
-                        if let Some(skill) = cli_harness::skill_in(command) {
-                            skill_reads.push((id.clone(), skill));
-                        }
-                        let output = format!(
-                            "{}\n[exit code: {}]",
-                            item["aggregated_output"].as_str().unwrap_or_default(),
-                            item["exit_code"]
-                        );
-                        (String::new(), Some(("exec_command", json!({ "cmd": command }))), Some(output))
-                    }
-                    Some("file_change") => (
-                        String::new(),
-                        Some(("apply_patch", json!({ "changes": item["changes"] }))),
-                        Some(format!("{}", item["status"])),
-                    ),
-                    Some("error") => {
-                        b.system_step(format!("codex: {}", item["message"].as_str().unwrap_or_default()));
-                        continue;
-                    }
-                    Some(other) => (String::new(), Some((other, item.clone())), None),
-                    None => continue,
-                };
-                reasoning.clear();
-                let calls = call.into_iter().map(|(name, args)| (id.clone(), name.to_string(), args)).collect();
-                let step = b.agent_step(text, thought, calls, TurnMetrics::default(), now());
-                steps += 1;
-                if let Some(output) = output {
-                    b.observation(step, &id, output).expect("the call was recorded in that step");
-                }
+            Some("item.completed") if event["item"]["type"] == "agent_message" => {
+                final_text = event["item"]["text"].as_str().map(String::from)
             }
             Some("turn.completed") => {
                 let u = &event["usage"];
@@ -181,25 +227,85 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
     }
     let mut trajectory = serde_json::to_value(b.finish(None)).expect("a trajectory serialises");
     for step in trajectory["steps"].as_array_mut().into_iter().flatten() {
-        // Unknown per step (see above): left out rather than written as zero.
-        if let Some(metrics) = step.as_object_mut() {
-            metrics.remove("metrics");
+        if unmetered.iter().any(|&id| step["step_id"] == id) {
+            // Unknown, not zero.
+            if let Some(step) = step.as_object_mut() {
+                step.remove("metrics");
+            }
         }
         for call in step.get_mut("tool_calls").and_then(Value::as_array_mut).into_iter().flatten() {
-            if let Some((_, skill)) = skill_reads.iter().find(|(id, _)| call["tool_call_id"] == id.as_str()) {
+            if let Some((_, skill)) = reads.iter().find(|(id, _)| call["tool_call_id"] == id.as_str()) {
                 call["extra"] = json!({ "skill_read": skill });
             }
         }
     }
-    trajectory["final_metrics"]["total_prompt_tokens"] = usage.input_tokens.into();
-    trajectory["final_metrics"]["total_cached_tokens"] = usage.cached_tokens.into();
-    trajectory["final_metrics"]["total_completion_tokens"] = usage.output_tokens.into();
-    Converted { trajectory, ending, final_text, turns: steps, usage, model_ms: 0 }
+    if ending.is_none() {
+        // No totals on stdout (a killed run): the recorded responses' own.
+        let total = |k: &str| trajectory["final_metrics"][k].as_u64().unwrap_or(0);
+        usage = Usage {
+            input_tokens: total("total_prompt_tokens"),
+            cached_tokens: total("total_cached_tokens"),
+            output_tokens: total("total_completion_tokens"),
+        };
+    }
+    Converted { trajectory, ending, final_text, turns, usage, model_ms: 0 }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What Codex 0.171.0 wrote for a skill read, a command and an answer (trimmed).
+    const ROLLOUT: &str = r#"{"type":"session_meta","payload":{"id":"t"}}
+{"type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"<skills_instructions>"}]}}
+{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat $CODEX_HOME/skills/answer-keeper/SKILL.md\"}","call_id":"call_0"}}
+{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":8875,"cached_input_tokens":0,"output_tokens":17}}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_0","output":"Process exited with code 0\nOutput:\nCopy task.txt to answer.txt with cat.\n"}}
+{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat task.txt > answer.txt\"}","call_id":"call_1"}}
+{"type":"token_usage_record","payload":{"response_id":"resp_2","usage":{"input_tokens":8970,"cached_input_tokens":8902,"output_tokens":12}}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_1","output":"Process exited with code 0\nOutput:\n"}}
+{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"copied","annotations":[]}]}}
+{"type":"token_usage_record","payload":{"response_id":"resp_3","usage":{"input_tokens":9036,"cached_input_tokens":8992,"output_tokens":2}}}
+"#;
+    const EVENTS: &str = r#"{"type":"thread.started","thread_id":"t"}
+{"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":"copied"}}
+{"type":"turn.completed","usage":{"input_tokens":26881,"cached_input_tokens":17894,"output_tokens":31}}
+"#;
+
+    #[test]
+    fn the_rollout_gives_one_step_per_response_with_its_tokens_and_the_stream_the_ending() {
+        let c = convert("Copy the task", EVENTS, ROLLOUT, "s", "m");
+        assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+        assert_eq!((c.ending, c.final_text.as_deref(), c.turns), (Some(Ending::Answer), Some("copied"), 3));
+        assert_eq!((c.usage.input_tokens, c.usage.cached_tokens, c.usage.output_tokens), (26_881, 17_894, 31));
+        let steps = c.trajectory["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), 4, "the prompt and three responses: {}", c.trajectory);
+        assert_eq!(steps[1]["tool_calls"][0]["extra"]["skill_read"], "answer-keeper");
+        assert_eq!(steps[1]["tool_calls"][0]["arguments"]["cmd"], "cat $CODEX_HOME/skills/answer-keeper/SKILL.md");
+        assert!(steps[1]["observation"]["results"][0]["content"].as_str().unwrap().contains("with cat."));
+        assert_eq!(
+            (steps[2]["metrics"]["prompt_tokens"].as_i64(), steps[2]["metrics"]["cached_tokens"].as_i64()),
+            (Some(8_970), Some(8_902))
+        );
+        assert!(steps[2]["tool_calls"][0].get("extra").is_none());
+        assert_eq!(steps[3]["message"], "copied");
+
+        // Killed before the last response's usage was recorded, and before the stream's totals.
+        let cut = ROLLOUT.trim_end().rsplit_once('\n').unwrap().0;
+        let c = convert("Copy the task", "", cut, "s", "m");
+        assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+        assert_eq!(c.ending, None);
+        let steps = c.trajectory["steps"].as_array().unwrap();
+        assert!(steps[3].get("metrics").is_none(), "a response with no usage record has unknown tokens, not zero");
+        assert_eq!(c.usage.input_tokens, 8_875 + 8_970, "the recorded responses' totals");
+    }
+
+    #[test]
+    fn a_failed_turn_is_a_failed_run_even_without_a_rollout() {
+        let c = convert("x", r#"{"type":"turn.failed","error":{"message":"401 bad key"}}"#, "", "s", "m");
+        assert_eq!(c.ending, Some(Ending::Failed("\"401 bad key\"".into())));
+        assert_eq!(c.trajectory["steps"].as_array().unwrap().len(), 1);
+    }
 
     #[test]
     fn config_quotes_the_model_and_points_at_the_relay() {

@@ -24,6 +24,20 @@ export const HARNESS_LABELS: Record<Harness, string> = {
   opencode: "OpenCode CLI (OpenAI Chat Completions providers)",
 };
 
+/** Which of the form's limits a harness honours, said under them: a CLI harness leaves some out. */
+export function harnessLimitsNote(harness: Harness): string | null {
+  const builtinOnly = "the token budget, command timeout and temperature apply to the built-in agent only.";
+  switch (harness) {
+    case "builtin":
+      return null;
+    case "claude-code":
+      return `Claude Code keeps the turn limit (its --max-turns) and the sandbox the wall timeout; ${builtinOnly}`;
+    case "codex":
+    case "opencode":
+      return `Skillscope's model proxy holds ${HARNESS_LABELS[harness].split(" (")[0]} to the turn limit, and the sandbox to the wall timeout; ${builtinOnly}`;
+  }
+}
+
 /** The agent form's fields, as typed; a blank temperature leaves it to the provider. */
 export type AgentFields = Record<"name" | "provider_id" | "model" | "temperature" | LimitField, string> & {
   harness: Harness;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../bindings/AgentConfig";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
-import { agentFields, chosenProvider, DEFAULT_LIMITS, parseAgent } from "./agentForm";
+import { agentFields, chosenProvider, DEFAULT_LIMITS, harnessLimitsNote, parseAgent } from "./agentForm";
 import { AGENT_RUN_DEFAULTS, chooseConfig, GLIBC_IMAGE, parseAgentRun } from "./agentRunForm";
 import {
   DEFAULT_TASK_SETTINGS,
@@ -99,6 +99,13 @@ const agent: AgentConfig = {
 };
 
 describe("agent form", () => {
+  it("says which limits each harness honours", () => {
+    expect(harnessLimitsNote("builtin")).toBeNull();
+    expect(harnessLimitsNote("claude-code")).toContain("--max-turns");
+    expect(harnessLimitsNote("codex")).toMatch(/^Skillscope's model proxy holds Codex CLI to the turn limit/);
+    expect(harnessLimitsNote("opencode")).toMatch(/holds OpenCode CLI to the turn limit.*token budget/);
+  });
+
   it("starts a new configuration with the default limits and the first provider until one is chosen", () => {
     const fields = agentFields(null);
     expect(fields).toMatchObject({

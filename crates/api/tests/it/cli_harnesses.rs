@@ -16,9 +16,9 @@ use skillscope_modelserver::{Script, ServerOptions};
 
 /// Runs one pair of the copy task with `harness` on a scripted server speaking `api`: without the
 /// skill the model guesses (score 0); with it, the skill's listing reaches the model, which takes
-/// `read_skill` and then copies (score 1). Checks the arms, the trajectories and the key; returns
-/// the with-skill trajectory.
-fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) -> Value {
+/// `read_skill` and then copies (score 1). Checks the arms, the trajectories (tokens per model
+/// response included) and the key.
+fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) {
     join_session_keyring();
     let key = format!("sk-{}-canary-93e1a4c2", harness.as_str());
     let rt = rt();
@@ -65,11 +65,13 @@ fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value)
     assert!(calls[1].get("extra").is_none(), "only the read is marked");
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
     assert!(with["final_metrics"]["total_prompt_tokens"].as_u64().unwrap() > 0, "the harness's usage is kept");
+    for step in with["steps"].as_array().unwrap().iter().filter(|s| s["source"] == "agent") {
+        assert!(step["metrics"]["prompt_tokens"].as_u64().unwrap() > 0, "tokens per model response: {step}");
+    }
     let without = trajectory(&ws, p.without.trial_id);
     assert_eq!(skillscope_atif::validate(&without), Vec::new(), "{without}");
     assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
     assert_key_nowhere(&ws, &key, &[&with, &without], &events);
-    with
 }
 
 #[test]
@@ -82,9 +84,7 @@ fn codex_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
 #[test]
 fn opencode_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
     let read = json!({"tool": "skill", "args": {"name": "answer-keeper"}});
-    let with = skill_makes_the_difference(Harness::OpenCode, ApiKind::OpenAiChat, read);
-    let metrics = &with["steps"][1]["metrics"];
-    assert!(metrics["prompt_tokens"].as_u64().unwrap() > 0, "OpenCode reports tokens per step: {metrics}");
+    skill_makes_the_difference(Harness::OpenCode, ApiKind::OpenAiChat, read);
 }
 
 #[test]

@@ -6,6 +6,7 @@ import {
   agentFields,
   chosenProvider,
   HARNESS_LABELS,
+  harnessLimitsNote,
   LIMIT_FIELDS,
   parseAgent,
   type AgentFields,
@@ -33,6 +34,7 @@ export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
   const busy = submission.state.status === "running";
   const set = (patch: Partial<AgentFields>) => setFields({ ...fields, ...patch });
   const providerId = chosenProvider(fields, providerIds);
+  const limitsNote = harnessLimitsNote(fields.harness);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     submit(parseAgent({ ...fields, provider_id: providerId }, editing));
@@ -120,6 +122,11 @@ export function AgentForm({ editing, providerIds, onSaved, onCancel }: Props) {
           hint="Blank: the model's default."
         />
       </div>
+      {limitsNote && (
+        <p className="hint" data-testid="agent-limits-note">
+          {limitsNote}
+        </p>
+      )}
       <div className="form-actions">
         {editing && (
           <button type="button" data-testid="agent-cancel" disabled={busy} onClick={onCancel}>
