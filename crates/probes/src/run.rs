@@ -225,7 +225,11 @@ fn judged(ws: &Workspace, trial_id: i64, skill_mounted: bool, canaries: &Canarie
     let commands: Vec<(u32, String)> = steps
         .iter()
         .flat_map(|s| s.tool_calls.iter().flatten().map(move |c| (s.step_id as u32, c)))
-        .filter_map(|(step, c)| Some((step, c.arguments.get("command")?.as_str()?.to_string())))
+        // `command` for the built-in agent, Claude Code and OpenCode; `cmd` for Codex.
+        .filter_map(|(step, c)| {
+            let command = c.arguments.get("command").or_else(|| c.arguments.get("cmd"))?;
+            Some((step, command.as_str()?.to_string()))
+        })
         .collect();
     let final_message =
         steps.iter().rev().find(|s| s.source.as_str() == "agent").map(|s| s.message.text()).unwrap_or_default();
