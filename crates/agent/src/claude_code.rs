@@ -63,8 +63,34 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
     ]);
     let started = Instant::now();
     let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
-    let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
+    let log = session_log(&input).await;
+    let converted = convert(input.instruction, &result.stdout, &log, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
+}
+
+/// Claude Code's session logs (`$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`), joined;
+/// empty when it wrote none.
+async fn session_log(input: &RunInput<'_>) -> String {
+    let files = input.container.download(&format!("{CONFIG_DIR}/projects")).await.unwrap_or_default();
+    let logs = files.into_iter().filter(|(p, _)| p.ends_with(".jsonl"));
+    logs.map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned()).collect::<Vec<_>>().join("\n")
+}
+
+/// Each response's output tokens as the session log records them (its entries for one response
+/// repeat the usage; the largest count is the final one).
+fn output_tokens(log: &str) -> HashMap<String, u64> {
+    let mut out: HashMap<String, u64> = HashMap::new();
+    for line in log.lines() {
+        let Ok(entry) = serde_json::from_str::<Value>(line.trim()) else { continue };
+        let message = &entry["message"];
+        if let (Some("assistant"), Some(id), Some(n)) =
+            (entry["type"].as_str(), message["id"].as_str(), message["usage"]["output_tokens"].as_u64())
+        {
+            let known = out.entry(id.to_string()).or_default();
+            *known = (*known).max(n);
+        }
+    }
+    out
 }
 
 /// A line of the live log for one `stream-json` event: what the agent said or ran.
@@ -103,8 +129,12 @@ fn usage_of(u: &Value) -> Usage {
     }
 }
 
-/// Reads Claude Code's `stream-json` output (lines that are not JSON are skipped).
-pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -> Converted {
+/// Reads Claude Code's `stream-json` output (lines that are not JSON are skipped). Its
+/// per-response events carry only the first streamed output token; the output tokens of each
+/// response come from the session log `log` when it has every response's and they add up to the
+/// run's total, and are otherwise left out of the steps (the total stays).
+pub fn convert(instruction: &str, stdout: &str, log: &str, session_id: &str, model: &str) -> Converted {
+    let logged = output_tokens(log);
     let mut agent = Agent::new("claude-code", VERSION, Some(model.to_string()));
     agent.extra = Some(serde_json::Map::from_iter([("harness".to_string(), Value::from("claude-code"))]));
     let mut b = TrajectoryBuilder::new(session_id, agent);
@@ -112,13 +142,14 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
     let mut response: Option<Response> = None;
     // Which step made each tool call, for the results that come later.
     let mut callers: HashMap<String, u64> = HashMap::new();
+    let mut responses: Vec<String> = Vec::new();
     let (mut ending, mut final_text, mut turns, mut usage, mut model_ms) = (None, None, 0, Usage::default(), 0);
 
     let flush = |b: &mut TrajectoryBuilder, r: Option<Response>, callers: &mut HashMap<String, u64>| {
         let Some(r) = r else { return };
         let metrics = TurnMetrics {
             prompt_tokens: r.usage.input_tokens as i64,
-            completion_tokens: r.usage.output_tokens as i64,
+            completion_tokens: logged.get(&r.id).copied().unwrap_or(0) as i64,
             cached_tokens: r.usage.cached_tokens as i64,
             cost_usd: None,
         };
@@ -136,6 +167,7 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
                 let id = message["id"].as_str().unwrap_or_default().to_string();
                 if response.as_ref().is_none_or(|r| r.id != id) {
                     flush(&mut b, response.take(), &mut callers);
+                    responses.push(id.clone());
                     response = Some(Response { id, usage: usage_of(&message["usage"]), ..Response::default() });
                 }
                 let r = response.as_mut().expect("just set");
@@ -208,11 +240,13 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
     }
     flush(&mut b, response.take(), &mut callers);
     let mut trajectory = serde_json::to_value(b.finish(None)).expect("a trajectory serialises");
-    // Per-response events carry only the first streamed output token: steps keep their (exact)
-    // prompt and cached tokens, and the output tokens are the run's total only.
-    for step in trajectory["steps"].as_array_mut().into_iter().flatten() {
-        if let Some(metrics) = step["metrics"].as_object_mut() {
-            metrics.remove("completion_tokens");
+    let all_logged = responses.iter().all(|id| logged.contains_key(id));
+    let summed: u64 = responses.iter().filter_map(|id| logged.get(id)).sum();
+    if !all_logged || summed != usage.output_tokens {
+        for step in trajectory["steps"].as_array_mut().into_iter().flatten() {
+            if let Some(metrics) = step["metrics"].as_object_mut() {
+                metrics.remove("completion_tokens");
+            }
         }
     }
     let steps = trajectory["steps"].as_array_mut().into_iter().flatten();

@@ -11,7 +11,7 @@ fn sample(name: &str) -> String {
 
 #[test]
 fn a_run_that_uses_a_skill_becomes_a_valid_trajectory() {
-    let c = convert("Create out.txt", &sample("claude-code-skill.jsonl"), "trial-1-attempt-1", "claude-test");
+    let c = convert("Create out.txt", &sample("claude-code-skill.jsonl"), "", "trial-1-attempt-1", "claude-test");
     assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
     let steps = c.trajectory["steps"].as_array().unwrap();
     let sources: Vec<&str> = steps.iter().map(|s| s["source"].as_str().unwrap()).collect();
@@ -34,13 +34,37 @@ fn a_run_that_uses_a_skill_becomes_a_valid_trajectory() {
 
 #[test]
 fn the_turn_limit_and_a_dead_model_are_told_apart() {
-    let c = convert("x", &sample("claude-code-max-turns.jsonl"), "s", "m");
+    let c = convert("x", &sample("claude-code-max-turns.jsonl"), "", "s", "m");
     assert_eq!(c.ending, Some(Ending::TurnLimit));
     assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new());
-    let c = convert("x", &sample("claude-code-model-down.jsonl"), "s", "m");
+    let c = convert("x", &sample("claude-code-model-down.jsonl"), "", "s", "m");
     match c.ending {
         Some(Ending::Failed(why)) => assert!(why.contains("Unable to connect to API"), "{why}"),
         other => panic!("expected a failure, got {other:?}"),
     }
-    assert_eq!(convert("x", "not json\n", "s", "m").ending, None, "no result line: no ending");
+    assert_eq!(convert("x", "not json\n", "", "s", "m").ending, None, "no result line: no ending");
+}
+
+/// A real run's stream (one output token per response) and its session log (the real counts):
+/// each step gets its response's output tokens from the log. A log that lacks a response leaves
+/// the steps without them; the run's total stays either way.
+#[test]
+fn output_tokens_per_step_come_from_the_session_log() {
+    let (stream, log) = (sample("claude-code-tokens.jsonl"), sample("claude-code-tokens.session.jsonl"));
+    let c = convert("do it", &stream, &log, "s", "m");
+    assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+    let completion: Vec<_> = c.trajectory["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["metrics"]["completion_tokens"].as_u64())
+        .collect();
+    assert_eq!(completion, [11, 2]);
+    assert_eq!(c.usage.output_tokens, 13);
+
+    let first_response_only: String = log.lines().filter(|l| !l.contains("msg_000002")).collect::<Vec<_>>().join("\n");
+    let c = convert("do it", &stream, &first_response_only, "s", "m");
+    assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+    assert!(c.trajectory["steps"].as_array().unwrap().iter().all(|s| s["metrics"].get("completion_tokens").is_none()));
+    assert_eq!(c.trajectory["final_metrics"]["total_completion_tokens"], 13);
 }
