@@ -66,7 +66,10 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     assert_eq!(calls, ["Skill", "Bash"]);
     let agent_steps = with["steps"].as_array().unwrap().iter().filter(|s| s["source"] == "agent");
     for step in agent_steps {
-        assert!(step["metrics"]["completion_tokens"].is_u64(), "output tokens per response, from the session log: {step}");
+        assert!(
+            step["metrics"]["completion_tokens"].is_u64(),
+            "output tokens per response, from the session log: {step}"
+        );
     }
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
     let without = trajectory(&ws, p.without.trial_id);

@@ -153,3 +153,47 @@ fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
         }
     }
 }
+
+/// One experiment compares harnesses: a Codex and an OpenCode configuration on the same task and
+/// skill are two columns of its results, each with its own pair and delta.
+#[test]
+fn one_experiment_compares_codex_and_opencode() {
+    use skillscope_api::experiments::{self, Condition, ExperimentDesign};
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(debian_engine());
+    // Where each harness put the skill: Codex's home, or OpenCode's config folder.
+    let read = "cat \"${CODEX_HOME:-$XDG_CONFIG_HOME/opencode}/skills/answer-keeper/SKILL.md\"";
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": "echo guess > answer.txt"}}, {"text": "guessed"}],
+        "branches": [{"if_prompt_contains": "answer-keeper", "steps": [
+            {"tool": "bash", "args": {"command": read}},
+            {"tool": "bash", "args": {"command": "cat task.txt > answer.txt"}},
+            {"text": "copied"}
+        ]}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let codex = cli_agent(&ws, Harness::Codex, ApiKind::OpenAiResponses, &server.base_url, None);
+    let opencode = cli_agent(&ws, Harness::OpenCode, ApiKind::OpenAiChat, &server.base_url, None);
+    let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
+    let design = ExperimentDesign {
+        name: "harnesses".into(),
+        skill_version_ids: vec![version],
+        decoy_version_ids: vec![],
+        tasks: vec![copy_task_on_debian(tmp.path())],
+        task_set_id: None,
+        agent_config_ids: vec![codex, opencode],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+        only: Vec::new(),
+    };
+    let id = experiments::create(&ws, &design).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(&ws, None, sink)).unwrap();
+    let report = experiments::results(&ws, id).unwrap().report;
+    let columns: Vec<(&str, f64)> = report.groups.iter().map(|g| (g.config.as_str(), g.delta)).collect();
+    assert_eq!(columns, [("codex", 100.0), ("opencode", 100.0)], "{:#?}", report.groups);
+}
