@@ -143,6 +143,14 @@ pub(crate) fn outcome(
             )))
         }
         (_, true) => StopReason::WallTimeout,
+        // The harness itself ran out of the container's memory: the task gives it too little to
+        // run at all, which says nothing of the skill.
+        (None, _) if result.oom_killed => {
+            return Err(AgentError::Harness(format!(
+                "{name} was killed: the container's memory limit was reached before it finished; give the task more \
+                 memory (the CLI harnesses need several hundred MB of their own)"
+            )))
+        }
         (Some(Ending::Answer), _) => StopReason::FinalAnswer,
         (Some(Ending::TurnLimit), _) => StopReason::MaxTurns,
         (Some(Ending::Failed(why)), _) => {
