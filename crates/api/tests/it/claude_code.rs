@@ -22,40 +22,10 @@ fn claude_code_agent(ws: &Workspace, base_url: &str, key: Option<&str>) -> i64 {
 #[test]
 fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     join_session_keyring();
-    let rt = rt();
-    rt.block_on(debian_engine());
     // Claude Code lists the arm's skills in its requests, so the with-skill arm takes the branch:
     // it invokes the skill (Claude Code's Skill tool), then follows it.
-    let script: Script = serde_json::from_value(json!({
-        "default": [{"tool": "Bash", "args": {"command": "echo guess > answer.txt"}}, {"text": "guessed"}],
-        "branches": [{"if_prompt_contains": "answer-keeper", "steps": [
-            {"tool": "Skill", "args": {"skill": "answer-keeper"}},
-            {"tool": "Bash", "args": {"command": "cat task.txt > answer.txt"}},
-            {"text": "copied, as the skill says"}
-        ]}]
-    }))
-    .unwrap();
-    let server = rt
-        .block_on(skillscope_modelserver::start(ServerOptions {
-            script,
-            require_key: Some(KEY.into()),
-            ..Default::default()
-        }))
-        .unwrap();
-
-    let tmp = tempfile::tempdir().unwrap();
-    let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    let config = claude_code_agent(&ws, &server.base_url, Some(KEY));
-    let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
-    let task = copy_task_on_debian(tmp.path());
-    let (p, events) = run_one_pair(&ws, &rt, version, task, config);
-    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
-    assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
-    assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
-
-    let with = trajectory(&ws, p.with.trial_id);
-    assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
-    assert_eq!(with["agent"]["name"], "claude-code");
+    let read = json!({"tool": "Skill", "args": {"skill": "answer-keeper"}});
+    let with = crate::cli_harnesses::skill_makes_the_difference(Harness::ClaudeCode, ApiKind::Anthropic, read);
     let calls: Vec<&str> = with["steps"]
         .as_array()
         .unwrap()
@@ -64,17 +34,10 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
         .map(|c| c["function_name"].as_str().unwrap())
         .collect();
     assert_eq!(calls, ["Skill", "Bash"]);
-    let agent_steps = with["steps"].as_array().unwrap().iter().filter(|s| s["source"] == "agent");
-    for step in agent_steps {
-        assert!(
-            step["metrics"]["completion_tokens"].is_u64(),
-            "output tokens per response, from the session log: {step}"
-        );
+    for step in with["steps"].as_array().unwrap().iter().filter(|s| s["source"] == "agent") {
+        let tokens = &step["metrics"]["completion_tokens"];
+        assert!(tokens.is_u64(), "output tokens per response, from the session log: {step}");
     }
-    assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
-    let without = trajectory(&ws, p.without.trial_id);
-    assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
-    assert_key_nowhere(&ws, KEY, &[&with, &without], &events);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! The real Codex and OpenCode CLIs as an experiment's agent: each runs inside each trial's
+//! The real Codex and OpenCode CLIs as an experiment's agent (and the shared pair check Claude
+//! Code's test uses too): each runs inside each trial's
 //! container (no network, Debian image: Codex runs its commands in /bin/bash, OpenCode is a glibc
 //! binary whose skill tool needs ripgrep), reaches the scripted model server only through the
 //! relay to the host's key-adding proxy, finds the skill where it lists skills in the with-skill
@@ -17,8 +18,8 @@ use skillscope_modelserver::{Script, ServerOptions};
 /// Runs one pair of the copy task with `harness` on a scripted server speaking `api`: without the
 /// skill the model guesses (score 0); with it, the skill's listing reaches the model, which takes
 /// `read_skill` and then copies (score 1). Checks the arms, the trajectories (tokens per model
-/// response included) and the key.
-fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) {
+/// response included) and the key; returns the with-skill trajectory.
+pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) -> Value {
     join_session_keyring();
     let key = format!("sk-{}-canary-93e1a4c2", harness.as_str());
     let rt = rt();
@@ -72,6 +73,7 @@ fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value)
     assert_eq!(skillscope_atif::validate(&without), Vec::new(), "{without}");
     assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
     assert_key_nowhere(&ws, &key, &[&with, &without], &events);
+    with
 }
 
 #[test]
