@@ -42,28 +42,10 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
 
 #[test]
 fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
-    join_session_keyring();
-    let rt = rt();
-    rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({"default": [{"text": "never asked"}]})).unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.edit_config(|c| c.queue.max_attempts = Some(1));
-    let config = claude_code_agent(&ws, &server.base_url, None);
-    let version = import_skill(
-        &ws,
-        tmp.path(),
-        "any-skill",
-        "---\nname: any-skill\ndescription: Anything. Use when testing.\n---\nBody.\n",
-    );
-    let message = busybox_trial_message(&ws, &rt, version, config);
+    let message = busybox_trial_message(Harness::ClaudeCode, ApiKind::Anthropic);
     assert!(message.contains("needs a glibc Linux image"), "{message}");
 }
 
-/// Waiting on a rate-limited provider is not Claude Code's wall time either: the agent has 15 s,
-/// two of its model requests get 429s with `Retry-After: 16` (Claude Code waits and retries by
-/// itself), and both arms still pass; their trajectories record the wait the proxy counted.
 #[test]
 fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
     join_session_keyring();

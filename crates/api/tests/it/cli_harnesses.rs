@@ -1,11 +1,11 @@
-//! The real Codex and OpenCode CLIs as an experiment's agent (and the shared pair check Claude
-//! Code's test uses too): each runs inside each trial's
-//! container (no network, Debian image: Codex runs its commands in /bin/bash, OpenCode is a glibc
-//! binary whose skill tool needs ripgrep), reaches the scripted model server only through the
-//! relay to the host's key-adding proxy, finds the skill where it lists skills in the with-skill
-//! arm and reads it its own way (Codex: a command; OpenCode: its skill tool), and its run becomes a
-//! valid ATIF trajectory with that read marked. The key never enters the container or any record.
-//! A provider that speaks another API is refused before anything is queued.
+//! The real Codex and OpenCode CLIs as an experiment's agent (and the pair check Claude Code's
+//! test shares): each runs inside each trial's container (no network, Debian image: Codex runs its
+//! commands in /bin/bash, OpenCode is a glibc binary whose skill tool needs ripgrep), reaches the
+//! scripted model server only through the relay to the host's key-adding proxy, finds the skill
+//! where it lists skills in the with-skill arm and reads it its own way (Codex: a command;
+//! OpenCode: its skill tool), and its run becomes a valid ATIF trajectory with that read marked.
+//! The key never enters the container or any record. A provider that speaks another API is
+//! refused before anything is queued.
 
 use crate::common::*;
 use serde_json::{json, Value};
@@ -91,17 +91,7 @@ fn opencode_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
 
 #[test]
 fn codex_in_an_image_without_bash_says_what_it_needs() {
-    join_session_keyring();
-    let rt = rt();
-    rt.block_on(engine());
-    let script: Script = serde_json::from_value(json!({"default": [{"text": "never asked"}]})).unwrap();
-    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    ws.edit_config(|c| c.queue.max_attempts = Some(1));
-    let config = cli_agent(&ws, Harness::Codex, ApiKind::OpenAiResponses, &server.base_url, None);
-    let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
-    let message = busybox_trial_message(&ws, &rt, version, config);
+    let message = busybox_trial_message(Harness::Codex, ApiKind::OpenAiResponses);
     assert!(message.contains("Codex runs its commands with /bin/bash, which this image lacks"), "{message}");
 }
 
@@ -160,7 +150,6 @@ fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
 /// skill are two columns of its results, each with its own pair and delta.
 #[test]
 fn one_experiment_compares_codex_and_opencode() {
-    use skillscope_api::experiments::{self, Condition, ExperimentDesign};
     join_session_keyring();
     let rt = rt();
     rt.block_on(debian_engine());
@@ -181,21 +170,8 @@ fn one_experiment_compares_codex_and_opencode() {
     let codex = cli_agent(&ws, Harness::Codex, ApiKind::OpenAiResponses, &server.base_url, None);
     let opencode = cli_agent(&ws, Harness::OpenCode, ApiKind::OpenAiChat, &server.base_url, None);
     let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
-    let design = ExperimentDesign {
-        name: "harnesses".into(),
-        skill_version_ids: vec![version],
-        decoy_version_ids: vec![],
-        tasks: vec![copy_task_on_debian(tmp.path())],
-        task_set_id: None,
-        agent_config_ids: vec![codex, opencode],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-        only: Vec::new(),
-    };
-    let id = experiments::create(&ws, &design).unwrap();
-    let (sink, _) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
-    let report = experiments::results(&ws, id).unwrap().report;
+    let (id, _) = run_experiment(&ws, &rt, version, vec![copy_task_on_debian(tmp.path())], vec![codex, opencode]);
+    let report = skillscope_api::experiments::results(&ws, id).unwrap().report;
     let columns: Vec<(&str, f64)> = report.groups.iter().map(|g| (g.config.as_str(), g.delta)).collect();
     assert_eq!(columns, [("codex", 100.0), ("opencode", 100.0)], "{:#?}", report.groups);
 }

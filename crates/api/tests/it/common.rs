@@ -70,6 +70,33 @@ pub(crate) fn import_skill(ws: &Workspace, root: &std::path::Path, name: &str, s
     skillscope_api::import::import(ws, &request, &mut |_| Ok(())).unwrap().skills[0].version_id
 }
 
+/// Runs one skill on `tasks` with `configs` (isolated, once) to the end; returns the experiment and
+/// every event the worker emitted.
+pub(crate) fn run_experiment(
+    ws: &Workspace,
+    rt: &tokio::runtime::Runtime,
+    skill_version: i64,
+    tasks: Vec<skillscope_api::experiments::ExperimentTask>,
+    configs: Vec<i64>,
+) -> (i64, Arc<Mutex<Vec<QueueEvent>>>) {
+    use skillscope_api::experiments::{self, Condition, ExperimentDesign};
+    let design = ExperimentDesign {
+        name: tasks.first().map(|t| t.id.clone()).unwrap_or_default(),
+        skill_version_ids: vec![skill_version],
+        decoy_version_ids: vec![],
+        tasks,
+        task_set_id: None,
+        agent_config_ids: configs,
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+        only: Vec::new(),
+    };
+    let e = experiments::create(ws, &design).unwrap();
+    let (sink, events) = recorder();
+    rt.block_on(drain(ws, None, sink)).unwrap();
+    (e, events)
+}
+
 /// Runs one skill on one task with one configuration (isolated, once) to the end; returns the
 /// pair and every event the worker emitted.
 pub(crate) fn run_one_pair(
@@ -79,22 +106,8 @@ pub(crate) fn run_one_pair(
     task: skillscope_api::experiments::ExperimentTask,
     config: i64,
 ) -> (skillscope_api::experiments::PairView, Arc<Mutex<Vec<QueueEvent>>>) {
-    use skillscope_api::experiments::{self, Condition, ExperimentDesign};
-    let design = ExperimentDesign {
-        name: task.id.clone(),
-        skill_version_ids: vec![skill_version],
-        decoy_version_ids: vec![],
-        tasks: vec![task],
-        task_set_id: None,
-        agent_config_ids: vec![config],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-        only: Vec::new(),
-    };
-    let e = experiments::create(ws, &design).unwrap();
-    let (sink, events) = recorder();
-    rt.block_on(drain(ws, None, sink)).unwrap();
-    let mut pairs = experiments::pairs(ws, e).unwrap();
+    let (e, events) = run_experiment(ws, rt, skill_version, vec![task], vec![config]);
+    let mut pairs = skillscope_api::experiments::pairs(ws, e).unwrap();
     assert_eq!(pairs.len(), 1);
     (pairs.remove(0), events)
 }
@@ -208,9 +221,20 @@ pub(crate) fn cli_agent(
     agents::save_agent(ws, &config).unwrap()
 }
 
-/// Runs a pair of a one-line task on the busybox image (no glibc, no bash) with `config`; returns
-/// the message of its without-skill trial.
-pub(crate) fn busybox_trial_message(ws: &Workspace, rt: &tokio::runtime::Runtime, version: i64, config: i64) -> String {
+/// Runs a pair of `harness` (on the scripted server, speaking `api`) on a one-line task on the
+/// busybox image (no glibc, no bash), once; returns the message of its without-skill trial.
+pub(crate) fn busybox_trial_message(harness: skillscope_api::harnesses::Harness, api: ApiKind) -> String {
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(engine());
+    let script = serde_json::from_value(serde_json::json!({"default": [{"text": "never asked"}]})).unwrap();
+    let options = skillscope_modelserver::ServerOptions { script, ..Default::default() };
+    let server = rt.block_on(skillscope_modelserver::start(options)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    ws.edit_config(|c| c.queue.max_attempts = Some(1));
+    let config = cli_agent(&ws, harness, api, &server.base_url, None);
+    let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
     let task = skillscope_api::experiments::ExperimentTask {
         id: "busybox".into(),
         instruction: "Say hi.".into(),
@@ -223,8 +247,8 @@ pub(crate) fn busybox_trial_message(ws: &Workspace, rt: &tokio::runtime::Runtime
         accepted_skill_paths: Vec::new(),
         settings: Default::default(),
     };
-    let (p, _) = run_one_pair(ws, rt, version, task, config);
-    let run = skillscope_api::experiments::list(ws).unwrap()[0].run_id;
-    let trials = skillscope_api::queue::store::trials(ws, run).unwrap();
+    let (p, _) = run_one_pair(&ws, &rt, version, task, config);
+    let run = skillscope_api::experiments::list(&ws).unwrap()[0].run_id;
+    let trials = skillscope_api::queue::store::trials(&ws, run).unwrap();
     trials.into_iter().find(|t| t.id == p.without.trial_id).unwrap().message
 }

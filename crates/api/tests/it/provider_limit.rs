@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use skillscope_api::agents;
-use skillscope_api::experiments::{self, Condition, ExperimentDesign};
+use skillscope_api::experiments;
 use skillscope_api::queue::model::{AgentTask, TrialSpec, TrialState};
 use skillscope_api::queue::store;
 use skillscope_api::Workspace;
@@ -29,20 +29,7 @@ fn peak_with_limit(max_concurrency: u32) -> usize {
     let version =
         import_skill(&ws, tmp.path(), "copier", "---\nname: copier\ndescription: Copies. Use to copy.\n---\n");
     let tasks = (1..=2).map(|i| copy_task(&format!("t{i}"), &tmp.path().join(format!("task-{i}")))).collect();
-    let design = ExperimentDesign {
-        name: "limit".into(),
-        skill_version_ids: vec![version],
-        decoy_version_ids: vec![],
-        tasks,
-        task_set_id: None,
-        agent_config_ids: vec![config],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-        only: Vec::new(),
-    };
-    let id = experiments::create(&ws, &design).unwrap();
-    let (sink, _) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
+    let (id, _) = run_experiment(&ws, &rt, version, tasks, vec![config]);
     let pairs = experiments::pairs(&ws, id).unwrap();
     assert!(pairs.iter().all(|p| p.excluded.is_empty()), "{:?}", pairs.iter().map(|p| &p.excluded).collect::<Vec<_>>());
     server.peak_in_flight()
