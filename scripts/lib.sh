@@ -74,6 +74,18 @@ build_ui() {
   (cd "$ROOT/ui" && timeout -k 10 600 npm run --silent build)
 }
 
+# Microsoft's SARIF Multitool (the official validator), pinned, from npm into target/tools.
+SARIF_MULTITOOL="$ROOT/target/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+ensure_sarif_multitool() {
+  [ -x "$SARIF_MULTITOOL" ] && return 0
+  log "npm install @microsoft/sarif-multitool (the SARIF validator)"
+  mkdir -p "$ROOT/target/tools/sarif"
+  timeout -k 10 600 npm install --prefix "$ROOT/target/tools/sarif" --no-audit --no-fund --loglevel=error \
+    @microsoft/sarif-multitool@5.7.0
+  # npm may skip the package's postinstall chmod.
+  chmod u+x "$SARIF_MULTITOOL"
+}
+
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null && return 0
   log "cargo install tauri-driver"

@@ -48,6 +48,18 @@ if ! diff -r ui/src/bindings "$fresh"; then
   exit 1
 fi
 
+log "SARIF: the official validator on a scan of the fixtures and on a gate's output; a broken file must fail"
+sarif="$(mktemp -d)"
+target/debug/skillscope --home "$sarif/ws" scan fixtures/scan --format sarif > "$sarif/scan.sarif"
+# The same scan with its first result's location removed: proof the validator step can fail.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["runs"][0]["results"][0]["locations"]=[]; json.dump(d,open(sys.argv[2],"w"))' \
+  "$sarif/scan.sarif" "$sarif/broken.sarif"
+scripts/validate_sarif.sh "$sarif/scan.sarif"
+if scripts/validate_sarif.sh "$sarif/broken.sarif" 2>/dev/null; then
+  echo "the SARIF validator passed a file without locations" >&2
+  exit 1
+fi
+
 log "fuzz: every input parser for 30 s from its seeds"
 timeout -k 10 2400 scripts/fuzz.sh 30
 

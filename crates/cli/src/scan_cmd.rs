@@ -3,6 +3,7 @@
 use clap::ValueEnum;
 use skillscope_api::import::stage_request;
 use skillscope_api::model::ImportRequest;
+use skillscope_api::model::Source;
 use skillscope_api::scan::ScanReport;
 use skillscope_api::scans::{self, ExportFormat};
 use skillscope_api::{library, scan_review, AppError, Workspace};
@@ -31,21 +32,21 @@ fn reports(
     ws: &Workspace,
     target: &str,
     reviewer: Option<&(String, String)>,
-) -> Result<Vec<(String, ScanReport)>, AppError> {
+) -> Result<Vec<(Source, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
         let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
         let mut reports = scans::scan_staged(ws, &staged);
         if let Some((provider, model)) = reviewer {
             scan_review::review_staged(ws, &staged, &mut reports, provider, model)?;
         }
-        return Ok(staged.iter().map(|s| scans::source_label(&s.source)).zip(reports).collect());
+        return Ok(staged.into_iter().map(|s| s.source).zip(reports).collect());
     }
     let s = library::resolve(ws, target)?;
     let report = match reviewer {
         Some((provider, model)) => scan_review::review_version(ws, s.version_id, provider, model)?,
         None => scans::report(ws, s.version_id)?,
     };
-    Ok(vec![(scans::source_label(&s.source), report)])
+    Ok(vec![(s.source, report)])
 }
 
 /// Prints the reports; returns false when a skill scores below `fail_under` (quality or security).

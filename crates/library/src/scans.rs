@@ -3,7 +3,7 @@
 
 use crate::catalog;
 use crate::error::{LibraryError, Result};
-use crate::model::SCANNER;
+use crate::model::{Source, SourceKind, SCANNER};
 use crate::package::StagedSkill;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -163,13 +163,35 @@ impl ExportFormat {
     }
 }
 
-/// Renders reports (each with the path or source it was scanned from) in one export format.
-pub fn render(reports: &[(String, ScanReport)], format: ExportFormat) -> Result<String> {
+/// Renders reports, each with the source it was scanned from. JSON and Markdown name the source
+/// ([`source_label`]); SARIF locates files relative to one `uriBaseId` per source location
+/// (`%SRCROOT%` when there is one), so it holds no local path.
+pub fn render(reports: &[(Source, ScanReport)], format: ExportFormat) -> Result<String> {
     use skillscope_scan::export;
+    let labelled = || reports.iter().map(|(s, r)| (source_label(s), r.clone())).collect::<Vec<_>>();
     Ok(match format {
-        ExportFormat::Json => serde_json::to_string_pretty(&export::to_json(reports))?,
-        ExportFormat::Sarif => serde_json::to_string_pretty(&export::to_sarif(reports))?,
-        ExportFormat::Md => export::to_markdown(reports),
+        ExportFormat::Json => serde_json::to_string_pretty(&export::to_json(&labelled()))?,
+        ExportFormat::Md => export::to_markdown(&labelled()),
+        ExportFormat::Sarif => {
+            let mut roots: Vec<&str> = reports.iter().map(|(s, _)| s.location.as_str()).collect();
+            roots.dedup();
+            let base = |s: &Source| match roots.len() {
+                1 => "%SRCROOT%".to_string(),
+                _ => format!("ROOT{}", roots.iter().position(|r| *r == s.location).unwrap_or(0) + 1),
+            };
+            let located: Vec<(String, String, &Source, &ScanReport)> =
+                reports.iter().map(|(s, r)| (base(s), public_root(s), s, r)).collect();
+            let skills: Vec<export::SarifSkill> = located
+                .iter()
+                .map(|(base, description, s, report)| export::SarifSkill {
+                    base,
+                    base_description: description,
+                    dir: s.subpath.as_deref().unwrap_or(""),
+                    report,
+                })
+                .collect();
+            serde_json::to_string_pretty(&export::to_sarif(&skills))?
+        }
     })
 }
 
@@ -181,7 +203,7 @@ pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat
     let mut reports = Vec::new();
     for &id in version_ids {
         let v = catalog::get_version(ws, id)?;
-        reports.push((source_label(&v.source), report(ws, id)?));
+        reports.push((v.source.clone(), report(ws, id)?));
     }
     let dir = ws.exports_dir();
     std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
@@ -195,8 +217,33 @@ pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat
     Ok(path.display().to_string())
 }
 
+/// A local folder or archive named without its path: `<kind> <local>/<last name>`.
+fn local_name(s: &Source) -> String {
+    let name =
+        std::path::Path::new(&s.location).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!("{:?} <local>/{name}", s.kind).to_lowercase()
+}
+
+/// Where a skill came from, without local paths: URLs stay, folders and archives become their
+/// last name.
+pub fn public_source(s: &Source) -> String {
+    match s.kind {
+        SourceKind::Git => source_label(s),
+        _ => format!("{}{}", local_name(s), s.subpath.as_deref().map(|p| format!("/{p}")).unwrap_or_default()),
+    }
+}
+
+/// The folder, archive or repository a skill was found in, without local paths.
+fn public_root(s: &Source) -> String {
+    match (s.kind, &s.git_commit) {
+        (SourceKind::Git, Some(c)) => format!("{}@{}", s.location, &c[..c.len().min(12)]),
+        (SourceKind::Git, None) => s.location.clone(),
+        _ => local_name(s),
+    }
+}
+
 /// A human-readable origin for exports: a path for folders and archives, URL@commit for git.
-pub fn source_label(s: &crate::model::Source) -> String {
+pub fn source_label(s: &Source) -> String {
     let mut out = s.location.clone();
     if let Some(sub) = &s.subpath {
         out = format!("{out}/{sub}");

@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use skillscope_experiments as experiments;
 use skillscope_experiments::Provenance;
 use skillscope_library as library;
-use skillscope_library::model::SourceKind;
 use skillscope_library::scans;
 use skillscope_runs::queue::arm_snapshot::ArmSnapshot;
 use skillscope_stats::Summary;
@@ -78,21 +77,6 @@ pub struct SkillReport {
     pub quality: QualitySection,
     pub decisions: Vec<Decision>,
     pub evidence: Vec<EvidenceLink>,
-}
-
-/// Where the skill came from, without local paths: URLs stay, folders become their last name.
-fn public_source(s: &skillscope_library::model::Source) -> String {
-    match s.kind {
-        SourceKind::Git => scans::source_label(s),
-        _ => {
-            let name = std::path::Path::new(&s.location)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let sub = s.subpath.as_deref().map(|p| format!("/{p}")).unwrap_or_default();
-            format!("{:?} <local>/{name}{sub}", s.kind).to_lowercase()
-        }
-    }
 }
 
 /// The report on `version` of the skill (its latest when None).
@@ -197,7 +181,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
         skill: s.name.clone(),
         version: v.version,
         sha256: v.sha256.clone(),
-        source: public_source(&v.source),
+        source: scans::public_source(&v.source),
         description: v.frontmatter.description.clone().unwrap_or_default(),
         utility,
         other_versions,

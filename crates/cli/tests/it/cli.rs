@@ -72,9 +72,33 @@ fn scan_a_path_of_many_skills_with_formats_and_gate() {
     }
     assert!(b2["path"].as_str().unwrap().ends_with("b2-env-exfil-chain"));
 
-    let sarif =
-        json(&run(home.path(), &["scan", scan_dir.join("c3-fetch-exec").to_str().unwrap(), "--format", "sarif"]));
+    // A folder of many skills: each location is relative to the scanned folder, named by a
+    // `uriBaseId`, and no local path is left anywhere in the file (code scanning anchors findings
+    // to the repository; the file travels).
+    let raw = run(home.path(), &["scan", scan_dir.to_str().unwrap(), "--format", "sarif"]);
+    let text = String::from_utf8_lossy(&raw.stdout);
+    let canonical = scan_dir.canonicalize().unwrap();
+    for local in [scan_dir.as_path(), canonical.as_path(), home.path()] {
+        assert!(!text.contains(local.to_str().unwrap()), "{} is in the SARIF", local.display());
+    }
+    let sarif = json(&raw);
     assert_eq!(sarif["version"], "2.1.0");
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["originalUriBaseIds"]["%SRCROOT%"]["description"]["text"], "folder <local>/scan");
+    let results = run0["results"].as_array().unwrap();
+    let b2 = results
+        .iter()
+        .find(|r| {
+            r["properties"]["skill"] == "b2-env-exfil-chain" && r["ruleId"].as_str().unwrap().starts_with("security/")
+        })
+        .expect("a security finding of b2");
+    let at = &b2["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(at["uriBaseId"], "%SRCROOT%");
+    assert!(at["uri"].as_str().unwrap().starts_with("b2-env-exfil-chain/"), "{at}");
+    assert!(b2["partialFingerprints"]["skillscopeFinding/v1"].as_str().unwrap().len() == 64);
+    let rule = run0["tool"]["driver"]["rules"].as_array().unwrap().iter().find(|r| r["id"] == b2["ruleId"]).unwrap();
+    assert!(rule["properties"]["security-severity"].as_str().unwrap().parse::<f64>().unwrap() > 0.0);
+    assert!(rule["help"]["text"].as_str().is_some_and(|t| !t.is_empty()));
 
     let benign = fixtures().join("scan/csv-column-profiler");
     let ok = run(home.path(), &["scan", benign.to_str().unwrap(), "--fail-under", "50"]);

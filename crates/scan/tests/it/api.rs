@@ -1,7 +1,7 @@
 //! Public API behaviour: scoring bounds, empty packages, exporters.
 
 use crate::common::file;
-use skillscope_scan::export::{to_json, to_markdown, to_sarif};
+use skillscope_scan::export::{to_json, to_markdown, to_sarif, SarifSkill};
 use skillscope_scan::{scan, ScanConfig, Severity, SkillFile};
 
 pub(crate) fn risky() -> Vec<SkillFile> {
@@ -39,7 +39,12 @@ fn json_export_has_the_documented_shape() {
 #[test]
 fn sarif_export_validates_against_schema() {
     let r = scan("demo", &risky(), &ScanConfig::default());
-    let sarif = to_sarif(&[("skills/demo".into(), r)]);
+    let sarif = to_sarif(&[SarifSkill {
+        base: "%SRCROOT%",
+        base_description: "the repository",
+        dir: "skills/demo",
+        report: &r,
+    }]);
     let schema: serde_json::Value = serde_json::from_str(include_str!("sarif-2.1.0-subset.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = validator.iter_errors(&sarif).map(|e| format!("{e} at {}", e.instance_path())).collect();
