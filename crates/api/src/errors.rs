@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use skillscope_experiments::error::ExperimentError;
+use skillscope_gate::error::GateError;
 use skillscope_library::error::LibraryError;
 use skillscope_probes::error::ProbeError;
 use skillscope_review::error::ReviewError;
@@ -172,6 +173,17 @@ fn review_code(e: &ReviewError) -> ErrorCode {
     }
 }
 
+fn gate_code(e: &GateError) -> ErrorCode {
+    match e {
+        GateError::Policy(_) | GateError::NoSkill(_) => ErrorCode::InvalidInput,
+        GateError::Library(l) => library_code(l),
+        GateError::Review(r) => review_code(r),
+        GateError::Probes(p) => probe_code(p),
+        GateError::Io(_) => ErrorCode::Io,
+        GateError::Json(_) | GateError::Junit(_) => ErrorCode::Internal,
+    }
+}
+
 fn probe_code(e: &ProbeError) -> ErrorCode {
     match e {
         ProbeError::NotFound(_) => ErrorCode::NotFound,
@@ -202,6 +214,7 @@ from_domain! {
     ExperimentError => experiment_code,
     ReviewError => review_code,
     ProbeError => probe_code,
+    GateError => gate_code,
 }
 
 impl From<rusqlite::Error> for AppError {

@@ -1,5 +1,5 @@
 //! `skillscope`: the headless face of the core, for CI gates and scripts.
-//! Exit 0 on success, 1 when a gate (`scan --fail-under`) fails; on an error one line
+//! Exit 0 on success, 1 when a gate (`gate`, `scan --fail-under`) fails; on an error one line
 //! `skillscope: <code>: <message>` on stderr and exit 2.
 
 mod agent_cmds;
@@ -7,6 +7,7 @@ mod demo_cmd;
 mod engine_cmd;
 mod eval_cmd;
 mod experiment_cmd;
+mod gate_cmd;
 mod library_cmds;
 mod probe_cmd;
 mod queue_cmd;
@@ -45,6 +46,19 @@ enum Command {
         subpath: Option<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// CI gate: each skill of a folder, archive or git URL (or a library skill) judged against a
+    /// policy: quality, static security, probes, evaluations and the reviewer's decision, counting
+    /// only evidence on the exact same content. Writes gate.junit.xml, gate.sarif, gate.json and
+    /// gate.md into --out. Exit 0 pass, 1 policy failed, 2 could not run.
+    Gate {
+        target: String,
+        /// A TOML policy; it changes only what it names (the default is in docs/gate.md).
+        #[arg(long)]
+        policy: Option<PathBuf>,
+        /// Folder for the result files.
+        #[arg(long, default_value = "skillscope-gate")]
+        out: PathBuf,
     },
     /// List the library.
     List {
@@ -261,6 +275,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
             let reviewer = review_with.zip(review_model);
             scan_cmd::run(&ws, &target, format, fail_under, reviewer.as_ref())
         }
+        Command::Gate { target, policy, out } => gate_cmd::run(&ws, &target, policy, &out),
         Command::Queue { cmd } => queue_cmd::run(&mut ws, cmd),
         Command::Trajectory { cmd } => agent_cmds::trajectory(&ws, cmd),
         Command::Credential { cmd } => agent_cmds::credential(&ws, cmd),

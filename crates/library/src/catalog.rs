@@ -86,6 +86,19 @@ pub fn resolve(ws: &Workspace, name_or_id: &str) -> Result<SkillSummary> {
     }
 }
 
+/// The library's version holding exactly this content, as `(skill id, version id, version)`;
+/// the newest when several skills hold it; None when none does.
+pub fn version_with_sha256(ws: &Workspace, sha256: &str) -> Result<Option<(i64, i64, u32)>> {
+    Ok(ws
+        .conn()?
+        .query_row(
+            "SELECT skill_id, id, version FROM skill_versions WHERE sha256 = ?1 ORDER BY id DESC LIMIT 1",
+            [sha256],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?)
+}
+
 pub fn get_skill(ws: &Workspace, id: i64) -> Result<SkillDetail> {
     let conn = ws.conn()?;
     let summary = summary_of(ws, &conn, id)?;

@@ -1,0 +1,162 @@
+//! The checks: each skill's evidence judged against the policy. A check with evidence is judged
+//! on it (a reviewer's rejection or a confirmed probe fails whether or not the check is required);
+//! a check without evidence fails when the policy requires it and is skipped otherwise.
+
+use crate::evidence::SkillEvidence;
+use crate::policy::Policy;
+use serde::Serialize;
+use skillscope_probes::outcome::Outcome as Probe;
+use skillscope_review::decisions::Verdict;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    Skipped,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    /// `quality`, `security`, `probes`, `evaluation` or `decision`.
+    pub check: &'static str,
+    pub outcome: Outcome,
+    /// Why, with the numbers it rests on.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillVerdict {
+    pub skill: String,
+    pub sha256: String,
+    /// The library version whose evidence was used; None when the library has none for this content.
+    pub version: Option<u32>,
+    pub passed: bool,
+    pub checks: Vec<CheckResult>,
+}
+
+/// A judgement before `required` is applied: `Err` means "no evidence", with the reason.
+type Judged = Result<(bool, String), String>;
+
+fn quality(policy: &Policy, ev: &SkillEvidence) -> Judged {
+    let (score, min) = (ev.scan.quality.overall, policy.quality.min_score);
+    Ok(if score >= min {
+        (true, format!("quality {score:.1} ≥ {min}"))
+    } else {
+        (false, format!("quality {score:.1} < {min}"))
+    })
+}
+
+fn security(policy: &Policy, ev: &SkillEvidence) -> Judged {
+    let p = &policy.security;
+    let s = &ev.scan.security;
+    let mut problems = Vec::new();
+    if s.score < p.min_score {
+        problems.push(format!("security {} < {}", s.score, p.min_score));
+    }
+    let above: Vec<String> = s
+        .findings
+        .iter()
+        .filter(|f| f.severity > p.max_severity)
+        .map(|f| format!("{} {} at {}:{}", f.pattern, f.severity.as_str(), f.file, f.line))
+        .collect();
+    if !above.is_empty() {
+        problems.push(format!("{} finding(s) above {}: {}", above.len(), p.max_severity.as_str(), above.join(", ")));
+    }
+    Ok(match problems.is_empty() {
+        true => (true, format!("security {} ≥ {}, no finding above {}", s.score, p.min_score, p.max_severity.as_str())),
+        false => (false, problems.join("; ")),
+    })
+}
+
+fn probes(ev: &SkillEvidence) -> Judged {
+    let run = ev
+        .recorded
+        .as_ref()
+        .and_then(|r| r.probe_run.as_ref())
+        .ok_or("not probed: no probe run on this exact content")?;
+    // A probe whose run without the skill was confirmed too shows the task, not the skill, at work.
+    let confirmed: Vec<String> = run
+        .probes
+        .iter()
+        .filter(|p| p.outcome == Some(Probe::Confirmed) && p.control_outcome != Some(Probe::Confirmed))
+        .map(|p| {
+            let evidence: Vec<&str> = p.evidence.iter().map(|e| e.summary.as_str()).collect();
+            format!("{} ({})", p.task.id, evidence.join("; "))
+        })
+        .collect();
+    if !confirmed.is_empty() {
+        return Ok((false, format!("probe run #{}: confirmed {}", run.id, confirmed.join(", "))));
+    }
+    if !run.done {
+        return Err(format!("probe run #{} has not finished", run.id));
+    }
+    let open = run.probes.iter().filter(|p| matches!(p.outcome, None | Some(Probe::Inconclusive))).count();
+    if open > 0 {
+        return Err(format!("probe run #{}: {open} of {} probe(s) inconclusive", run.id, run.probes.len()));
+    }
+    Ok((true, format!("probe run #{}: {} probe(s), none confirmed", run.id, run.probes.len())))
+}
+
+fn evaluation(policy: &Policy, ev: &SkillEvidence) -> Judged {
+    let p = &policy.evaluation;
+    let rows: Vec<_> = ev.recorded.iter().flat_map(|r| &r.evaluations).filter(|row| row.summary.n > 0).collect();
+    if rows.is_empty() {
+        return Err("not evaluated: no scored pair on this exact content".into());
+    }
+    let mut problems = Vec::new();
+    let mut seen = Vec::new();
+    for row in rows {
+        let s = &row.summary;
+        let at = format!("experiment #{} {}", row.experiment_id, s.config);
+        seen.push(format!("{at}: Δ {:+.1} (q {:.3}, n {})", s.delta, s.q_bh, s.n));
+        if s.delta < p.min_delta {
+            problems.push(format!("{at}: Δ {:+.1} < {:+.1}", s.delta, p.min_delta));
+        }
+        if p.max_q < 1.0 && s.q_bh > p.max_q {
+            problems.push(format!("{at}: q {:.3} > {}", s.q_bh, p.max_q));
+        }
+        if p.fail_on_harm && s.delta < 0.0 && s.q_bh <= 0.05 {
+            problems.push(format!("{at}: the skill hurts (Δ {:+.1}, q {:.3})", s.delta, s.q_bh));
+        }
+    }
+    Ok(match problems.is_empty() {
+        true => (true, seen.join("; ")),
+        false => (false, problems.join("; ")),
+    })
+}
+
+fn decision(ev: &SkillEvidence) -> Judged {
+    let d = ev.recorded.as_ref().and_then(|r| r.decision.as_ref()).ok_or("no decision on this exact content")?;
+    let said = format!("{:?} by {} on {} (decision #{})", d.verdict, d.reviewer, d.decided_at, d.id).to_lowercase();
+    Ok((d.verdict == Verdict::Approve, said))
+}
+
+/// Every check of the policy on one skill.
+pub fn judge(policy: &Policy, ev: &SkillEvidence) -> SkillVerdict {
+    let checks: Vec<CheckResult> = [
+        ("quality", policy.quality.required, quality(policy, ev)),
+        ("security", policy.security.required, security(policy, ev)),
+        ("probes", policy.probes.required, probes(ev)),
+        ("evaluation", policy.evaluation.required, evaluation(policy, ev)),
+        ("decision", policy.decision.required, decision(ev)),
+    ]
+    .into_iter()
+    .map(|(check, required, judged)| {
+        let (outcome, detail) = match judged {
+            Ok((true, detail)) => (Outcome::Pass, detail),
+            Ok((false, detail)) => (Outcome::Fail, detail),
+            Err(missing) if required => (Outcome::Fail, format!("{missing} (required by the policy)")),
+            Err(missing) => (Outcome::Skipped, missing),
+        };
+        CheckResult { check, outcome, detail }
+    })
+    .collect();
+    SkillVerdict {
+        skill: ev.name.clone(),
+        sha256: ev.sha256.clone(),
+        version: ev.recorded.as_ref().map(|r| r.version),
+        passed: checks.iter().all(|c| c.outcome != Outcome::Fail),
+        checks,
+    }
+}
