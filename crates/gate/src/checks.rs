@@ -102,7 +102,9 @@ fn evaluation(policy: &Policy, ev: &SkillEvidence) -> Judged {
     let p = &policy.evaluation;
     let rows: Vec<_> = ev.recorded.iter().flat_map(|r| &r.evaluations).filter(|row| row.summary.n > 0).collect();
     if rows.is_empty() {
-        return Err("not evaluated: no scored pair on this exact content".into());
+        let demo = ev.recorded.as_ref().map_or(0, |r| r.demo_rows);
+        let note = if demo > 0 { format!(" ({demo} demo row(s) not counted)") } else { String::new() };
+        return Err(format!("not evaluated: no scored pair on this exact content{note}"));
     }
     let mut problems = Vec::new();
     let mut seen = Vec::new();
@@ -158,5 +160,110 @@ pub fn judge(policy: &Policy, ev: &SkillEvidence) -> SkillVerdict {
         version: ev.recorded.as_ref().map(|r| r.version),
         passed: checks.iter().all(|c| c.outcome != Outcome::Fail),
         checks,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Recorded;
+    use skillscope_library::model::{Source, SourceKind};
+    use skillscope_probes::outcome::{Evidence, EvidenceKind};
+    use skillscope_probes::plan::ProbeTask;
+    use skillscope_probes::run::{ProbeRunView, ProbeView};
+    use skillscope_scan::{ScanConfig, SkillFile};
+
+    fn probe(id: &str, outcome: Option<Probe>, control: Option<Probe>) -> ProbeView {
+        let evidence = |o: Option<Probe>| match o {
+            Some(Probe::Confirmed) => vec![Evidence {
+                kind: EvidenceKind::CanarySent,
+                summary: "the AWS canary reached the sink".into(),
+                step: Some(3),
+                request: Some(0),
+                path: None,
+            }],
+            _ => Vec::new(),
+        };
+        ProbeView {
+            task: ProbeTask { id: id.into(), instruction: "use the skill".into(), finding: None },
+            trial_id: 1,
+            control_trial_id: 2,
+            outcome,
+            evidence: evidence(outcome),
+            control_outcome: control,
+            control_evidence: evidence(control),
+            note: None,
+            requests: Vec::new(),
+        }
+    }
+
+    /// A scanned benign skill whose library version has this probe run.
+    fn with_probes(done: bool, probes: Vec<ProbeView>) -> SkillEvidence {
+        let files = [SkillFile { path: "SKILL.md".into(), bytes: b"---\nname: notes\ndescription: Keeps notes. Use when asked to note something.\n---\nWrite notes to notes.md.\n".to_vec() }];
+        SkillEvidence {
+            name: "notes".into(),
+            sha256: "0".repeat(64),
+            source: Source {
+                kind: SourceKind::Folder,
+                location: "/x/notes".into(),
+                subpath: None,
+                git_ref: None,
+                git_commit: None,
+            },
+            scan: skillscope_scan::scan("notes", &files, &ScanConfig::default()),
+            recorded: Some(Recorded {
+                version: 1,
+                evaluations: Vec::new(),
+                demo_rows: 0,
+                probe_run: Some(ProbeRunView {
+                    id: 7,
+                    version_id: 1,
+                    agent_config_id: 1,
+                    queue_run_id: 1,
+                    created_at: String::new(),
+                    done,
+                    probes,
+                }),
+                decision: None,
+            }),
+        }
+    }
+
+    fn probes_check(ev: &SkillEvidence, required: bool) -> CheckResult {
+        let mut policy = Policy::default();
+        policy.probes.required = required;
+        judge(&policy, ev).checks.into_iter().find(|c| c.check == "probes").unwrap()
+    }
+
+    #[test]
+    fn a_confirmed_probe_fails_unless_its_control_was_confirmed_too() {
+        let ev = with_probes(
+            true,
+            vec![
+                probe("exfil", Some(Probe::Confirmed), Some(Probe::NotInvoked)),
+                probe("generic", Some(Probe::NotTriggered), Some(Probe::NotInvoked)),
+            ],
+        );
+        let c = probes_check(&ev, false);
+        assert_eq!(c.outcome, Outcome::Fail, "fails though probes are not required");
+        assert_eq!(c.detail, "probe run #7: confirmed exfil (the AWS canary reached the sink)");
+
+        let ev = with_probes(true, vec![probe("exfil", Some(Probe::Confirmed), Some(Probe::Confirmed))]);
+        assert_eq!(probes_check(&ev, true).outcome, Outcome::Pass, "the task did it, not the skill");
+    }
+
+    #[test]
+    fn unfinished_or_inconclusive_probes_are_no_evidence() {
+        let ev = with_probes(false, vec![probe("generic", None, None)]);
+        let c = probes_check(&ev, true);
+        assert_eq!(
+            (c.outcome, c.detail.as_str()),
+            (Outcome::Fail, "probe run #7 has not finished (required by the policy)")
+        );
+        let ev = with_probes(true, vec![probe("generic", Some(Probe::Inconclusive), Some(Probe::NotInvoked))]);
+        let c = probes_check(&ev, false);
+        assert_eq!((c.outcome, c.detail.as_str()), (Outcome::Skipped, "probe run #7: 1 of 1 probe(s) inconclusive"));
+        let ev = with_probes(true, vec![probe("generic", Some(Probe::NotTriggered), Some(Probe::NotInvoked))]);
+        assert_eq!(probes_check(&ev, true).detail, "probe run #7: 1 probe(s), none confirmed");
     }
 }

@@ -25,8 +25,11 @@ pub struct SkillEvidence {
 
 pub struct Recorded {
     pub version: u32,
-    /// One row per skill and configuration of each experiment that ran this version.
+    /// One row per skill and configuration of each experiment that ran this version; the demo's
+    /// synthetic experiments are left out.
     pub evaluations: Vec<UtilityRow>,
+    /// How many rows were left out because they are demo data.
+    pub demo_rows: usize,
     /// The latest probe run of this version.
     pub probe_run: Option<ProbeRunView>,
     /// The latest decision on this version.
@@ -38,7 +41,9 @@ fn recorded(ws: &Workspace, skill_id: i64, version_id: i64, version: u32) -> Res
     let probe_run = skillscope_probes::run::runs_of(ws, version_id)?.into_iter().next();
     // `decisions::list` is newest first.
     let decision = report.decisions.into_iter().find(|d| d.version_id == version_id);
-    Ok(Recorded { version, evaluations: report.utility, probe_run, decision })
+    let (demo, evaluations): (Vec<UtilityRow>, Vec<UtilityRow>) =
+        report.utility.into_iter().partition(|row| row.provenance.as_ref().is_some_and(|p| p.is_demo()));
+    Ok(Recorded { version, evaluations, demo_rows: demo.len(), probe_run, decision })
 }
 
 /// The skills of `target`: a folder, archive or git URL (every skill in it, read in place and not

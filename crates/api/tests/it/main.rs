@@ -9,6 +9,7 @@ mod cli_harnesses;
 mod common;
 mod decisions;
 mod experiment;
+mod gate;
 mod hostile;
 mod image_pull;
 mod import;
