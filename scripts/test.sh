@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: format, lint and module-circle gates, Rust unit and integration tests, 30 s of
-# fuzzing per input parser, a type check of the keyring and engine crates for Windows and macOS,
+# Runs every test: format, lint and module-circle gates, Rust unit and integration tests, SARIF
+# through Microsoft's validator, 30 s of fuzzing per input parser, a type check of the keyring and engine crates for Windows and macOS,
 # the TypeScript checks and unit tests, the
 # check that generated front-end types match the Rust types, the end-to-end test of the real
 # app window under Xvfb, and the .deb package built, installed with dpkg and started. Installs and
@@ -51,10 +51,12 @@ fi
 log "SARIF: the official validator on a scan of the fixtures and on a gate's output; a broken file must fail"
 sarif="$(mktemp -d)"
 target/debug/skillscope --home "$sarif/ws" scan fixtures/scan --format sarif > "$sarif/scan.sarif"
+# The gate fails on the risky fixtures (exit 1) and still writes its SARIF.
+target/debug/skillscope --home "$sarif/ws" gate fixtures/scan --out "$sarif/gate" > /dev/null 2>&1 || [ $? -eq 1 ]
 # The same scan with its first result's location removed: proof the validator step can fail.
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["runs"][0]["results"][0]["locations"]=[]; json.dump(d,open(sys.argv[2],"w"))' \
   "$sarif/scan.sarif" "$sarif/broken.sarif"
-scripts/validate_sarif.sh "$sarif/scan.sarif"
+scripts/validate_sarif.sh "$sarif/scan.sarif" "$sarif/gate/gate.sarif"
 if scripts/validate_sarif.sh "$sarif/broken.sarif" 2>/dev/null; then
   echo "the SARIF validator passed a file without locations" >&2
   exit 1

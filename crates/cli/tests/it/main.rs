@@ -6,6 +6,7 @@ mod common;
 mod demo_cli;
 mod engine_cli;
 mod eval_cli;
+mod gate_action;
 mod gate_cli;
 mod probe_cli;
 mod queue_crash;
