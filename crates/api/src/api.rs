@@ -286,6 +286,9 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
+    pub fn export_experiment_csv(&self, experiment_id: i64, table: CsvTable) -> Result<String> {
+        Ok(experiments::csv_export::export(self.workspace()?, experiment_id, table)?)
+    }
     pub fn export_report(&self, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
         Ok(report::export(self.workspace()?, skill_id, version, format)?)
     }

@@ -1,11 +1,19 @@
-//! `skillscope experiment export|import|pairs`: experiments as bundles (see
-//! `skillscope_api::bundle`), and every pair with its fairness record and outcome.
+//! `skillscope experiment export|import|pairs|csv`: experiments as bundles (see
+//! `skillscope_api::bundle`), every pair with its fairness record and outcome, pairs or trials
+//! as CSV.
 
-use clap::Subcommand;
+use clap::{Subcommand, ValueEnum};
+use skillscope_api::experiments::csv_export::CsvTable;
 use skillscope_api::experiments::{self, pair_record::PairRecord};
 use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
 use skillscope_api::{AppError, Workspace};
 use std::path::PathBuf;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Table {
+    Pairs,
+    Trials,
+}
 
 #[derive(Subcommand)]
 pub(crate) enum ExperimentCmd {
@@ -17,6 +25,12 @@ pub(crate) enum ExperimentCmd {
     },
     /// Import a bundle; the skill versions it uses must already be in the library.
     Import { file: PathBuf },
+    /// The experiment's pairs or trials as CSV on stdout (one row per pair, or per trial).
+    Csv {
+        id: i64,
+        #[arg(long, value_enum, default_value = "pairs")]
+        table: Table,
+    },
     /// Every pair: scored or why not, what each arm saw and ran (fairness), and each arm's outcome.
     Pairs {
         id: i64,
@@ -29,8 +43,16 @@ pub(crate) enum ExperimentCmd {
 pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
     let request = match cmd {
         ExperimentCmd::Pairs { id, json } => return pairs(ws, id, json),
+        ExperimentCmd::Csv { id, table } => {
+            let table = match table {
+                Table::Pairs => CsvTable::Pairs,
+                Table::Trials => CsvTable::Trials,
+            };
+            print!("{}", experiments::csv_export::to_csv(ws, id, table)?);
+            return Ok(());
+        }
         ExperimentCmd::Export { id, out } => {
-            JobRequest::BundleExport { experiment_id: id, path: out.display().to_string() }
+            JobRequest::BundleExport { experiment_id: id, path: Some(out.display().to_string()) }
         }
         ExperimentCmd::Import { file } => JobRequest::BundleImport { path: file.display().to_string() },
     };

@@ -205,14 +205,11 @@ pub fn export_versions(ws: &Workspace, version_ids: &[i64], format: ExportFormat
         let v = catalog::get_version(ws, id)?;
         reports.push((v.source.clone(), report(ws, id)?));
     }
-    let dir = ws.exports_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let stem = match reports.as_slice() {
         [(_, one)] => one.name.clone(),
         _ => format!("{}-skills", reports.len()),
     };
-    let stamp = now().replace([':', '.'], "-");
-    let path = dir.join(format!("scan-{stem}-{stamp}.{}", format.extension()));
+    let path = ws.export_path(&format!("scan-{stem}"), format.extension())?;
     std::fs::write(&path, render(&reports, format)?).map_err(|e| IoError::new(path.display(), e))?;
     Ok(path.display().to_string())
 }

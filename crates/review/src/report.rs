@@ -573,14 +573,12 @@ fn charts(r: &SkillReport) -> Vec<(String, String)> {
 pub fn export(ws: &Workspace, skill_id: i64, version: Option<u32>, format: ReportFormat) -> Result<String> {
     let r = build(ws, skill_id, version)?;
     let text = format_report(ws, &r, format)?;
-    let dir = ws.exports_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
     let ext = match format {
         ReportFormat::Html => "html",
         ReportFormat::Md => "md",
         ReportFormat::Json => "json",
     };
-    let path = dir.join(format!("report-{}-v{}-{}.{ext}", r.skill, r.version, now().replace([':', '.'], "-")));
+    let path = ws.export_path(&format!("report-{}-v{}", r.skill, r.version), ext)?;
     std::fs::write(&path, text).map_err(|e| IoError::new(path.display(), e))?;
     Ok(path.display().to_string())
 }

@@ -60,6 +60,13 @@ impl Workspace {
     pub fn exports_dir(&self) -> PathBuf {
         self.home.join("exports")
     }
+    /// A new file's path in the exports folder (created if missing): `<stem>-<time>.<ext>`, so
+    /// that no export overwrites another.
+    pub fn export_path(&self, stem: &str, ext: &str) -> std::result::Result<PathBuf, IoError> {
+        let dir = self.exports_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| IoError::new(dir.display(), e))?;
+        Ok(dir.join(format!("{stem}-{}.{ext}", crate::now().replace([':', '.'], "-"))))
+    }
     pub fn db_path(&self) -> PathBuf {
         self.home.join("skillscope.db")
     }

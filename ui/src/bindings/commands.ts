@@ -5,6 +5,7 @@ import type { AgentRunRequest } from "./AgentRunRequest";
 import type { AttemptResult } from "./AttemptResult";
 import type { BaseImage } from "./BaseImage";
 import type { Chart } from "./Chart";
+import type { CsvTable } from "./CsvTable";
 import type { Decision } from "./Decision";
 import type { EngineStatus } from "./EngineStatus";
 import type { EvidenceLink } from "./EvidenceLink";
@@ -212,6 +213,9 @@ export const experimentResults = (id: number) => call<ExperimentResults>("experi
 
 /** The experiment's charts, rendered (and escaped) by the back end. */
 export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
+
+/** Writes the experiment's pairs or trials as CSV to the workspace's exports folder; resolves with the file's path. */
+export const exportExperimentCsv = (experimentId: number, table: CsvTable) => call<string>("export_experiment_csv", { experimentId, table });
 
 /** Appends a decision on a version to its skill's trail; rejects ("invalid_input") without a rationale or reviewer. */
 export const recordDecision = (decision: NewDecision) => call<Decision>("record_decision", { decision });

@@ -22,8 +22,9 @@ pub enum JobRequest {
     ImagePreparation { debian: bool },
     /// Pulls an image from its registry (a reference such as `python:3.12-slim`).
     ImagePull { image: String },
-    /// Writes an experiment's bundle to `path`.
-    BundleExport { experiment_id: i64, path: String },
+    /// Writes an experiment's bundle to `path` (gzip when it ends in .gz), or, without one, to a
+    /// new `.json.gz` file in the workspace's exports folder.
+    BundleExport { experiment_id: i64, path: Option<String> },
     /// Imports the bundle at `path` as a new experiment.
     BundleImport { path: String },
 }

@@ -12,6 +12,7 @@ use skillscope_library::scans;
 use skillscope_runs::harnesses;
 use skillscope_sandbox::{bootstrap, Engine};
 use skillscope_store::workspace::Workspace;
+use skillscope_store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The job being run: its latest event, where events go and whether it was asked to stop.
@@ -106,8 +107,14 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
         JobRequest::ImagePull { image } => pull_image(step, image),
         JobRequest::BundleExport { experiment_id, path } => {
             step.progress(0, 1, format!("Exporting experiment #{experiment_id}"))?;
-            bundle::write_file(std::path::Path::new(path), &bundle::export(ws, *experiment_id, None)?)?;
-            Ok(JobOutcome::BundleExport { path: path.clone() })
+            let path = match path {
+                Some(path) => std::path::PathBuf::from(path),
+                None => ws
+                    .export_path(&format!("experiment-{experiment_id}-bundle"), "json.gz")
+                    .map_err(StoreError::from)?,
+            };
+            bundle::write_file(&path, &bundle::export(ws, *experiment_id, None)?)?;
+            Ok(JobOutcome::BundleExport { path: path.display().to_string() })
         }
         JobRequest::BundleImport { path } => {
             step.progress(0, 1, format!("Importing {path}"))?;

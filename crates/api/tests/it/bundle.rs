@@ -193,3 +193,48 @@ fn a_library_without_the_samples_declines_the_demo_once() {
     assert_eq!(count(&ws, "experiments"), 0, "nothing half-imported");
     assert_eq!(demo::seed_once(&ws).unwrap(), None, "later starts stay quiet");
 }
+
+#[test]
+fn the_app_exports_an_experiment_as_csv_and_as_a_bundle_into_the_exports_folder() {
+    use skillscope_api::experiments::csv_export::{self, CsvTable};
+    use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = seeded(tmp.path());
+    let id = demo::seed_once(&ws).unwrap().unwrap();
+    let pairs = experiments::pairs(&ws, id).unwrap();
+
+    let read = |table| {
+        let path = csv_export::export(&ws, id, table).unwrap();
+        assert!(Path::new(&path).starts_with(ws.exports_dir()), "{path}");
+        let mut r = csv::Reader::from_path(&path).unwrap();
+        let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        (header, rows)
+    };
+    let (header, rows) = read(CsvTable::Pairs);
+    assert_eq!(rows.len(), pairs.len());
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no {name} in {header:?}"));
+    for (row, p) in rows.iter().zip(&pairs) {
+        assert_eq!(row[col("pair_id")], p.id.to_string());
+        assert_eq!(row[col("task")], p.task);
+        let scored = p.excluded.is_empty();
+        assert_eq!(row[col("scored")], scored.to_string());
+        match (scored, p.without.score, p.with.score) {
+            (true, Some(without), Some(with)) => {
+                assert_eq!(row[col("delta")].parse::<f64>().unwrap(), with - without);
+            }
+            _ => assert_eq!(&row[col("delta")], "", "an unscored pair has no delta"),
+        }
+    }
+    let (header, rows) = read(CsvTable::Trials);
+    assert_eq!(rows.len(), 2 * pairs.len());
+    let arm = header.iter().position(|h| h == "arm").unwrap();
+    assert_eq!((&rows[0][arm], &rows[1][arm]), ("without", "with"));
+
+    let request = JobRequest::BundleExport { experiment_id: id, path: None };
+    let JobOutcome::BundleExport { path } = jobs::run_here(&ws, &request, &|_: &JobEvent| {}).unwrap() else {
+        panic!("a bundle export ends with its path")
+    };
+    assert!(Path::new(&path).starts_with(ws.exports_dir()) && path.ends_with(".json.gz"), "{path}");
+    bundle::parse(&std::fs::read(&path).unwrap()).expect("the exported bundle parses");
+}
