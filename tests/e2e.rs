@@ -626,6 +626,44 @@ async fn a_newcomer_explores_the_demo_on_first_start() {
     s.close().await;
 }
 
+/// Clicks an export button of the selected experiment; returns the saved file's path, which must
+/// be in the workspace's exports folder and contain `part`.
+async fn saved(s: &Session, home: &std::path::Path, button: &str, part: &str) -> String {
+    s.click(Locator::Css(&format!("[data-testid={button}]"))).await;
+    let shown = s.wait_for(Locator::Css("[data-testid=experiment-export-path] code")).await;
+    s.wait_text(&shown, part).await;
+    let path = shown.text().await.unwrap();
+    assert!(path.starts_with(&home.join("exports").display().to_string()), "{path}");
+    path
+}
+
+/// Issue 20: an experiment leaves the app as CSV (pairs and trials) and as a bundle, each saved
+/// in the exports folder with its path shown, and the bundle comes back in as a new experiment.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_experiment_leaves_as_csv_and_a_bundle_and_comes_back() {
+    let home = tempfile::tempdir().unwrap();
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
+    let demo = s.wait_for(Locator::Css("[data-testid=experiment-results]")).await;
+    let demo_id = demo.attr("data-experiment-id").await.unwrap().unwrap();
+    let pairs = saved(&s, home.path(), "experiment-csv-pairs", "-pairs-").await;
+    assert!(std::fs::read_to_string(&pairs).unwrap().starts_with("pair_id,skill,skill_version,task"));
+    let trials = saved(&s, home.path(), "experiment-csv-trials", "-trials-").await;
+    assert!(std::fs::read_to_string(&trials).unwrap().starts_with("trial_id,pair_id,arm"));
+    let bundle = saved(&s, home.path(), "experiment-bundle-export", ".json.gz").await;
+    s.screenshot("e2e-experiment-exports.png").await;
+
+    s.wait_for(Locator::Css("[data-testid=bundle-import-path]")).await.send_keys(&bundle).await.unwrap();
+    s.click(Locator::Css("[data-testid=bundle-import-submit]")).await;
+    let imported = s
+        .wait_for(Locator::Css(&format!("[data-testid=experiment-results]:not([data-experiment-id='{demo_id}'])")))
+        .await;
+    assert_ne!(imported.attr("data-experiment-id").await.unwrap().unwrap(), demo_id);
+    s.wait_for(Locator::Css("[data-testid=heat-row][data-skill=csv-insights]")).await;
+    s.close().await;
+}
+
 /// Issue 16, as a new user: the base image is missing and the app prepares it; the user's own
 /// skill comes in through the Library's import and its evals.json through the Tasks page (the same
 /// content imported again is the same set); the experiment form estimates the run, runs it against

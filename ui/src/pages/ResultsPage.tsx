@@ -10,8 +10,10 @@ import { useQueueEvents } from "../api/queue";
 import type { ExperimentResults } from "../bindings/ExperimentResults";
 import type { ExperimentView } from "../bindings/ExperimentView";
 import type { PairView } from "../bindings/PairView";
+import { BundleImport } from "../components/experiments/BundleImport";
 import { ChartsSection } from "../components/experiments/ChartsSection";
 import { ExperimentActions } from "../components/experiments/ExperimentActions";
+import { ExperimentExports } from "../components/experiments/ExperimentExports";
 import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { ExperimentsTable } from "../components/experiments/ExperimentsTable";
@@ -92,6 +94,12 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
               <section className="panel">
                 <h2>Experiments</h2>
                 <ExperimentsTable experiments={list} selectedId={experimentId} />
+                <BundleImport
+                  onImported={(id) => {
+                    reloadEntries();
+                    window.location.hash = resultsHref(id);
+                  }}
+                />
               </section>
               {selected ? (
                 <AsyncView state={results} what="the statistics" onRetry={reloadResults}>
@@ -145,6 +153,7 @@ function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued 
         onClone={onClone}
         onQueued={onQueued}
       />
+      <ExperimentExports experimentId={experiment.id} />
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
       <Heatmap
         report={results.report}
