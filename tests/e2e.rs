@@ -664,6 +664,29 @@ async fn an_experiment_leaves_as_csv_and_a_bundle_and_comes_back() {
     s.close().await;
 }
 
+/// Issue 20, evals as code: a skill that ships its own evals/ offers them on its page; one click
+/// stores them as a task set (the judge-only case listed, not run) that the Tasks page shows.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skills_own_evals_become_a_task_set_from_its_page() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    driver::cli(home.path(), &["import", skill.to_str().unwrap()], "");
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-summary] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    s.click(Locator::Css("[data-testid=tab-review]")).await;
+    s.click(Locator::Css("[data-testid=skill-evals-import]")).await;
+    let result = s.wait_for(Locator::Css("[data-testid=skill-evals-result]")).await;
+    s.wait_text(&result, "csv-summary v1 evals").await;
+    s.wait_text(&result, "2 tasks").await;
+    s.screenshot("e2e-skill-evals.png").await;
+    result.find(Locator::Css("a")).await.unwrap().click().await.unwrap();
+    s.wait_text(&s.wait_for(Locator::Css("[data-testid=task-set-detail]")).await, "csv-summary v1 evals").await;
+    s.close().await;
+}
+
 /// Issue 16, as a new user: the base image is missing and the app prepares it; the user's own
 /// skill comes in through the Library's import and its evals.json through the Tasks page (the same
 /// content imported again is the same set); the experiment form estimates the run, runs it against

@@ -238,6 +238,9 @@ impl Api {
     pub fn import_prices(&self, path: String) -> Result<PriceImport> {
         crate::settings::import_prices(self.workspace()?, &path)
     }
+    pub fn import_skill_evals(&self, version_id: i64) -> Result<TaskSetImport> {
+        Ok(task_sets::import_skill_evals(self.workspace()?, version_id)?)
+    }
     pub fn import_task_set(&self, path: String, kind: TaskImportKind) -> Result<TaskSetImport> {
         Ok(task_sets::import(self.workspace()?, std::path::Path::new(&path), kind)?)
     }

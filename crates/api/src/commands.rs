@@ -104,6 +104,9 @@ macro_rules! with_commands {
             /// SWE-Skills-Bench requirement documents into a stored task set; the same content
             /// imported again resolves with the set stored before.
             fn import_task_set(path: String, kind: TaskImportKind) -> TaskSetImport;
+            /// A library skill version's own evals (its `evals/` folder: evals.json or Harbor task
+            /// folders) as a stored task set; rejects ("not_found") when the version ships none.
+            fn import_skill_evals(version_id: i64) -> TaskSetImport;
             /// Stores a task written in the app as a one-task set; rejects ("invalid_input") naming the field at fault.
             fn write_task(input: TaskAppInput) -> TaskSetImport;
             /// Every stored task set, newest first, with the experiments that used it.

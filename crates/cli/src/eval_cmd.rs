@@ -58,44 +58,73 @@ pub(crate) struct EvalArgs {
     pub json: bool,
 }
 
-pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
-    let skill = library::resolve(ws, &a.skill)?;
-    let decoys =
-        a.decoys.iter().map(|d| library::resolve(ws, d).map(|s| s.version_id)).collect::<Result<Vec<_>, _>>()?;
-    let set_id = task_set(ws, &a.tasks)?;
-    let (mut tasks, skipped) = task_sets::experiment_tasks(ws, set_id)?;
+/// One skill version on a stored task set with one configuration, both arms through the queue
+/// until every trial has ended; returns the experiment's id.
+pub(crate) struct Evaluation<'a> {
+    pub skill: &'a str,
+    pub version_id: i64,
+    pub task_set: i64,
+    pub config: i64,
+    pub repeats: u32,
+    pub condition: Condition,
+    pub decoys: Vec<i64>,
+    pub accept_skill_paths: &'a [String],
+}
+
+pub(crate) fn evaluate(ws: &Workspace, e: Evaluation) -> Result<i64, AppError> {
+    let (mut tasks, skipped) = task_sets::experiment_tasks(ws, e.task_set)?;
     for line in &skipped {
         eprintln!("{line}");
     }
     for t in &mut tasks {
-        t.accepted_skill_paths = a.accept_skill_paths.clone();
+        t.accepted_skill_paths = e.accept_skill_paths.to_vec();
     }
-    let set = task_sets::get(ws, set_id)?.summary;
+    let set = task_sets::get(ws, e.task_set)?.summary;
     if tasks.is_empty() {
         return Err(AppError::invalid_input(format!(
-            "task set #{set_id} ({}) holds no task with a deterministic verifier",
-            set.name
+            "task set #{} ({}) holds no task with a deterministic verifier",
+            e.task_set, set.name
         )));
     }
     let design = ExperimentDesign {
         // Named after the task set only: experiment names end up in exported reports.
-        name: format!("eval {} on {} v{}", skill.name, set.name, set.version),
-        skill_version_ids: vec![skill.version_id],
-        decoy_version_ids: decoys,
+        name: format!("eval {} on {} v{}", e.skill, set.name, set.version),
+        skill_version_ids: vec![e.version_id],
+        decoy_version_ids: e.decoys,
         tasks,
-        task_set_id: Some(set_id),
-        agent_config_ids: vec![config_id(ws, &a.config)?],
-        conditions: vec![match a.condition {
-            Cond::Isolated => Condition::Isolated,
-            Cond::Group => Condition::Group,
-        }],
-        repeats: a.repeats,
+        task_set_id: Some(e.task_set),
+        agent_config_ids: vec![e.config],
+        conditions: vec![e.condition],
+        repeats: e.repeats,
         only: Vec::new(),
     };
     let id = experiments::create(ws, &design)?;
     eprintln!("experiment #{id}: {} task(s), both arms queued", design.tasks.len());
     let rt = crate::runtime()?;
     run_experiment(ws, &rt, id)?;
+    Ok(id)
+}
+
+pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
+    let skill = library::resolve(ws, &a.skill)?;
+    let decoys =
+        a.decoys.iter().map(|d| library::resolve(ws, d).map(|s| s.version_id)).collect::<Result<Vec<_>, _>>()?;
+    let id = evaluate(
+        ws,
+        Evaluation {
+            skill: &skill.name,
+            version_id: skill.version_id,
+            task_set: task_set(ws, &a.tasks)?,
+            config: config_id(ws, &a.config)?,
+            repeats: a.repeats,
+            condition: match a.condition {
+                Cond::Isolated => Condition::Isolated,
+                Cond::Group => Condition::Group,
+            },
+            decoys,
+            accept_skill_paths: &a.accept_skill_paths,
+        },
+    )?;
     let results = experiments::results(ws, id)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&results)?);

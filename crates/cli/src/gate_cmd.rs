@@ -10,6 +10,7 @@ pub(crate) fn run(ws: &Workspace, target: &str, policy: Option<PathBuf>, out: &P
         Some(path) => Policy::load(&path)?,
         None => Policy::default(),
     };
+    crate::gate_run::run_evals(ws, target, &policy)?;
     let evidence = gate::gather(ws, target)?;
     let verdicts: Vec<_> = evidence.iter().map(|e| gate::judge(&policy, e)).collect();
     for v in &verdicts {

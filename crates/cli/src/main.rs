@@ -8,6 +8,7 @@ mod engine_cmd;
 mod eval_cmd;
 mod experiment_cmd;
 mod gate_cmd;
+mod gate_run;
 mod library_cmds;
 mod probe_cmd;
 mod queue_cmd;

@@ -123,17 +123,55 @@ pub fn read_source(path: &Path, kind: TaskImportKind) -> Result<ImportBatch> {
 /// Imports the tasks at `path` into the workspace; the same content imported again is reused.
 pub fn import(ws: &Workspace, path: &Path, kind: TaskImportKind) -> Result<TaskSetImport> {
     let batch = read_source(path, kind)?;
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    store_batch(ws, &name, &path.display().to_string(), batch)
+}
+
+/// Stores an importer's batch as set `name`, read from `source`; a batch without a task is refused
+/// with the importer's first error.
+fn store_batch(ws: &Workspace, name: &str, source: &str, batch: ImportBatch) -> Result<TaskSetImport> {
     let errors: Vec<String> = batch.errors.iter().map(ToString::to_string).collect();
-    if batch.tasks.is_empty() {
+    let Some(first) = batch.tasks.first() else {
         return Err(ExperimentError::InvalidInput(format!(
-            "{}: no task imported{}",
-            path.display(),
+            "{source}: no task imported{}",
             errors.first().map(|e| format!(": {e}")).unwrap_or_default()
         )));
+    };
+    let kind = first.source.kind;
+    store(ws, name, kind, source, batch.tasks, errors)
+}
+
+/// The folder inside a skill where its own evals live (evals as code): `evals.json`,
+/// `evals.jsonl`, or Harbor task folders.
+pub const SKILL_EVALS_DIR: &str = "evals/";
+
+/// Imports a library skill version's own evals (its `evals/` folder) as a task set named
+/// `<skill> v<N> evals`; the same content imported again is the same set.
+pub fn import_skill_evals(ws: &Workspace, version_id: i64) -> Result<TaskSetImport> {
+    let v = skillscope_library::get_version(ws, version_id)?;
+    let name = format!("{} v{} evals", v.frontmatter.name.as_deref().unwrap_or("skill"), v.version);
+    let files = skillscope_library::version_files(ws, version_id)?;
+    if !files.iter().any(|(f, _)| f.path.starts_with(SKILL_EVALS_DIR)) {
+        return Err(ExperimentError::NotFound(format!("{name}: the skill ships no {SKILL_EVALS_DIR} folder")));
     }
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let kind = batch.tasks[0].source.kind;
-    store(ws, &name, kind, &path.display().to_string(), batch.tasks, errors)
+    // The importers read folders; the whole skill is written out because evals.json may name case
+    // files relative to the skill's root.
+    let tmp = tempfile::tempdir().map_err(|e| IoError::new("a temporary folder", e))?;
+    for (f, bytes) in &files {
+        let path = tmp.path().join(&f.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| IoError::new(dir.display(), e))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| IoError::new(path.display(), e))?;
+    }
+    let mut batch = read_source(&tmp.path().join(SKILL_EVALS_DIR), TaskImportKind::Auto)?;
+    // Each task names the file it came from: inside the skill, not the temporary folder, so the
+    // same evals make the same set.
+    let root = tmp.path().display().to_string();
+    for t in &mut batch.tasks {
+        t.source.path = t.source.path.replacen(&root, &name, 1);
+    }
+    store_batch(ws, &name, &format!("{SKILL_EVALS_DIR} of {name}"), batch)
 }
 
 /// Stores tasks written in the app (or any list of tasks) as a set named `name`.

@@ -47,6 +47,10 @@ pub struct Evaluation {
     pub min_delta: f64,
     pub max_q: f64,
     pub fail_on_harm: bool,
+    /// An agent configuration (name or id) that runs each skill's own `evals/` before judging.
+    #[serde(default)]
+    pub run_with: Option<String>,
+    pub repeats: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -100,6 +104,9 @@ impl Policy {
         }
         if !(0.0..=1.0).contains(&self.evaluation.max_q) {
             return bad("evaluation.max_q must be within 0–1");
+        }
+        if !(1..=100).contains(&self.evaluation.repeats) {
+            return bad("evaluation.repeats must be within 1–100");
         }
         Ok(())
     }

@@ -181,6 +181,9 @@ export const importTrajectory = (path: string) => call<ImportedTrajectory>("impo
 /** Reads a Harbor task folder (or a folder of them), a skill's evals.json or SWE-Skills-Bench requirement documents into a stored task set; the same content imported again resolves with the set stored before. */
 export const importTaskSet = (path: string, kind: TaskImportKind) => call<TaskSetImport>("import_task_set", { path, kind });
 
+/** A library skill version's own evals (its `evals/` folder: evals.json or Harbor task folders) as a stored task set; rejects ("not_found") when the version ships none. */
+export const importSkillEvals = (versionId: number) => call<TaskSetImport>("import_skill_evals", { versionId });
+
 /** Stores a task written in the app as a one-task set; rejects ("invalid_input") naming the field at fault. */
 export const writeTask = (input: TaskAppInput) => call<TaskSetImport>("write_task", { input });
 

@@ -10,6 +10,7 @@ import { ReadmeSection } from "../components/library/ReadmeSection";
 import { VersionsSection } from "../components/library/VersionsSection";
 import { DecisionPanel } from "../components/review/DecisionPanel";
 import { ProbesPanel } from "../components/probes/ProbesPanel";
+import { SkillEvals } from "../components/tasks/SkillEvals";
 import { ScanCards } from "../components/scan/ScanCards";
 import { AsyncView } from "../components/shared/AsyncView";
 import { Badge, StatusBadge } from "../components/shared/Badge";
@@ -130,6 +131,7 @@ function VersionTab({ tab, version, openedFile, onOpenFile }: VersionTabProps) {
         <>
           <ScanCards key={version.id} versionId={version.id} />
           <ProbesPanel key={`probes-${version.id}`} versionId={version.id} />
+          <SkillEvals key={`evals-${version.id}`} version={version} />
         </>
       );
   }

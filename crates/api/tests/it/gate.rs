@@ -58,3 +58,27 @@ fn the_demo_experiment_is_not_evidence() {
     assert_eq!(outcome, Outcome::Fail);
     assert!(detail.contains("demo row(s) not counted") && detail.ends_with("(required by the policy)"), "{detail}");
 }
+
+/// Evals as code, as the app and the gate import them: the version's evals/ become a task set
+/// that names no temporary folder, so importing again finds the same set; a version without
+/// evals/ is told so.
+#[test]
+fn a_skills_own_evals_import_as_one_set() {
+    use skillscope_api::experiments::task_sets;
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/tasks/evals/csv-summary");
+    let request = skillscope_api::model::ImportRequest { source: root.display().to_string(), ..Default::default() };
+    let version = skillscope_api::import::import(&ws, &request, &mut |_| Ok(())).unwrap().skills[0].version_id;
+    let first = task_sets::import_skill_evals(&ws, version).unwrap();
+    assert_eq!((first.task_set.name.as_str(), first.tasks.len(), first.reused), ("csv-summary v1 evals", 2, false));
+    let again = task_sets::import_skill_evals(&ws, version).unwrap();
+    assert_eq!((again.task_set.id, again.reused), (first.task_set.id, true));
+    let (runnable, left_out) = task_sets::experiment_tasks(&ws, first.task_set.id).unwrap();
+    assert_eq!((runnable.len(), left_out.len()), (1, 1), "{left_out:?}");
+
+    let plain = import_skill(&ws, &tmp.path().join("skills"), "answer-keeper", ANSWER_KEEPER);
+    let e = skillscope_api::AppError::from(task_sets::import_skill_evals(&ws, plain).unwrap_err());
+    assert_eq!(e.code, skillscope_api::ErrorCode::NotFound);
+    assert!(e.message.contains("ships no evals/ folder"), "{}", e.message);
+}

@@ -140,3 +140,44 @@ fn a_gate_that_cannot_run_exits_2_with_the_reason() {
         assert!(stderr.contains(says) && stderr.lines().count() == 1, "{stderr}");
     }
 }
+
+/// Evals as code: with `evaluation.run_with`, the gate imports the skill and runs its own evals/
+/// (the case with a verify_command; the judge-only case is left out) on the real engine with the
+/// scripted model, then judges the experiment it ran on this exact content.
+#[test]
+fn the_gate_runs_a_skills_own_evals_when_the_policy_names_an_agent() {
+    crate::common::join_session_keyring();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let write = "printf 'Rows: 3\\nTotal units: 20\\nTotal revenue: 530\\n' > summary.md";
+    let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": write}}, {"text": "written"}]});
+    let server = rt
+        .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
+            script: serde_json::from_value(script).unwrap(),
+            ..Default::default()
+        }))
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    for args in [
+        vec!["image", "bootstrap", "--busybox-only"],
+        vec!["provider", "add", "local", "--api", "anthropic", "--base-url", &server.base_url],
+        vec!["agent", "add", "builtin", "--provider", "local", "--model", "m"],
+    ] {
+        crate::common::ok(run(h, &args, ""));
+    }
+    crate::common::ok(run(h, &["credential", "set", "local"], "sk-gate-evals-000000"));
+    let skill =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
+
+    let (code, stderr, junit) = gate(h, &skill, Some("[evaluation]\nrun_with = \"builtin\"\nrequired = true\n"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("csv-summary: its evals ran as experiment #1"), "{stderr}");
+    assert!(stderr.contains("left out, its verifier is"), "the judge-only case is named: {stderr}");
+    let TestStatus::Success = status(&junit, "evaluation") else { panic!("{:?}", status(&junit, "evaluation")) };
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(h.join("out/gate.json")).unwrap()).unwrap();
+    let evaluation = &json["skills"][0]["checks"][3];
+    assert_eq!(evaluation["check"], "evaluation");
+    assert!(evaluation["detail"].as_str().unwrap().contains("Δ +0.0 (q 1.000, n 1)"), "{evaluation}");
+    assert_eq!(json["skills"][0]["version"], 1, "judged on the version it imported");
+}
