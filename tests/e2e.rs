@@ -638,7 +638,8 @@ async fn saved(s: &Session, home: &std::path::Path, button: &str, part: &str) ->
 }
 
 /// Issue 20: an experiment leaves the app as CSV (pairs and trials) and as a bundle, each saved
-/// in the exports folder with its path shown, and the bundle comes back in as a new experiment.
+/// in the exports folder with its path shown, and the bundle comes back in as a new experiment;
+/// issue 18: its runtime measures on request.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_experiment_leaves_as_csv_and_a_bundle_and_comes_back() {
     let home = tempfile::tempdir().unwrap();
@@ -653,6 +654,21 @@ async fn an_experiment_leaves_as_csv_and_a_bundle_and_comes_back() {
     assert!(std::fs::read_to_string(&trials).unwrap().starts_with("trial_id,pair_id,arm"));
     let bundle = saved(&s, home.path(), "experiment-bundle-export", ".json.gz").await;
     s.screenshot("e2e-experiment-exports.png").await;
+    // Issue 18: ACES's runtime measures from the demo's trajectories, with the method named.
+    s.click(Locator::Css("[data-testid=measures-run]")).await;
+    let lift = s
+        .wait_for(Locator::Css(
+            "[data-testid=measures-table] tr[data-measure=skill_execution][data-skill=csv-insights]",
+        ))
+        .await;
+    s.wait_text(&lift, "+50.0").await;
+    s.wait_text(&s.wait_for(Locator::Css("[data-testid=measures-method]")).await, "need a judge").await;
+    s.wait_for(Locator::Css("[data-testid=pass-at-k-table] tbody tr")).await;
+    s.client
+        .execute("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&lift).unwrap()])
+        .await
+        .unwrap();
+    s.screenshot("e2e-measures.png").await;
 
     s.wait_for(Locator::Css("[data-testid=bundle-import-path]")).await.send_keys(&bundle).await.unwrap();
     s.click(Locator::Css("[data-testid=bundle-import-submit]")).await;

@@ -289,6 +289,9 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
+    pub fn experiment_measures(&self, id: i64) -> Result<ExperimentMeasures> {
+        Ok(experiments::measures::experiment_measures(self.workspace()?, id)?)
+    }
     pub fn export_experiment_csv(&self, experiment_id: i64, table: CsvTable) -> Result<String> {
         Ok(experiments::csv_export::export(self.workspace()?, experiment_id, table)?)
     }

@@ -130,6 +130,9 @@ macro_rules! with_commands {
             fn experiment_results(id: i64) -> ExperimentResults;
             /// The experiment's charts, rendered (and escaped) by the back end.
             fn experiment_charts(id: i64) -> Vec<Chart>;
+            /// ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with
+            /// the paired statistics, and pass@k per arm.
+            fn experiment_measures(id: i64) -> ExperimentMeasures;
             /// Writes the experiment's pairs or trials as CSV to the workspace's exports folder; resolves with the file's path.
             fn export_experiment_csv(experiment_id: i64, table: CsvTable) -> String;
             /// Appends a decision on a version to its skill's trail; rejects ("invalid_input") without a rationale or reviewer.

@@ -31,6 +31,14 @@ pub(crate) enum ExperimentCmd {
         #[arg(long, value_enum, default_value = "pairs")]
         table: Table,
     },
+    /// ACES's deterministic runtime metrics of each scored pair's arms (security, skill execution,
+    /// skill efficiency, from the trajectories), their Skill Lift with the paired statistics, and
+    /// pass@k per arm.
+    Measures {
+        id: i64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Every pair: scored or why not, what each arm saw and ran (fairness), and each arm's outcome.
     Pairs {
         id: i64,
@@ -43,6 +51,7 @@ pub(crate) enum ExperimentCmd {
 pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
     let request = match cmd {
         ExperimentCmd::Pairs { id, json } => return pairs(ws, id, json),
+        ExperimentCmd::Measures { id, json } => return measures(ws, id, json),
         ExperimentCmd::Csv { id, table } => {
             let table = match table {
                 Table::Pairs => CsvTable::Pairs,
@@ -86,6 +95,45 @@ fn pairs(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
             p.with.state,
             if p.excluded.is_empty() { String::new() } else { format!(" · excluded: {}", p.excluded.join("; ")) }
         );
+    }
+    Ok(())
+}
+
+fn measures(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
+    let m = experiments::measures::experiment_measures(ws, id)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&m)?);
+        return Ok(());
+    }
+    println!("{}\n{}\n", m.method, m.not_judged);
+    println!("Skill Lift (with − without, points; 95% paired bootstrap CI; sign-flip q):");
+    for metric in &m.metrics {
+        for s in metric.report.skills.iter().chain(&metric.report.groups) {
+            println!(
+                "  {:<17} {} · {}: {:.1} → {:.1}, lift {:+.1} [{:+.1}, {:+.1}], q {:.3}, n {}",
+                metric.measure,
+                s.skill,
+                s.config,
+                s.mean_without,
+                s.mean_with,
+                s.delta,
+                s.ci_low,
+                s.ci_high,
+                s.q_bh,
+                s.n
+            );
+        }
+    }
+    println!("pass@k (a task passes when some repeat scores ≥ {}):", experiments::measures::PASS_THRESHOLD);
+    for p in &m.pass_at_k {
+        let k = if p.k_min == p.k_max { p.k_max.to_string() } else { format!("{}–{}", p.k_min, p.k_max) };
+        println!(
+            "  {} · {}: k {k}, {} task(s): {:.2} → {:.2}, lift {:+.2}",
+            p.skill, p.config, p.tasks, p.without, p.with, p.lift
+        );
+    }
+    for line in &m.not_measured {
+        println!("not measured: {line}");
     }
     Ok(())
 }

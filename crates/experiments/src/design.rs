@@ -200,6 +200,24 @@ impl PairView {
         self
     }
 
+    /// The pair as the statistics take it, with `without` and `with` as its two values in [0, 1]
+    /// (pass ratios, or another measure of the arms).
+    pub fn stats_pair(&self, without: f64, with: f64) -> skillscope_stats::Pair {
+        skillscope_stats::Pair {
+            skill: self.skill.clone(),
+            config: self.config.clone(),
+            condition: (self.condition == Condition::Group).then(|| self.condition_label().to_string()),
+            task: self.task.clone(),
+            repeat: Some(self.repeat),
+            without,
+            with,
+            time_without: self.without.agent_secs,
+            time_with: self.with.agent_secs,
+            tokens_without: self.without.effective_input_tokens,
+            tokens_with: self.with.effective_input_tokens,
+        }
+    }
+
     /// The configuration as results report it: the group condition is its own column.
     pub fn config_label(&self) -> String {
         match self.condition {
@@ -216,7 +234,7 @@ impl PairView {
     }
 }
 
-fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
+pub(crate) fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
     let v = library::get_version(ws, version_id)?;
     Ok(v.frontmatter.name.unwrap_or_else(|| format!("skill-{version_id}")))
 }
@@ -601,19 +619,7 @@ fn summarize(
     let scored: Vec<skillscope_stats::Pair> = all
         .iter()
         .filter(|p| p.excluded.is_empty())
-        .map(|p| skillscope_stats::Pair {
-            skill: p.skill.clone(),
-            config: p.config.clone(),
-            condition: (p.condition == Condition::Group).then(|| p.condition_label().to_string()),
-            task: p.task.clone(),
-            repeat: Some(p.repeat),
-            without: p.without.score.unwrap_or(0.0),
-            with: p.with.score.unwrap_or(0.0),
-            time_without: p.without.agent_secs,
-            time_with: p.with.agent_secs,
-            tokens_without: p.without.effective_input_tokens,
-            tokens_with: p.with.effective_input_tokens,
-        })
+        .map(|p| p.stats_pair(p.without.score.unwrap_or(0.0), p.with.score.unwrap_or(0.0)))
         .collect();
     Ok(ExperimentResults {
         pairs_scored: scored.len() as u32,

@@ -7,6 +7,7 @@ pub mod demo;
 mod design;
 pub mod error;
 pub mod estimate;
+pub mod measures;
 pub mod pair_record;
 pub mod rerun;
 mod results_cache;

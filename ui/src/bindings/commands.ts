@@ -11,6 +11,7 @@ import type { EngineStatus } from "./EngineStatus";
 import type { EvidenceLink } from "./EvidenceLink";
 import type { ExperimentDesign } from "./ExperimentDesign";
 import type { ExperimentEstimate } from "./ExperimentEstimate";
+import type { ExperimentMeasures } from "./ExperimentMeasures";
 import type { ExperimentResults } from "./ExperimentResults";
 import type { ExperimentView } from "./ExperimentView";
 import type { ExportFormat } from "./ExportFormat";
@@ -216,6 +217,9 @@ export const experimentResults = (id: number) => call<ExperimentResults>("experi
 
 /** The experiment's charts, rendered (and escaped) by the back end. */
 export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
+
+/** ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with the paired statistics, and pass@k per arm. */
+export const experimentMeasures = (id: number) => call<ExperimentMeasures>("experiment_measures", { id });
 
 /** Writes the experiment's pairs or trials as CSV to the workspace's exports folder; resolves with the file's path. */
 export const exportExperimentCsv = (experimentId: number, table: CsvTable) => call<string>("export_experiment_csv", { experimentId, table });

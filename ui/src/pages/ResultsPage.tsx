@@ -17,6 +17,7 @@ import { ExperimentExports } from "../components/experiments/ExperimentExports";
 import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { ExperimentsTable } from "../components/experiments/ExperimentsTable";
+import { MeasuresSection } from "../components/experiments/MeasuresSection";
 import { Heatmap } from "../components/experiments/Heatmap";
 import { PairsTable } from "../components/experiments/PairsTable";
 import { ResultsSummary } from "../components/experiments/ResultsSummary";
@@ -165,6 +166,7 @@ function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued 
       {skillIds.status === "error" && <ErrorPanel error={skillIds.error} onRetry={reloadSkillIds} />}
       <SkillResultsTable report={results.report} skillIds={skillIds.status === "ready" ? skillIds.data : new Map()} />
       <ChartsSection state={charts} onRetry={reloadCharts} />
+      <MeasuresSection key={experiment.id} experimentId={experiment.id} />
       <PairsTable pairs={pairs} runId={experiment.run_id} />
     </div>
   );

@@ -68,3 +68,23 @@ fn output_tokens_per_step_come_from_the_session_log() {
     assert!(c.trajectory["steps"].as_array().unwrap().iter().all(|s| s["metrics"].get("completion_tokens").is_none()));
     assert_eq!(c.trajectory["final_metrics"]["total_completion_tokens"], 13);
 }
+
+/// ACES's deterministic metrics read a real Claude Code run as its converter writes it: the Skill
+/// tool is a direct read (activation 1.0), the Bash call ran nothing of the skill (read only:
+/// order 1.0), nothing failed, nothing unsafe.
+#[test]
+fn the_runtime_metrics_read_a_claude_code_trajectory() {
+    use skillscope_measures::{measure, Case};
+    let c = convert("Create out.txt", &sample("claude-code-skill.jsonl"), "", "trial-1-attempt-1", "claude-test");
+    let trajectory: skillscope_atif::Trajectory = serde_json::from_value(c.trajectory).unwrap();
+    let case = Case { skill: Some("demo-skill".into()), should_trigger: true, ..Case::default() };
+    let m = measure(&trajectory, &case);
+    assert_eq!(m.skill_execution.score, 1.0, "{:?}", m.skill_execution.evidence);
+    assert_eq!(m.skill_execution.evidence[0], "activation 1.00: demo-skill's SKILL.md read at call 1");
+    assert_eq!((m.security.score, m.skill_efficiency.score), (1.0, 1.0), "{m:?}");
+    let other = Case { skill: Some("another-skill".into()), ..case };
+    assert_eq!(
+        measure(&trajectory, &other).skill_efficiency.evidence[0],
+        "routing 0: read a skill it should not have (demo-skill)"
+    );
+}

@@ -1,0 +1,95 @@
+import { experimentMeasures } from "../../bindings/commands";
+import type { ExperimentMeasures } from "../../bindings/ExperimentMeasures";
+import type { PassAtK } from "../../bindings/PassAtK";
+import type { StatsSummary } from "../../bindings/StatsSummary";
+import { useAction } from "../../lib/useAction";
+import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate } from "../../lib/statsFormat";
+import { ErrorPanel } from "../shared/ErrorPanel";
+import { Table, type Column } from "../shared/Table";
+
+type Row = { measure: string; summary: StatsSummary };
+
+const liftColumns: Column<Row>[] = [
+  { header: "Measure", className: "col-nowrap", render: (r) => r.measure },
+  { header: "Skill", className: "col-nowrap", render: (r) => r.summary.skill },
+  { header: "Configuration", className: "col-nowrap", render: (r) => r.summary.config },
+  { header: "n", className: "col-num", render: (r) => r.summary.n },
+  {
+    header: "Without → with",
+    className: "col-num",
+    render: (r) => `${formatPoints(r.summary.mean_without)} → ${formatPoints(r.summary.mean_with)}`,
+  },
+  { header: "Skill Lift", className: "col-num", render: (r) => formatDelta(r.summary.delta) },
+  { header: "95% CI", className: "col-num col-nowrap", render: (r) => formatCi(r.summary.ci_low, r.summary.ci_high) },
+  { header: "q", className: "col-num", render: (r) => formatP(r.summary.q_bh) },
+];
+
+const passColumns: Column<PassAtK>[] = [
+  { header: "Skill", className: "col-nowrap", render: (p) => p.skill },
+  { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
+  { header: "k", className: "col-num", render: (p) => (p.k_min === p.k_max ? p.k_max : `${p.k_min}–${p.k_max}`) },
+  { header: "Tasks", className: "col-num", render: (p) => p.tasks },
+  {
+    header: "pass@k without → with",
+    className: "col-num",
+    render: (p) => `${formatRate(p.without)} → ${formatRate(p.with)}`,
+  },
+  { header: "Lift", className: "col-num", render: (p) => formatGain(p.lift) },
+];
+
+/** Per configuration rows of every measure (the pooled "all" rows repeat them when there is one configuration). */
+function rows(m: ExperimentMeasures): Row[] {
+  return m.metrics.flatMap((r) => r.report.groups.map((summary) => ({ measure: r.measure, summary })));
+}
+
+/**
+ * ACES's deterministic runtime metrics, measured from every scored pair's trajectories on request
+ * (it reads them all): Skill Lift per measure with the paired statistics, and pass@k per arm.
+ */
+export function MeasuresSection({ experimentId }: { experimentId: number }) {
+  const [state, run] = useAction<ExperimentMeasures>();
+  return (
+    <section className="panel" data-testid="measures-section">
+      <h2>Runtime measures (ACES)</h2>
+      {state.status !== "done" && (
+        <button
+          type="button"
+          className="button-small"
+          data-testid="measures-run"
+          disabled={state.status === "running"}
+          onClick={() => run(() => experimentMeasures(experimentId))}
+        >
+          {state.status === "running" ? "Measuring…" : "Measure the trajectories"}
+        </button>
+      )}
+      {state.status === "failed" && <ErrorPanel error={state.error} testId="measures-error" />}
+      {state.status === "done" && (
+        <>
+          <p className="muted" data-testid="measures-method">
+            {state.data.method}. Scores in points (100 × the 0–1 score); Skill Lift = with − without, 95% paired
+            bootstrap CI, Benjamini–Hochberg q of the sign-flip test. {state.data.not_judged}.
+          </p>
+          <Table
+            columns={liftColumns}
+            rows={rows(state.data)}
+            rowKey={(r) => `${r.measure}:${r.summary.skill}:${r.summary.config}`}
+            rowAttributes={(r) => ({ "data-measure": r.measure, "data-skill": r.summary.skill })}
+            testId="measures-table"
+          />
+          <h3>pass@k (a task passes when some repeat scores at least 0.5)</h3>
+          <Table
+            columns={passColumns}
+            rows={state.data.pass_at_k}
+            rowKey={(p) => `${p.skill}:${p.config}`}
+            testId="pass-at-k-table"
+          />
+          {state.data.not_measured.length > 0 && (
+            <p className="notice notice-warning" data-testid="measures-missing">
+              Not measured: {state.data.not_measured.join("; ")}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
