@@ -82,7 +82,7 @@ fn measured(ws: &Workspace, experiment_id: i64, all: &[PairView]) -> Result<(Vec
         .ok_or_else(|| ExperimentError::NotFound(format!("no experiment with id {experiment_id}")))?
         .design;
     let decoys: Vec<String> = design.decoy_version_ids.iter().map(|&v| skill_name(ws, v)).collect::<Result<_>>()?;
-    let mut names = BTreeMap::new();
+    let mut names: BTreeMap<i64, String> = BTreeMap::new();
     let (mut out, mut missing) = (Vec::new(), Vec::new());
     for p in all.iter().filter(|p| p.excluded.is_empty()) {
         let name = match names.entry(p.skill_version_id) {
