@@ -7,7 +7,7 @@ use crate::results_cache;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use skillscope_library as library;
-use skillscope_runs::agents;
+use skillscope_runs::agents::{self, AgentConfig};
 use skillscope_runs::queue::arm_snapshot::{self, ArmSnapshot};
 use skillscope_runs::queue::model::{AgentTask, TrialLimits, TrialSpec, TrialState};
 use skillscope_runs::queue::store;
@@ -239,12 +239,16 @@ pub(crate) fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
     Ok(v.frontmatter.name.unwrap_or_else(|| format!("skill-{version_id}")))
 }
 
-fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
+/// One arm of a pair: `task` run by configuration `config` (whose harness picks the image of a
+/// task that names none) with `skills`.
+fn arm_spec(task: &ExperimentTask, config: &AgentConfig, skills: Vec<i64>) -> TrialSpec {
     let image = match &task.dockerfile_context {
         Some(context) => {
             skillscope_runs::queue::model::ImageSource::Build { context: context.clone(), tag: task.image.clone() }
         }
-        None => skillscope_runs::queue::model::ImageSource::Image { name: task.image.clone() },
+        None => skillscope_runs::queue::model::ImageSource::Image {
+            name: config.harness.task_image(&task.image).to_string(),
+        },
     };
     let defaults = TrialSpec::command(&task.image, Vec::new());
     let s = &task.settings;
@@ -266,7 +270,7 @@ fn arm_spec(task: &ExperimentTask, config: i64, skills: Vec<i64>) -> TrialSpec {
         verifier_in_place: task.verifier_in_place,
         run_as_root: s.run_as_root,
         agent: Some(AgentTask {
-            agent_config_id: config,
+            agent_config_id: config.id,
             instruction: task.instruction.clone(),
             skill_version_ids: skills,
         }),
@@ -297,9 +301,8 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
     if d.repeats == 0 {
         return Err(ExperimentError::InvalidInput("repeats must be at least 1".into()));
     }
-    for &c in &d.agent_config_ids {
-        agents::agent(ws, c)?;
-    }
+    let configs: BTreeMap<i64, AgentConfig> =
+        d.agent_config_ids.iter().map(|&c| Ok((c, agents::agent(ws, c)?))).collect::<Result<_>>()?;
     for &skill in &d.skill_version_ids {
         skill_name(ws, skill)?;
     }
@@ -313,8 +316,9 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
         let decoys = if cond == Condition::Group { d.decoy_version_ids.clone() } else { Vec::new() };
         let with: Vec<i64> = decoys.iter().copied().chain([slot.skill_version_id]).collect();
         let label = format!("{} · {} · {:?} · r{repeat}", task.id, slot.skill_version_id, cond).to_lowercase();
-        trials.push((format!("{label} · without"), arm_spec(task, slot.agent_config_id, decoys)));
-        trials.push((format!("{label} · with"), arm_spec(task, slot.agent_config_id, with)));
+        let config = &configs[&slot.agent_config_id];
+        trials.push((format!("{label} · without"), arm_spec(task, config, decoys)));
+        trials.push((format!("{label} · with"), arm_spec(task, config, with)));
     }
     let run_id = store::create_run(ws, &format!("experiment: {}", d.name), &trials)?;
     let ids: Vec<i64> = store::trials(ws, run_id)?.into_iter().map(|t| t.id).collect();

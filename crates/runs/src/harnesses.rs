@@ -69,6 +69,18 @@ impl Harness {
         self.npm().map(|cli| cli.api)
     }
 
+    /// The image this harness runs a task in: the task's own, except that the busybox default
+    /// becomes the Debian image for a real CLI (Claude Code and OpenCode are glibc binaries, Codex
+    /// runs its commands with /bin/bash). A task that names another image keeps it.
+    pub fn task_image(self, image: &str) -> &str {
+        use skillscope_sandbox::bootstrap::{BUSYBOX_TAG, DEBIAN_PYTHON_TAG};
+        if self != Harness::Builtin && image == BUSYBOX_TAG {
+            DEBIAN_PYTHON_TAG
+        } else {
+            image
+        }
+    }
+
     fn npm(self) -> Option<NpmCli> {
         match self {
             Harness::Builtin => None,

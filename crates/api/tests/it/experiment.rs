@@ -177,3 +177,65 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
     conn.execute("UPDATE experiment_results_cache SET results_json = '{\"not\": \"results\"}'", []).unwrap();
     assert_eq!(class(e1, "golden-helper").1, 90.0, "an unreadable stored copy is computed again");
 }
+
+/// A task that names no image runs in busybox with the built-in agent and in the Debian image with
+/// a real CLI (which needs glibc or /bin/bash); a task that names its image keeps it.
+#[test]
+fn each_harness_gets_an_image_it_can_run_in() {
+    use skillscope_api::agents::{self, AgentConfig};
+    use skillscope_api::harnesses::Harness;
+    use skillscope_api::models::{ApiKind, ProviderConfig};
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let skill = import_skill(&ws, &tmp.path().join("skills"), "answer-keeper", ANSWER_KEEPER);
+    agents::save_provider(&ws, &ProviderConfig::new("responses", ApiKind::OpenAiResponses, "http://127.0.0.1:9"))
+        .unwrap();
+    let config = |name: &str, harness| {
+        let c = AgentConfig {
+            id: 0,
+            name: name.into(),
+            harness,
+            provider_id: "responses".into(),
+            model: "m".into(),
+            limits: Default::default(),
+        };
+        agents::save_agent(&ws, &c).unwrap()
+    };
+    let (builtin, codex) = (config("builtin", Harness::Builtin), config("codex", Harness::Codex));
+    let default_image = copy_task("plain", &tmp.path().join("plain"));
+    let pinned = ExperimentTask { id: "pinned".into(), image: "python:3.12-slim".into(), ..default_image.clone() };
+    let design = ExperimentDesign {
+        name: "images".into(),
+        skill_version_ids: vec![skill],
+        decoy_version_ids: vec![],
+        tasks: vec![default_image, pinned],
+        task_set_id: None,
+        agent_config_ids: vec![builtin, codex],
+        conditions: vec![Condition::Isolated],
+        repeats: 1,
+        only: Vec::new(),
+    };
+    let id = experiments::create(&ws, &design).unwrap();
+    let pairs = experiments::pairs(&ws, id).unwrap();
+    let image = |trial: i64| -> String {
+        let spec: String =
+            ws.conn().unwrap().query_row("SELECT spec_json FROM trials WHERE id = ?1", [trial], |r| r.get(0)).unwrap();
+        let spec: serde_json::Value = serde_json::from_str(&spec).unwrap();
+        spec["image"]["name"].as_str().unwrap().to_string()
+    };
+    let mut seen: Vec<(String, String, String, String)> = pairs
+        .iter()
+        .map(|p| (p.task.clone(), p.config.clone(), image(p.without.trial_id), image(p.with.trial_id)))
+        .collect();
+    seen.sort();
+    let row = |task: &str, config: &str, image: &str| (task.into(), config.into(), image.into(), image.into());
+    assert_eq!(
+        seen,
+        [
+            row("pinned", "builtin", "python:3.12-slim"),
+            row("pinned", "codex", "python:3.12-slim"),
+            row("plain", "builtin", "skillscope/busybox:1"),
+            row("plain", "codex", "skillscope/debian-python:12"),
+        ]
+    );
+}
