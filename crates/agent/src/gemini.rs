@@ -275,3 +275,68 @@ pub fn convert(instruction: &str, stdout: &str, session: &str, session_id: &str,
     let final_text = (!said.is_empty()).then_some(said);
     Converted { trajectory, ending, final_text, turns, usage, model_ms: 0 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Gemini CLI 0.61.0 printed and recorded for a skill read, a command and an answer
+    /// (against the scripted model server, with the settings and flags above).
+    const STREAM: &str = include_str!("../tests/data/gemini/stream.jsonl");
+    const SESSION: &str = include_str!("../tests/data/gemini/session.jsonl");
+
+    #[test]
+    fn the_session_gives_one_step_per_response_with_its_tokens_and_the_stream_the_ending() {
+        let c = convert("Copy the task", STREAM, SESSION, "s", "m");
+        assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+        assert_eq!(
+            (c.ending, c.final_text.as_deref(), c.turns),
+            (Some(Ending::Answer), Some("copied, as the skill says"), 3)
+        );
+        assert_eq!((c.usage.input_tokens, c.usage.cached_tokens, c.usage.output_tokens), (32_902, 21_909, 41));
+        let steps = c.trajectory["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), 4, "the prompt and three responses: {}", c.trajectory);
+        assert_eq!(steps[1]["tool_calls"][0]["function_name"], "activate_skill");
+        assert_eq!(steps[1]["tool_calls"][0]["extra"]["skill_read"], "answer-keeper");
+        let body = steps[1]["observation"]["results"][0]["content"].as_str().unwrap();
+        assert!(body.contains("Copy task.txt to answer.txt with cat."), "the skill's body as the model got it: {body}");
+        assert_eq!(steps[2]["tool_calls"][0]["arguments"]["command"], "cat task.txt > answer.txt");
+        assert!(steps[2]["tool_calls"][0].get("extra").is_none(), "only the read is marked");
+        assert_eq!(
+            (steps[2]["metrics"]["prompt_tokens"].as_i64(), steps[2]["metrics"]["cached_tokens"].as_i64()),
+            (Some(10_982), Some(10_900))
+        );
+        assert_eq!(steps[2]["metrics"]["completion_tokens"], 24);
+        assert_eq!(steps[3]["message"], "copied, as the skill says");
+    }
+
+    #[test]
+    fn a_killed_run_keeps_the_recorded_responses_and_their_tokens() {
+        // Killed after the second response was recorded, before the third and the stream's result.
+        let cut: Vec<&str> = SESSION.lines().take_while(|l| !l.contains("copied, as the skill says")).collect();
+        let c = convert("Copy the task", "", &cut.join("\n"), "s", "m");
+        assert_eq!(skillscope_atif::validate(&c.trajectory), Vec::new(), "{}", c.trajectory);
+        assert_eq!((c.ending, c.turns), (None, 2));
+        assert_eq!(c.usage.input_tokens, 10_882 + 10_982, "the recorded responses' totals");
+    }
+
+    #[test]
+    fn its_turn_limit_and_its_errors_are_read_from_the_result() {
+        let limit = r#"{"type":"result","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns for this session."},"stats":{"input_tokens":10882,"output_tokens":10,"cached":0}}"#;
+        assert_eq!(convert("x", limit, "", "s", "m").ending, Some(Ending::TurnLimit));
+        let failed = r#"{"type":"result","status":"error","error":{"type":"Error","message":"[API Error: 401 bad key]"},"stats":{}}"#;
+        assert_eq!(convert("x", failed, "", "s", "m").ending, Some(Ending::Failed("[API Error: 401 bad key]".into())));
+    }
+
+    #[test]
+    fn settings_keep_the_turn_limit_and_turn_off_everything_but_the_model_call() {
+        let s = settings(7);
+        assert_eq!(s["model"]["maxSessionTurns"], 7);
+        assert_eq!(
+            (s["privacy"]["usageStatisticsEnabled"].as_bool(), s["telemetry"]["enabled"].as_bool()),
+            (Some(false), Some(false))
+        );
+        assert_eq!(s["general"]["enableAutoUpdate"], false);
+        assert_eq!(s["skills"]["disabled"], json!(BUILT_IN_SKILLS));
+    }
+}

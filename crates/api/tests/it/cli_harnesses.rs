@@ -146,6 +146,19 @@ fn gemini_on_a_provider_of_another_api_is_refused_before_anything_runs() {
 /// as a harness failure, with the agent's outcome scored.
 #[test]
 fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
+    stop_at_one_turn(&[(Harness::Codex, ApiKind::OpenAiResponses), (Harness::OpenCode, ApiKind::OpenAiChat)]);
+}
+
+/// Gemini CLI keeps the configuration's `max_turns` (here 1) itself (`model.maxSessionTurns`):
+/// it stops before its second model call, and the run ends as a turn limit, scored.
+#[test]
+fn gemini_keeps_the_turn_limit_itself() {
+    stop_at_one_turn(&[(Harness::Gemini, ApiKind::Gemini)]);
+}
+
+/// Runs a pair of each harness with `max_turns` 1 on a script that needs two tool calls; each arm
+/// must end as a turn limit, scored 0.
+fn stop_at_one_turn(harnesses: &[(Harness, ApiKind)]) {
     join_session_keyring();
     let rt = rt();
     rt.block_on(debian_engine());
@@ -156,7 +169,7 @@ fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
     ]}))
     .unwrap();
     let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
-    for (harness, api) in [(Harness::Codex, ApiKind::OpenAiResponses), (Harness::OpenCode, ApiKind::OpenAiChat)] {
+    for &(harness, api) in harnesses {
         let tmp = tempfile::tempdir().unwrap();
         let ws = Workspace::open(tmp.path().join("home")).unwrap();
         ws.edit_config(|c| c.queue.max_attempts = Some(1));
