@@ -64,8 +64,9 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
         .map(|s| format!(" && mkdir -p {skills}/{n} && cp -R {}/. {skills}/{n}/", s.path, n = s.name))
         .collect();
     let settings = settings(input.limits.max_turns).to_string().replace('\'', "'\\''");
+    // Its home is made afresh: an image's own copy could hold extensions, whose skills it lists.
     let setup = format!(
-        "mkdir -p {skills} && printf '%s' '{settings}' > {ROOT}/.gemini/settings.json{copy_skills}\n{}",
+        "rm -rf {ROOT} && mkdir -p {skills} && printf '%s' '{settings}' > {ROOT}/.gemini/settings.json{copy_skills}\n{}",
         cli_harness::relay_script()
     );
     cli_harness::setup(&CLI, &input, setup).await?;

@@ -108,6 +108,13 @@ fn codex_in_an_image_without_bash_says_what_it_needs() {
     assert!(message.contains("Codex runs its commands with /bin/bash, which this image lacks"), "{message}");
 }
 
+#[test]
+fn gemini_in_an_image_without_glibc_says_what_it_needs() {
+    let message = busybox_trial_message(Harness::Gemini, ApiKind::Gemini);
+    assert!(message.contains("Gemini CLI could not start in this image"), "{message}");
+    assert!(message.contains("needs a glibc Linux image with libstdc++"), "{message}");
+}
+
 /// Saves a configuration of `harness` on a provider speaking `api`; returns the refusal.
 fn refusal(harness: Harness, api: ApiKind) -> String {
     let tmp = tempfile::tempdir().unwrap();
