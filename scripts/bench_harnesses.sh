@@ -17,7 +17,8 @@ command -v farm-bench >/dev/null || { echo "farm-bench is needed" >&2; exit 1; }
 log "bench: building the release CLI and model server"
 timeout -k 10 1800 cargo build --release --quiet -p skillscope-cli -p skillscope-modelserver
 bin="$ROOT/target/release/skillscope"
-export SKILLSCOPE_HARNESS_DIR="$ROOT/target/harnesses"
+# Shared installs when the caller names them.
+export SKILLSCOPE_HARNESS_DIR="${SKILLSCOPE_HARNESS_DIR:-$ROOT/target/harnesses}"
 # The keys (any: the scripted server checks only that one is sent) go to the kernel keyring.
 export SKILLSCOPE_KEYRING=keyutils
 home=$(mktemp -d)
