@@ -5,7 +5,7 @@
 //! a placeholder `GEMINI_API_KEY` the proxy replaces. Its settings (in its own home,
 //! `GEMINI_CLI_HOME`) turn off usage statistics, telemetry and update checks, trust the workdir
 //! without asking, keep the configuration's turn limit (`model.maxSessionTurns`) and enable skills,
-//! the built-in ones off; the explicit model (`-m`) leaves out its model router's classifier
+//! the built-in ones off; the explicit model (`--model`) leaves out its model router's classifier
 //! call. The arm's skills go to `$GEMINI_CLI_HOME/.gemini/skills`, where it lists them; the model
 //! reads one with its `activate_skill` tool. Its session record and its `stream-json` events
 //! become the ATIF trajectory.
@@ -44,7 +44,8 @@ const CLI: Cli = Cli {
 /// Gemini CLI's `settings.json`.
 fn settings(max_turns: u32) -> Value {
     json!({
-        // A key, not a Google login; the key is the proxy's placeholder.
+        // The base URL alone would select its "gateway" auth, which a headless run refuses; an
+        // untrusted folder would turn `--yolo` back into asking for each tool call.
         "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
         "privacy": {"usageStatisticsEnabled": false},
         "telemetry": {"enabled": false},
