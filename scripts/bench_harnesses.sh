@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What one paired evaluation costs per harness, end to end through the CLI: `skillscope eval` of a
 # sample skill on one Harbor-format copy task (built on the Debian image), one pair = two trials,
-# for the built-in agent, Claude Code, Codex and OpenCode, each against the scripted model server
+# for the built-in agent, Claude Code, Codex, OpenCode and Gemini CLI, each against the scripted model server
 # (the model's own time is near zero: the figures are Skillscope's and the harness's).
 # Uses farm-bench (median of RUNS runs after a warm-up).
 #   scripts/bench_harnesses.sh [RUNS]
@@ -17,7 +17,8 @@ command -v farm-bench >/dev/null || { echo "farm-bench is needed" >&2; exit 1; }
 log "bench: building the release CLI and model server"
 timeout -k 10 1800 cargo build --release --quiet -p skillscope-cli -p skillscope-modelserver
 bin="$ROOT/target/release/skillscope"
-export SKILLSCOPE_HARNESS_DIR="$ROOT/target/harnesses"
+# Shared installs when the caller names them.
+export SKILLSCOPE_HARNESS_DIR="${SKILLSCOPE_HARNESS_DIR:-$ROOT/target/harnesses}"
 # The keys (any: the scripted server checks only that one is sent) go to the kernel keyring.
 export SKILLSCOPE_KEYRING=keyutils
 home=$(mktemp -d)
@@ -38,17 +39,17 @@ sleep 1
 url="http://127.0.0.1:$port"
 s() { timeout -k 10 600 "$bin" --home "$home" "$@" >/dev/null; }
 s image bootstrap
-for api in openai_chat openai_responses anthropic; do
+for api in openai_chat openai_responses anthropic gemini; do
   s provider add "$api" --api "$api" --base-url "$url"
   echo "sk-bench-$api" | timeout -k 10 60 "$bin" --home "$home" credential set "$api" >/dev/null
 done
 s agent add builtin --provider openai_chat --model m
-for h in claude-code:anthropic codex:openai_responses opencode:openai_chat; do
+for h in claude-code:anthropic codex:openai_responses opencode:openai_chat gemini:gemini; do
   s harness install "${h%%:*}"
   s agent add "${h%%:*}" --provider "${h#*:}" --model m --harness "${h%%:*}"
 done
 s import fixtures/skills/csv-insights
-for config in builtin claude-code codex opencode; do
+for config in builtin claude-code codex opencode gemini; do
   log "bench: skillscope eval, one pair, $config"
   # Once first, checked: a pair that did not score would time nothing worth timing.
   "$bin" --home "$home" eval --skill csv-insights --tasks "$task" --config "$config" --json | grep -q '"pairs_scored": 1' \

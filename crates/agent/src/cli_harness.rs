@@ -203,6 +203,17 @@ pub(crate) fn skill_in(text: &str) -> Option<String> {
     (parent.ends_with("skills") && !name.is_empty()).then(|| name.to_string())
 }
 
+/// Marks each tool call of `trajectory` that `reads` names (call id, skill) with
+/// `extra.skill_read`, the skill it read.
+pub(crate) fn mark_skill_reads(trajectory: &mut Value, reads: &[(String, String)]) {
+    let steps = trajectory["steps"].as_array_mut().into_iter().flatten();
+    for call in steps.filter_map(|s| s.get_mut("tool_calls")?.as_array_mut()).flatten() {
+        if let Some((_, skill)) = reads.iter().find(|(id, _)| call["tool_call_id"] == id.as_str()) {
+            call["extra"] = serde_json::json!({ "skill_read": skill });
+        }
+    }
+}
+
 /// `--flag value` style arguments as owned strings.
 pub(crate) fn args(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()

@@ -233,12 +233,8 @@ pub fn convert(instruction: &str, stdout: &str, rollout: &str, session_id: &str,
                 step.remove("metrics");
             }
         }
-        for call in step.get_mut("tool_calls").and_then(Value::as_array_mut).into_iter().flatten() {
-            if let Some((_, skill)) = reads.iter().find(|(id, _)| call["tool_call_id"] == id.as_str()) {
-                call["extra"] = json!({ "skill_read": skill });
-            }
-        }
     }
+    cli_harness::mark_skill_reads(&mut trajectory, &reads);
     if ending.is_none() {
         // No totals on stdout (a killed run): the recorded responses' own.
         let total = |k: &str| trajectory["final_metrics"][k].as_u64().unwrap_or(0);

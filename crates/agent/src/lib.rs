@@ -1,11 +1,12 @@
 //! Skillscope's built-in agent: asks a model what to do, runs its tool calls in the trial's
 //! container, records every step as ATIF, and stops on a final answer or a limit. And the real
 //! coding-agent CLIs run inside the container (`cli_harness`): Claude Code (`claude_code`), Codex
-//! (`codex`) and OpenCode (`opencode`).
+//! (`codex`), OpenCode (`opencode`) and Gemini CLI (`gemini`).
 
 pub mod claude_code;
 pub mod cli_harness;
 pub mod codex;
+pub mod gemini;
 pub mod opencode;
 pub mod prompt;
 mod record;

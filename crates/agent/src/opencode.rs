@@ -192,12 +192,7 @@ pub fn convert(instruction: &str, stdout: &str, session_id: &str, model: &str) -
         }
     }
     let mut trajectory = serde_json::to_value(b.finish(None)).expect("a trajectory serialises");
-    let steps = trajectory["steps"].as_array_mut().into_iter().flatten();
-    for call in steps.filter_map(|s| s.get_mut("tool_calls")?.as_array_mut()).flatten() {
-        if let Some((_, skill)) = reads.iter().find(|(id, _)| call["tool_call_id"] == id.as_str()) {
-            call["extra"] = json!({ "skill_read": skill });
-        }
-    }
+    cli_harness::mark_skill_reads(&mut trajectory, &reads);
     Converted { trajectory, ending, final_text, turns, usage, model_ms: 0 }
 }
 

@@ -85,7 +85,7 @@ macro_rules! with_commands {
             /// Creates (id 0) or updates an agent configuration; resolves with its id.
             fn save_agent(config: AgentConfig) -> i64;
             fn delete_agent(id: i64) -> ();
-            /// Every harness (built-in agent, Claude Code, Codex) and whether it can run here.
+            /// Every harness (built-in agent, Claude Code, Codex, OpenCode, Gemini CLI) and whether it can run here.
             fn harness_status() -> Vec<HarnessStatus>;
             /// One page of the workspace's trajectories (trials' and imported ones), newest first, searched by label.
             fn list_trajectories(query: TrajectoryQuery) -> TrajectoryPage;

@@ -55,7 +55,7 @@ pub(crate) enum ProviderCmd {
     /// Add or update a provider (its key goes in with `credential set`).
     Add {
         id: String,
-        #[arg(long, value_parser = ["openai_chat", "openai_responses", "anthropic"])]
+        #[arg(long, value_parser = ["openai_chat", "openai_responses", "anthropic", "gemini"])]
         api: String,
         #[arg(long)]
         base_url: String,
@@ -88,9 +88,9 @@ pub(crate) enum AgentCmd {
         #[arg(long, default_value_t = 400_000)]
         token_budget: u64,
         /// `builtin` (Skillscope's agent), or a real CLI: `claude-code` (Anthropic providers),
-        /// `codex` (OpenAI Responses) or `opencode` (OpenAI Chat Completions);
+        /// `codex` (OpenAI Responses), `opencode` (OpenAI Chat Completions) or `gemini` (Gemini);
         /// `skillscope harness install <name>` first.
-        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code", "codex", "opencode"])]
+        #[arg(long, default_value = "builtin", value_parser = ["builtin", "claude-code", "codex", "opencode", "gemini"])]
         harness: String,
     },
     List {
@@ -221,7 +221,7 @@ pub(crate) fn agent(ws: &Workspace, cmd: AgentCmd) -> Result<bool, AppError> {
 pub(crate) enum HarnessCmd {
     /// Installs a harness with npm into the workspace (`$SKILLSCOPE_HARNESS_DIR` when set).
     Install {
-        #[arg(value_parser = ["claude-code", "codex", "opencode"])]
+        #[arg(value_parser = ["claude-code", "codex", "opencode", "gemini"])]
         harness: String,
     },
 }

@@ -226,7 +226,7 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::AgentCmd,
     },
-    /// Coding-agent harnesses run inside trial containers (Claude Code, Codex).
+    /// Coding-agent harnesses run inside trial containers (Claude Code, Codex, OpenCode, Gemini CLI).
     Harness {
         #[command(subcommand)]
         cmd: agent_cmds::HarnessCmd,

@@ -98,6 +98,14 @@ impl ProviderWait {
     }
 }
 
+/// The header an API takes its key in, for those that do not take a bearer token.
+fn key_header(api: ApiKind) -> &'static str {
+    match api {
+        ApiKind::Gemini => "x-goog-api-key",
+        _ => "x-api-key",
+    }
+}
+
 impl Client {
     pub fn new(cfg: ProviderConfig, key: Option<Secret>) -> Result<Client, ModelError> {
         let id = cfg.id.clone();
@@ -138,10 +146,10 @@ impl Client {
                     v.set_sensitive(true);
                     headers.insert(AUTHORIZATION, v);
                 }
-                ApiKind::Anthropic => {
+                ApiKind::Anthropic | ApiKind::Gemini => {
                     let mut v = HeaderValue::from_str(k).map_err(|_| invalid())?;
                     v.set_sensitive(true);
-                    headers.insert(HeaderName::from_static("x-api-key"), v);
+                    headers.insert(HeaderName::from_static(key_header(cfg.api)), v);
                 }
             }
         }
@@ -282,9 +290,13 @@ impl Client {
         let ctx = Ctx { provider: &self.cfg.id, model: &req.model, openai_hosted: self.openai_hosted };
         let timeout = Duration::from_secs(self.cfg.timeout_secs);
         let body = api::build_request(self.cfg.api, &ctx, req, stream);
+        let url = match self.cfg.api {
+            ApiKind::Gemini => api::gemini::url(&self.url, &req.model, stream),
+            _ => self.url.clone(),
+        };
         let send = self
             .http
-            .post(&self.url)
+            .post(url)
             .headers(self.headers.clone())
             .header(ACCEPT, if stream { "text/event-stream" } else { "application/json" })
             .json(&body)
@@ -458,12 +470,18 @@ impl Client {
         for (name, value) in headers {
             if !matches!(
                 name.as_str(),
-                "host" | "content-length" | "connection" | "transfer-encoding" | "authorization" | "x-api-key"
+                "host"
+                    | "content-length"
+                    | "connection"
+                    | "transfer-encoding"
+                    | "authorization"
+                    | "x-api-key"
+                    | "x-goog-api-key"
             ) {
                 out.append(name.clone(), value.clone());
             }
         }
-        for name in [AUTHORIZATION, HeaderName::from_static("x-api-key")] {
+        for name in [AUTHORIZATION, HeaderName::from_static("x-api-key"), HeaderName::from_static("x-goog-api-key")] {
             if let Some(v) = self.headers.get(&name) {
                 out.insert(name, v.clone());
             }

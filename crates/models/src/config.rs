@@ -18,6 +18,9 @@ pub enum ApiKind {
     OpenAiResponses,
     /// Anthropic Messages (`/v1/messages`).
     Anthropic,
+    /// Google's Generative Language API (`/v1beta/models/{model}:generateContent`), the key in
+    /// `x-goog-api-key`.
+    Gemini,
 }
 
 impl ApiKind {
@@ -27,17 +30,37 @@ impl ApiKind {
             ApiKind::OpenAiChat => "OpenAI Chat Completions",
             ApiKind::OpenAiResponses => "OpenAI Responses",
             ApiKind::Anthropic => "Anthropic Messages",
+            ApiKind::Gemini => "Gemini",
         }
     }
 
-    /// The endpoint path below the version prefix.
+    /// The endpoint path below the version prefix (for Gemini, below which the model's own path
+    /// follows).
     pub(crate) fn endpoint(self) -> &'static str {
         match self {
             ApiKind::OpenAiChat => "chat/completions",
             ApiKind::OpenAiResponses => "responses",
             ApiKind::Anthropic => "messages",
+            ApiKind::Gemini => "models",
         }
     }
+
+    /// The version prefix put in when a base URL has none.
+    fn default_version(self) -> &'static str {
+        match self {
+            ApiKind::Gemini => "v1beta",
+            _ => "v1",
+        }
+    }
+}
+
+/// Whether a path segment is an API version (`v1`, `v1beta`, `v1alpha`).
+fn is_version(segment: &str) -> bool {
+    let Some(rest) = segment.strip_prefix('v') else { return false };
+    let digits = rest.trim_end_matches(char::is_alphabetic);
+    !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && matches!(&rest[digits.len()..], "" | "alpha" | "beta")
 }
 
 /// One model provider: where it is, which protocol it speaks, and how hard we may use it.
@@ -95,30 +118,23 @@ impl ProviderConfig {
         Self::new("anthropic", ApiKind::Anthropic, "https://api.anthropic.com")
     }
 
-    /// The full URL of this provider's endpoint for `api`.
     /// The base URL without a trailing API version (`…/v1`): what a proxied request's own path
     /// (`/v1/messages?…`) is appended to.
     pub(crate) fn api_root(&self) -> String {
         let base = self.base_url.trim_end_matches('/');
         match base.rsplit_once('/') {
-            Some((root, last))
-                if last.len() >= 2 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) =>
-            {
-                root.to_string()
-            }
+            Some((root, last)) if is_version(last) => root.to_string(),
             _ => base.to_string(),
         }
     }
 
+    /// The full URL of this provider's endpoint for `api` (for Gemini, the models' URL).
     pub(crate) fn endpoint_url(&self) -> String {
         let base = self.base_url.trim_end_matches('/');
-        let versioned = base.rsplit('/').next().is_some_and(|last| {
-            last.len() >= 2 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit())
-        });
-        if versioned {
+        if base.rsplit('/').next().is_some_and(is_version) {
             format!("{base}/{}", self.api.endpoint())
         } else {
-            format!("{base}/v1/{}", self.api.endpoint())
+            format!("{base}/{}/{}", self.api.default_version(), self.api.endpoint())
         }
     }
 }
@@ -169,6 +185,10 @@ mod tests {
         assert_eq!(c.api_root(), "https://openrouter.ai/api");
         c.base_url = "http://127.0.0.1:9/vendor".into();
         assert_eq!(c.api_root(), "http://127.0.0.1:9/vendor");
+        c.base_url = "https://generativelanguage.googleapis.com/v1beta".into();
+        assert_eq!(c.api_root(), "https://generativelanguage.googleapis.com");
+        c.base_url = "http://h/vendor/v1gamma".into();
+        assert_eq!(c.api_root(), "http://h/vendor/v1gamma");
     }
 
     #[test]
@@ -185,6 +205,10 @@ mod tests {
         c.api = ApiKind::OpenAiResponses;
         c.base_url = "https://example.com/vendor".into();
         assert_eq!(c.endpoint_url(), "https://example.com/vendor/v1/responses");
+        c.api = ApiKind::Gemini;
+        assert_eq!(c.endpoint_url(), "https://example.com/vendor/v1beta/models");
+        c.base_url = "https://generativelanguage.googleapis.com/v1beta/".into();
+        assert_eq!(c.endpoint_url(), "https://generativelanguage.googleapis.com/v1beta/models");
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! Skillscope's scripted model server.
 //!
 //! A fake model API on 127.0.0.1 that speaks OpenAI Chat Completions,
-//! OpenAI Responses and Anthropic Messages (JSON and SSE), plays a JSON
+//! OpenAI Responses, Anthropic Messages and Gemini (JSON and SSE), plays a JSON
 //! [`Script`] chosen statelessly from each request, and injects [`Fault`]s on
 //! demand. Tests start it with [`start`]; the `skillscope-model-server`
 //! binary serves it from the command line.
 //!
 //! Model endpoints (JSON, or SSE when the body has `"stream": true`):
 //! `POST /v1/chat/completions`, `POST /v1/responses`, `POST /v1/messages`
-//! (also without `/v1`), `GET /v1/models`. A key is required
-//! (`Authorization: Bearer K` or `x-api-key: K`); with
+//! (also without `/v1`), `GET /v1/models`; Gemini's
+//! `POST /v1beta/models/{model}:generateContent`, `:streamGenerateContent`
+//! (SSE) and `:countTokens`. A key is required (`Authorization: Bearer K`,
+//! `x-api-key: K` or `x-goog-api-key: K`); with
 //! [`ServerOptions::require_key`] only that key. With
 //! [`ServerOptions::models`] non-empty, other models get 404.
 //!

@@ -7,7 +7,7 @@ use clap::Parser;
 use skillscope_modelserver::{start_on, Script, ServerOptions};
 
 /// Scripted fake model server (OpenAI Chat Completions, OpenAI Responses,
-/// Anthropic Messages) on 127.0.0.1.
+/// Anthropic Messages, Gemini) on 127.0.0.1.
 #[derive(Debug, Parser)]
 #[command(name = "skillscope-model-server", version)]
 struct Args {

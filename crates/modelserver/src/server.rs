@@ -17,7 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::api::{Answer, Api, ApiError, Usage};
+use crate::api::{gemini, Answer, Api, ApiError, Usage};
 // `Shared` lives in `control` (the lower module); re-exported at its old path.
 pub use crate::control::Shared;
 use crate::control::{self, LoggedRequest};
@@ -39,11 +39,11 @@ pub struct ServerOptions {
     pub models: Vec<String>,
 }
 
-/// The key from `x-api-key` or `Authorization: Bearer`, if any.
+/// The key from `x-api-key`, `x-goog-api-key` or `Authorization: Bearer`, if any.
 pub fn presented_key(headers: &HeaderMap) -> Option<String> {
     let nonempty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
-    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        if let Some(k) = nonempty(k) {
+    for name in ["x-api-key", "x-goog-api-key"] {
+        if let Some(k) = headers.get(name).and_then(|v| v.to_str().ok()).and_then(nonempty) {
             return Some(k);
         }
     }
@@ -112,7 +112,7 @@ async fn model_request(
         Ok(_) => return api.error(&ApiError::BadRequest("body must be a JSON object".into())),
         Err(e) => return api.error(&ApiError::BadRequest(format!("invalid JSON body: {e}"))),
     };
-    let conv = api.conversation(&body);
+    let conv = api.conversation(uri.0.path(), &body);
     if !s.models.is_empty() && !s.models.contains(&conv.model) {
         return api.error(&ApiError::ModelNotFound(conv.model));
     }
@@ -142,7 +142,7 @@ async fn count_tokens(State(s): State<Arc<Shared>>, h: HeaderMap, b: Bytes) -> R
         return Api::Anthropic.error(&e);
     }
     let body: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
-    let conv = Api::Anthropic.conversation(&body);
+    let conv = Api::Anthropic.conversation("", &body);
     Json(json!({"input_tokens": (conv.prompt_chars as u64).div_ceil(4).max(1)})).into_response()
 }
 
@@ -162,6 +162,23 @@ async fn models(State(s): State<Arc<Shared>>) -> Json<Value> {
         "object": "list", "data": data, "has_more": false,
         "first_id": names.first(), "last_id": names.last()
     }))
+}
+
+/// `POST /v1beta/models/{model}:{action}`: Gemini's generation (streamed or not) and token count.
+async fn gemini(s: State<Arc<Shared>>, m: Method, u: OriginalUri, h: HeaderMap, b: Bytes) -> Response {
+    match gemini::model_and_action(u.0.path()).map(|(_, action)| action) {
+        Some("generateContent" | "streamGenerateContent") => model_request(Api::Gemini, s.0, m, u, h, b).await,
+        Some("countTokens") => {
+            if let Err(e) = check_key(&s, &h) {
+                return Api::Gemini.error(&e);
+            }
+            let body: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
+            // The request wraps the contents in a `generateContentRequest`, or gives them bare.
+            let request = body.get("generateContentRequest").unwrap_or(&body);
+            Json(gemini::count_tokens(&Api::Gemini.conversation(u.0.path(), request))).into_response()
+        }
+        _ => not_found(s, m, u, h, b).await,
+    }
 }
 
 async fn root() -> &'static str {
@@ -186,6 +203,7 @@ pub fn router(s: Arc<Shared>) -> Router {
         .route("/v1/messages", model_route(Api::Anthropic))
         .route("/messages", model_route(Api::Anthropic))
         .route("/v1/messages/count_tokens", post(count_tokens))
+        .route("/v1beta/models/{model_action}", post(gemini))
         .route("/v1/models", get(models))
         .route("/models", get(models))
         .merge(control::routes())

@@ -225,7 +225,7 @@ fn judged(ws: &Workspace, trial_id: i64, skill_mounted: bool, canaries: &Canarie
     let commands: Vec<(u32, String)> = steps
         .iter()
         .flat_map(|s| s.tool_calls.iter().flatten().map(move |c| (s.step_id as u32, c)))
-        // `command` for the built-in agent, Claude Code and OpenCode; `cmd` for Codex.
+        // `command` for the built-in agent, Claude Code, OpenCode and Gemini CLI; `cmd` for Codex.
         .filter_map(|(step, c)| {
             let command = c.arguments.get("command").or_else(|| c.arguments.get("cmd"))?;
             Some((step, command.as_str()?.to_string()))

@@ -1,10 +1,10 @@
 //! Coding-agent harnesses a configuration can run: Skillscope's built-in agent, or a real CLI
-//! (Claude Code, Codex, OpenCode), installed from npm (pinned) into the workspace and mounted into trial
-//! containers.
+//! (Claude Code, Codex, OpenCode, Gemini CLI), installed from npm (pinned) into the workspace and
+//! mounted into trial containers.
 
 use crate::error::{Result, RunsError};
 use serde::{Deserialize, Serialize};
-use skillscope_agent::{claude_code, codex, opencode};
+use skillscope_agent::{claude_code, codex, gemini, opencode};
 use skillscope_models::ApiKind;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
@@ -27,20 +27,28 @@ pub enum Harness {
     #[serde(rename = "opencode")]
     #[ts(rename = "opencode")]
     OpenCode,
+    /// Google's Gemini CLI inside the container; Gemini providers only.
+    Gemini,
 }
 
-/// An npm-installed CLI: its package, pinned version, the binary inside the install, the API it
+/// An npm-installed CLI: its package, pinned version, the other pinned packages it needs, the
+/// binary inside the install, what of the install is mounted into the container, the API it
 /// speaks and what Settings says before it is installed.
 struct NpmCli {
     package: &'static str,
     version: &'static str,
+    /// Installed with it (`name@version`): a Node runtime for a CLI written for Node.
+    with: &'static [&'static str],
     binary: &'static str,
+    /// Mounted in place of the binary alone: the folder holding a script and its runtime.
+    mount: Option<&'static str>,
     api: ApiKind,
     about: &'static str,
 }
 
 impl Harness {
-    pub const ALL: [Harness; 4] = [Harness::Builtin, Harness::ClaudeCode, Harness::Codex, Harness::OpenCode];
+    pub const ALL: [Harness; 5] =
+        [Harness::Builtin, Harness::ClaudeCode, Harness::Codex, Harness::OpenCode, Harness::Gemini];
 
     /// Its name, as configurations store it.
     pub fn as_str(self) -> &'static str {
@@ -49,6 +57,7 @@ impl Harness {
             Harness::ClaudeCode => "claude-code",
             Harness::Codex => "codex",
             Harness::OpenCode => "opencode",
+            Harness::Gemini => "gemini",
         }
     }
 
@@ -87,23 +96,38 @@ impl Harness {
             Harness::ClaudeCode => Some(NpmCli {
                 package: "@anthropic-ai/claude-code",
                 version: claude_code::VERSION,
+                with: &[],
                 binary: "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                mount: None,
                 api: ApiKind::Anthropic,
                 about: "Installs from npm (about 240 MB); runs in glibc task images with an Anthropic provider.",
             }),
             Harness::Codex => Some(NpmCli {
                 package: "@openai/codex",
                 version: codex::VERSION,
+                with: &[],
                 binary: "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+                mount: None,
                 api: ApiKind::OpenAiResponses,
                 about: "Installs from npm (about 420 MB); runs in task images with /bin/bash, with an OpenAI Responses provider.",
             }),
             Harness::OpenCode => Some(NpmCli {
                 package: "opencode-ai",
                 version: opencode::VERSION,
+                with: &[],
                 binary: "node_modules/opencode-linux-x64/bin/opencode",
+                mount: None,
                 api: ApiKind::OpenAiChat,
                 about: "Installs from npm (about 190 MB); runs in glibc task images with ripgrep (its skill tool needs rg), with an OpenAI Chat Completions provider.",
+            }),
+            Harness::Gemini => Some(NpmCli {
+                package: "@google/gemini-cli",
+                version: gemini::VERSION,
+                with: &[gemini::NODE],
+                binary: "node_modules/@google/gemini-cli/bundle/gemini.js",
+                mount: Some("node_modules"),
+                api: ApiKind::Gemini,
+                about: "Installs from npm with its own Node runtime (about 290 MB); runs in glibc task images with libstdc++, with a Gemini provider.",
             }),
         }
     }
@@ -134,6 +158,16 @@ pub fn binary(ws: &Workspace, harness: Harness) -> Result<PathBuf> {
     )))
 }
 
+/// What of a CLI harness's install is mounted into trial containers (at the harness's own
+/// place): its binary, or the folder holding its script and runtime.
+pub fn mounted(ws: &Workspace, harness: Harness) -> Result<PathBuf> {
+    let binary = binary(ws, harness)?;
+    match harness.npm().and_then(|cli| Some(prefix(ws, harness, &cli).join(cli.mount?))) {
+        Some(folder) => Ok(folder),
+        None => Ok(binary),
+    }
+}
+
 /// Installs a CLI harness with npm (once; later calls find it); returns its binary. `stop` is
 /// polled while npm runs: when it says so, npm is killed and the install fails with `Conflict`.
 fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, stop: &dyn Fn() -> bool) -> Result<PathBuf> {
@@ -147,6 +181,7 @@ fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, stop: &dyn Fn() -
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(&prefix)
         .arg(&package)
+        .args(cli.with)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -230,6 +265,7 @@ mod tests {
             (Harness::ClaudeCode, false),
             (Harness::Codex, false),
             (Harness::OpenCode, false),
+            (Harness::Gemini, false),
         ];
         assert_eq!(ready(&ws), none);
         let err = binary(&ws, Harness::ClaudeCode).unwrap_err();
@@ -247,6 +283,7 @@ mod tests {
             (Harness::ClaudeCode, true),
             (Harness::Codex, false),
             (Harness::OpenCode, false),
+            (Harness::Gemini, false),
         ];
         assert_eq!(ready(&ws), claude);
         assert_eq!(
@@ -258,6 +295,15 @@ mod tests {
         assert_eq!(Harness::parse("codex").unwrap(), Harness::Codex);
         assert_eq!(Harness::parse("opencode").unwrap(), Harness::OpenCode);
         assert_eq!(serde_json::to_value(Harness::OpenCode).unwrap(), "opencode");
-        assert!(matches!(Harness::parse("gemini").unwrap_err(), RunsError::InvalidInput(_)));
+        assert_eq!(Harness::parse("gemini").unwrap(), Harness::Gemini);
+        assert!(matches!(Harness::parse("goose").unwrap_err(), RunsError::InvalidInput(_)));
+
+        // Gemini CLI is a Node script: its install's node_modules (the script and the runtime) is mounted.
+        let prefix = harnesses.path().join(format!("gemini-{}", gemini::VERSION));
+        let script = prefix.join("node_modules/@google/gemini-cli/bundle/gemini.js");
+        std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+        std::fs::write(&script, b"").unwrap();
+        assert_eq!(mounted(&ws, Harness::Gemini).unwrap(), prefix.join("node_modules"));
+        assert_eq!(mounted(&ws, Harness::ClaudeCode).unwrap(), binary);
     }
 }

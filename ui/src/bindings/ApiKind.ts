@@ -3,4 +3,4 @@
 /**
  * The wire protocol a provider speaks.
  */
-export type ApiKind = "openai_chat" | "openai_responses" | "anthropic";
+export type ApiKind = "openai_chat" | "openai_responses" | "anthropic" | "gemini";

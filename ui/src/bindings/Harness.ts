@@ -3,4 +3,4 @@
 /**
  * Who does a configuration's work.
  */
-export type Harness = "builtin" | "claude-code" | "codex" | "opencode";
+export type Harness = "builtin" | "claude-code" | "codex" | "opencode" | "gemini";

@@ -156,7 +156,7 @@ export const saveAgent = (config: AgentConfig) => call<number>("save_agent", { c
 
 export const deleteAgent = (id: number) => call<void>("delete_agent", { id });
 
-/** Every harness (built-in agent, Claude Code, Codex) and whether it can run here. */
+/** Every harness (built-in agent, Claude Code, Codex, OpenCode, Gemini CLI) and whether it can run here. */
 export const harnessStatus = () => call<Array<HarnessStatus>>("harness_status");
 
 /** One page of the workspace's trajectories (trials' and imported ones), newest first, searched by label. */

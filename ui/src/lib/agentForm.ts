@@ -22,6 +22,7 @@ export const HARNESS_LABELS: Record<Harness, string> = {
   "claude-code": "Claude Code CLI (Anthropic providers)",
   codex: "Codex CLI (OpenAI Responses providers)",
   opencode: "OpenCode CLI (OpenAI Chat Completions providers)",
+  gemini: "Gemini CLI (Gemini providers)",
 };
 
 /** Which of the form's limits a harness honours, said under them: a CLI harness leaves some out. */
@@ -32,6 +33,8 @@ export function harnessLimitsNote(harness: Harness): string | null {
       return null;
     case "claude-code":
       return `Claude Code keeps the turn limit (its --max-turns) and the sandbox the wall timeout; ${builtinOnly}`;
+    case "gemini":
+      return `Gemini CLI keeps the turn limit (its model.maxSessionTurns setting) and the sandbox the wall timeout; ${builtinOnly}`;
     case "codex":
     case "opencode":
       return `Skillscope's model proxy holds ${HARNESS_LABELS[harness].split(" (")[0]} to the turn limit, and the sandbox to the wall timeout; ${builtinOnly}`;

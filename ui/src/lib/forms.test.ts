@@ -104,6 +104,7 @@ describe("agent form", () => {
     expect(harnessLimitsNote("claude-code")).toContain("--max-turns");
     expect(harnessLimitsNote("codex")).toMatch(/^Skillscope's model proxy holds Codex CLI to the turn limit/);
     expect(harnessLimitsNote("opencode")).toMatch(/holds OpenCode CLI to the turn limit.*token budget/);
+    expect(harnessLimitsNote("gemini")).toContain("maxSessionTurns");
   });
 
   it("starts a new configuration with the default limits and the first provider until one is chosen", () => {

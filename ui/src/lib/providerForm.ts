@@ -9,6 +9,7 @@ export const API_KINDS: readonly [ApiKind, string][] = [
   ["openai_chat", "OpenAI Chat Completions"],
   ["openai_responses", "OpenAI Responses"],
   ["anthropic", "Anthropic Messages"],
+  ["gemini", "Gemini"],
 ];
 
 export function apiLabel(api: ApiKind): string {
@@ -21,6 +22,7 @@ export type ProviderPreset = { label: string; id: string; api: ApiKind; base_url
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   { label: "OpenAI", id: "openai", api: "openai_chat", base_url: "https://api.openai.com/v1" },
   { label: "Anthropic", id: "anthropic", api: "anthropic", base_url: "https://api.anthropic.com" },
+  { label: "Google Gemini", id: "gemini", api: "gemini", base_url: "https://generativelanguage.googleapis.com" },
   { label: "OpenRouter", id: "openrouter", api: "openai_chat", base_url: "https://openrouter.ai/api/v1" },
   { label: "vLLM (local)", id: "vllm", api: "openai_chat", base_url: "http://127.0.0.1:8000/v1" },
   { label: "Ollama (local)", id: "ollama", api: "openai_chat", base_url: "http://127.0.0.1:11434/v1" },

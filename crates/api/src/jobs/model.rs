@@ -16,7 +16,7 @@ pub enum JobRequest {
     Import(ImportRequest),
     /// Reviews every version that has no current static review.
     ScanLibrary,
-    /// Installs a harness (Claude Code, Codex: from npm).
+    /// Installs a harness (Claude Code, Codex, OpenCode, Gemini CLI: from npm).
     HarnessInstall { harness: Harness },
     /// Builds the local base images (busybox; with `debian`, also Debian + Python by debootstrap).
     ImagePreparation { debian: bool },

@@ -25,7 +25,7 @@ fn claude_code_runs_both_arms_in_the_sandbox_through_the_proxy() {
     // Claude Code lists the arm's skills in its requests, so the with-skill arm takes the branch:
     // it invokes the skill (Claude Code's Skill tool), then follows it.
     let read = json!({"tool": "Skill", "args": {"skill": "answer-keeper"}});
-    let with = crate::cli_harnesses::skill_makes_the_difference(Harness::ClaudeCode, ApiKind::Anthropic, read);
+    let (with, _) = crate::cli_harnesses::skill_makes_the_difference(Harness::ClaudeCode, ApiKind::Anthropic, read);
     let calls: Vec<&str> = with["steps"]
         .as_array()
         .unwrap()

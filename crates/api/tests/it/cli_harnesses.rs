@@ -1,9 +1,10 @@
-//! The real Codex and OpenCode CLIs as an experiment's agent (and the pair check Claude Code's
-//! test shares): each runs inside each trial's container (no network, Debian image: Codex runs its
-//! commands in /bin/bash, OpenCode is a glibc binary whose skill tool needs ripgrep), reaches the
-//! scripted model server only through the relay to the host's key-adding proxy, finds the skill
-//! where it lists skills in the with-skill arm and reads it its own way (Codex: a command;
-//! OpenCode: its skill tool), and its run becomes a valid ATIF trajectory with that read marked.
+//! The real Codex, OpenCode and Gemini CLIs as an experiment's agent (and the pair check Claude
+//! Code's test shares): each runs inside each trial's container (no network, Debian image: Codex
+//! runs its commands in /bin/bash, OpenCode is a glibc binary whose skill tool needs ripgrep,
+//! Gemini CLI a Node script with its own glibc Node), reaches the scripted model server only
+//! through the relay to the host's key-adding proxy, finds the skill where it lists skills in the
+//! with-skill arm and reads it its own way (Codex: a command; OpenCode: its skill tool; Gemini
+//! CLI: `activate_skill`), and its run becomes a valid ATIF trajectory with that read marked.
 //! The key never enters the container or any record. A provider that speaks another API is
 //! refused before anything is queued.
 
@@ -18,8 +19,9 @@ use skillscope_modelserver::{Script, ServerOptions};
 /// Runs one pair of the copy task with `harness` on a scripted server speaking `api`: without the
 /// skill the model guesses (score 0); with it, the skill's listing reaches the model, which takes
 /// `read_skill` and then copies (score 1). Checks the arms, the trajectories (tokens per model
-/// response included) and the key; returns the with-skill trajectory.
-pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) -> Value {
+/// response included) and the key; returns the with-skill trajectory and every request the
+/// server received (method and path), the harness's only way out of its container.
+pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_skill: Value) -> (Value, Vec<String>) {
     join_session_keyring();
     let key = format!("sk-{}-canary-93e1a4c2", harness.as_str());
     let rt = rt();
@@ -73,7 +75,8 @@ pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_sk
     assert_eq!(skillscope_atif::validate(&without), Vec::new(), "{without}");
     assert!(!without.to_string().contains("answer-keeper"), "no skill in the without arm");
     assert_key_nowhere(&ws, &key, &[&with, &without], &events);
-    with
+    let requests = server.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
+    (with, requests)
 }
 
 #[test]
@@ -90,27 +93,59 @@ fn opencode_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
 }
 
 #[test]
+fn gemini_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
+    let read = json!({"tool": "activate_skill", "args": {"name": "answer-keeper"}});
+    let (_, requests) = skill_makes_the_difference(Harness::Gemini, ApiKind::Gemini, read);
+    // Three model calls per arm (the skill's arm: read, copy, answer; the other: guess, answer),
+    // and nothing else: no model router, token count, telemetry or update check.
+    let call = "POST /v1beta/models/model-test:streamGenerateContent?alt=sse";
+    assert_eq!(requests, vec![call; 5], "{requests:#?}");
+}
+
+#[test]
 fn codex_in_an_image_without_bash_says_what_it_needs() {
     let message = busybox_trial_message(Harness::Codex, ApiKind::OpenAiResponses);
     assert!(message.contains("Codex runs its commands with /bin/bash, which this image lacks"), "{message}");
 }
 
 #[test]
-fn codex_on_a_provider_of_another_api_is_refused_before_anything_runs() {
+fn gemini_in_an_image_without_glibc_says_what_it_needs() {
+    let message = busybox_trial_message(Harness::Gemini, ApiKind::Gemini);
+    assert!(message.contains("Gemini CLI could not start in this image"), "{message}");
+    assert!(message.contains("needs a glibc Linux image with libstdc++"), "{message}");
+}
+
+/// Saves a configuration of `harness` on a provider speaking `api`; returns the refusal.
+fn refusal(harness: Harness, api: ApiKind) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    agents::save_provider(&ws, &ProviderConfig::new("chat", ApiKind::OpenAiChat, "http://127.0.0.1:9")).unwrap();
+    agents::save_provider(&ws, &ProviderConfig::new("other", api, "http://127.0.0.1:9")).unwrap();
     let config = AgentConfig {
         id: 0,
-        name: "codex".into(),
-        harness: Harness::Codex,
-        provider_id: "chat".into(),
+        name: harness.as_str().into(),
+        harness,
+        provider_id: "other".into(),
         model: "m".into(),
         limits: Default::default(),
     };
     let err = agents::save_agent(&ws, &config).unwrap_err().to_string();
-    assert!(err.contains("codex speaks the OpenAI Responses API; provider chat uses OpenAI Chat Completions"), "{err}");
     assert!(agents::agents(&ws).unwrap().is_empty(), "nothing was saved");
+    err
+}
+
+#[test]
+fn codex_on_a_provider_of_another_api_is_refused_before_anything_runs() {
+    let err = refusal(Harness::Codex, ApiKind::OpenAiChat);
+    assert!(
+        err.contains("codex speaks the OpenAI Responses API; provider other uses OpenAI Chat Completions"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gemini_on_a_provider_of_another_api_is_refused_before_anything_runs() {
+    let err = refusal(Harness::Gemini, ApiKind::Anthropic);
+    assert!(err.contains("gemini speaks the Gemini API; provider other uses Anthropic Messages"), "{err}");
 }
 
 /// Codex and OpenCode have no turn-limit setting: the proxy holds them to the configuration's
@@ -118,6 +153,19 @@ fn codex_on_a_provider_of_another_api_is_refused_before_anything_runs() {
 /// as a harness failure, with the agent's outcome scored.
 #[test]
 fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
+    stop_at_one_turn(&[(Harness::Codex, ApiKind::OpenAiResponses), (Harness::OpenCode, ApiKind::OpenAiChat)]);
+}
+
+/// Gemini CLI keeps the configuration's `max_turns` (here 1) itself (`model.maxSessionTurns`):
+/// it stops before its second model call, and the run ends as a turn limit, scored.
+#[test]
+fn gemini_keeps_the_turn_limit_itself() {
+    stop_at_one_turn(&[(Harness::Gemini, ApiKind::Gemini)]);
+}
+
+/// Runs a pair of each harness with `max_turns` 1 on a script that needs two tool calls; each arm
+/// must end as a turn limit, scored 0.
+fn stop_at_one_turn(harnesses: &[(Harness, ApiKind)]) {
     join_session_keyring();
     let rt = rt();
     rt.block_on(debian_engine());
@@ -128,7 +176,7 @@ fn the_proxy_holds_codex_and_opencode_to_the_turn_limit() {
     ]}))
     .unwrap();
     let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
-    for (harness, api) in [(Harness::Codex, ApiKind::OpenAiResponses), (Harness::OpenCode, ApiKind::OpenAiChat)] {
+    for &(harness, api) in harnesses {
         let tmp = tempfile::tempdir().unwrap();
         let ws = Workspace::open(tmp.path().join("home")).unwrap();
         ws.edit_config(|c| c.queue.max_attempts = Some(1));

@@ -1,7 +1,8 @@
-//! The three wire protocols: each builds its request JSON from a [`ChatRequest`], parses a
+//! The four wire protocols: each builds its request JSON from a [`ChatRequest`], parses a
 //! non-streamed response, and folds streamed events into a [`ChatResponse`].
 
 pub(crate) mod anthropic;
+pub(crate) mod gemini;
 pub(crate) mod openai_chat;
 pub(crate) mod responses;
 
@@ -25,6 +26,7 @@ pub(crate) fn build_request(api: ApiKind, ctx: &Ctx, req: &ChatRequest, stream: 
         ApiKind::OpenAiChat => openai_chat::build_request(ctx, req, stream),
         ApiKind::OpenAiResponses => responses::build_request(req, stream),
         ApiKind::Anthropic => anthropic::build_request(req, stream),
+        ApiKind::Gemini => gemini::build_request(req),
     }
 }
 
@@ -43,6 +45,7 @@ pub(crate) fn parse_response(api: ApiKind, ctx: &Ctx, body: &str) -> Result<Chat
         ApiKind::OpenAiChat => openai_chat::parse_response(ctx, &v),
         ApiKind::OpenAiResponses => responses::parse_response(ctx, &v),
         ApiKind::Anthropic => anthropic::parse_response(ctx, &v),
+        ApiKind::Gemini => gemini::parse_response(ctx, &v),
     }
 }
 
@@ -51,6 +54,7 @@ pub(crate) enum Fold {
     Chat(openai_chat::StreamState),
     Responses(responses::StreamState),
     Anthropic(anthropic::StreamState),
+    Gemini(gemini::StreamState),
 }
 
 impl Fold {
@@ -59,6 +63,7 @@ impl Fold {
             ApiKind::OpenAiChat => Fold::Chat(Default::default()),
             ApiKind::OpenAiResponses => Fold::Responses(Default::default()),
             ApiKind::Anthropic => Fold::Anthropic(Default::default()),
+            ApiKind::Gemini => Fold::Gemini(Default::default()),
         }
     }
 
@@ -73,6 +78,7 @@ impl Fold {
             Fold::Chat(s) => s.event(ctx, ev, on_text),
             Fold::Responses(s) => s.event(ctx, ev, on_text),
             Fold::Anthropic(s) => s.event(ctx, ev, on_text),
+            Fold::Gemini(s) => s.event(ctx, ev, on_text),
         }
     }
 
@@ -83,6 +89,7 @@ impl Fold {
             Fold::Chat(s) => s.finish(ctx),
             Fold::Responses(s) => s.finish(ctx),
             Fold::Anthropic(s) => s.finish(ctx),
+            Fold::Gemini(s) => s.finish(ctx),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Real HTTP against the scripted model server (`skillscope-modelserver`), for all three APIs.
+//! Real HTTP against the scripted model server (`skillscope-modelserver`), for all four APIs.
 
 use serde_json::{json, Value};
 use skillscope_models::{
@@ -6,7 +6,7 @@ use skillscope_models::{
     Usage,
 };
 use skillscope_modelserver::api::{Api, Usage as ServerUsage};
-use skillscope_modelserver::{start, Fault, ServerHandle, ServerOptions};
+use skillscope_modelserver::{start, Fault, LoggedRequest, ServerHandle, ServerOptions};
 use std::time::{Duration, Instant};
 
 const KEY: &str = "sk-test-0123456789abcdef-SECRET";
@@ -14,7 +14,7 @@ const MODEL: &str = "scripted-model";
 const LONG_COMMAND: &str = "ls -la /work/some/rather/long/path && wc -l README.md";
 const FINAL_TEXT: &str = "Done: there are three files and the README has 42 lines.";
 
-const ALL: [ApiKind; 3] = [ApiKind::OpenAiChat, ApiKind::Anthropic, ApiKind::OpenAiResponses];
+const ALL: [ApiKind; 4] = [ApiKind::OpenAiChat, ApiKind::Anthropic, ApiKind::OpenAiResponses, ApiKind::Gemini];
 
 async fn server_with(models: Vec<String>) -> ServerHandle {
     let script = serde_json::from_value(json!({
@@ -35,6 +35,7 @@ fn config(api: ApiKind, base_url: &str) -> ProviderConfig {
         ApiKind::OpenAiChat => "test-chat",
         ApiKind::OpenAiResponses => "test-responses",
         ApiKind::Anthropic => "test-anthropic",
+        ApiKind::Gemini => "test-gemini",
     };
     let mut cfg = ProviderConfig::new(id, api, base_url);
     cfg.timeout_secs = 5;
@@ -84,13 +85,14 @@ async fn complete(c: &Client, req: &ChatRequest) -> (Result<ChatResponse, ModelE
 }
 
 /// The usage the scripted server computes for a logged request.
-fn expected_usage(srv: &ServerHandle, api: ApiKind, body: &Value) -> Usage {
+fn expected_usage(srv: &ServerHandle, api: ApiKind, logged: &LoggedRequest) -> Usage {
     let server_api = match api {
         ApiKind::OpenAiChat => Api::ChatCompletions,
         ApiKind::OpenAiResponses => Api::Responses,
         ApiKind::Anthropic => Api::Anthropic,
+        ApiKind::Gemini => Api::Gemini,
     };
-    let conv = server_api.conversation(body);
+    let conv = server_api.conversation(&logged.path, &logged.body);
     let u = ServerUsage::estimate(&conv, &srv.script().plan(&conv));
     Usage { input_tokens: u.input, cached_tokens: u.cached, output_tokens: u.output }
 }
@@ -117,11 +119,12 @@ async fn conversation(api: ApiKind) {
     let expected_stop = match api {
         ApiKind::OpenAiChat | ApiKind::OpenAiResponses => "tool_calls",
         ApiKind::Anthropic => "tool_use",
+        ApiKind::Gemini => "STOP",
     };
     assert_eq!(r.stop_reason, expected_stop);
     let logged = srv.requests();
     assert_eq!(logged.len(), 1);
-    assert_eq!(r.usage, expected_usage(&srv, api, &logged[0].body));
+    assert_eq!(r.usage, expected_usage(&srv, api, &logged[0]));
     assert!(r.usage.input_tokens > 0 && r.usage.output_tokens > 0, "{:?}", r.usage);
 
     // Turn 2: the tool result goes back; the final text streams in several deltas.
@@ -141,18 +144,22 @@ async fn conversation(api: ApiKind) {
         ApiKind::OpenAiChat => "stop",
         ApiKind::OpenAiResponses => "completed",
         ApiKind::Anthropic => "end_turn",
+        ApiKind::Gemini => "STOP",
     };
     assert_eq!(r2.stop_reason, expected_stop);
     let logged = srv.requests();
     assert_eq!(logged.len(), 2);
     let second = &logged[1];
-    assert_eq!(r2.usage, expected_usage(&srv, api, &second.body));
+    assert_eq!(r2.usage, expected_usage(&srv, api, second));
     assert!(r2.usage.cached_tokens > 0 && r2.usage.cached_tokens < r2.usage.input_tokens, "{api:?}: {:?}", r2.usage);
 
     // The request as the server saw it.
     let b = &second.body;
-    assert_eq!(b["model"], json!(MODEL));
-    assert_eq!(b["stream"], json!(true));
+    if api != ApiKind::Gemini {
+        // Gemini has them in the path.
+        assert_eq!(b["model"], json!(MODEL));
+        assert_eq!(b["stream"], json!(true));
+    }
     let args_text = serde_json::to_string(&json!({"command": LONG_COMMAND})).unwrap();
     match api {
         ApiKind::OpenAiChat => {
@@ -235,6 +242,32 @@ async fn conversation(api: ApiKind) {
                 json!({"type": "function_call_output", "call_id": call.id, "output": "a.txt\nb.txt\nREADME.md\n42 README.md"})
             );
         }
+        ApiKind::Gemini => {
+            assert_eq!(second.path, format!("/v1beta/models/{MODEL}:streamGenerateContent?alt=sse"));
+            assert_eq!(second.headers.get("x-goog-api-key").map(String::as_str), Some("***"));
+            assert!(!second.headers.contains_key("authorization"));
+            assert_eq!(b["systemInstruction"], json!({"parts": [{"text": "You are a careful coding agent."}]}));
+            assert_eq!(b["generationConfig"]["maxOutputTokens"], json!(512));
+            assert_eq!(
+                b["tools"],
+                json!([{"functionDeclarations": [{"name": "bash", "description": "Run a shell command.",
+                        "parametersJsonSchema": bash_tool().parameters}]}])
+            );
+            let contents = b["contents"].as_array().unwrap();
+            assert_eq!(contents.len(), 3);
+            assert_eq!(contents[0], json!({"role": "user", "parts": [{"text": "How many files are there?"}]}));
+            assert_eq!(
+                contents[1],
+                json!({"role": "model", "parts": [
+                    {"functionCall": {"id": call.id, "name": "bash", "args": {"command": LONG_COMMAND}}}
+                ]})
+            );
+            assert_eq!(
+                contents[2],
+                json!({"role": "user", "parts": [{"functionResponse": {"id": call.id, "name": "bash",
+                        "response": {"output": "a.txt\nb.txt\nREADME.md\n42 README.md"}}}]})
+            );
+        }
     }
 }
 
@@ -251,6 +284,11 @@ async fn anthropic_conversation_streams_tool_call_then_text() {
 #[tokio::test]
 async fn responses_conversation_streams_tool_call_then_text() {
     conversation(ApiKind::OpenAiResponses).await;
+}
+
+#[tokio::test]
+async fn gemini_conversation_streams_tool_call_then_text() {
+    conversation(ApiKind::Gemini).await;
 }
 
 #[tokio::test]

@@ -11,12 +11,18 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const KEY: &str = "sk-ant-real-0123456789abcdef";
 
-/// One raw HTTP/1.1 request over the socket, as a harness's HTTP client sends it.
+/// One raw Anthropic request over the socket, as Claude Code sends it.
 async fn post(socket: &std::path::Path, body: &str) -> String {
+    let headers = "x-api-key: sk-ant-placeholder\r\nanthropic-version: 2023-06-01\r\n";
+    send(socket, "/v1/messages?beta=true", headers, body).await
+}
+
+/// One raw HTTP/1.1 POST of `body` to `path` with `headers` (each ending in CRLF) over the socket.
+async fn send(socket: &std::path::Path, path: &str, headers: &str, body: &str) -> String {
     let mut stream = tokio::net::UnixStream::connect(socket).await.unwrap();
     let request = format!(
-        "POST /v1/messages?beta=true HTTP/1.1\r\nhost: localhost\r\nx-api-key: sk-ant-placeholder\r\n\
-         anthropic-version: 2023-06-01\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nhost: localhost\r\n{headers}content-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -59,6 +65,24 @@ async fn the_proxy_adds_the_real_key_and_streams_the_answer_back() {
     let path = proxy.path().to_owned();
     drop(proxy);
     assert!(!path.exists(), "a stopped proxy leaves no socket behind");
+}
+
+/// Gemini CLI sends its placeholder key in `x-goog-api-key`: the proxy puts the real one there,
+/// under a provider whose base URL names the API version (`…/v1beta`).
+#[tokio::test]
+async fn the_proxy_puts_the_real_key_in_geminis_header() {
+    let script = serde_json::from_value(json!({"default": [{"text": "hi from gemini"}]})).unwrap();
+    let server = start(ServerOptions { script, require_key: Some(KEY.into()), ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tools = json!([{"functionDeclarations": [{"name": "run_shell_command", "description": "Runs a command."}]}]);
+    let body = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": tools}).to_string();
+    let provider = ProviderConfig::new("g", ApiKind::Gemini, format!("{}/v1beta", server.base_url));
+    let client = Client::new(provider, Some(Secret::new(KEY))).unwrap();
+    let proxy = serve_unix(client.into(), &dir.path().join("gemini.sock"), None).await.unwrap();
+    let path = "/v1beta/models/m:streamGenerateContent?alt=sse";
+    let response = send(proxy.path(), path, "x-goog-api-key: placeholder\r\n", &body).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("hi from gemini") && !response.contains(KEY), "{response}");
 }
 
 /// Requests through the proxy take their place under the provider's concurrency limit (held

@@ -1,7 +1,8 @@
-//! The three wire APIs: reading a request into a [`Conversation`], rendering
+//! The four wire APIs: reading a request into a [`Conversation`], rendering
 //! a [`Reply`] as JSON or SSE, and rendering errors the way each API does.
 
 pub mod anthropic;
+pub mod gemini;
 pub mod openai_chat;
 pub mod responses;
 
@@ -18,6 +19,7 @@ pub enum Api {
     ChatCompletions,
     Responses,
     Anthropic,
+    Gemini,
 }
 
 /// Deterministic token usage estimate (about 4 chars a token).
@@ -85,12 +87,13 @@ impl ApiError {
 }
 
 impl Api {
-    /// Reads what the script needs from a request body.
-    pub fn conversation(self, body: &Value) -> Conversation {
+    /// Reads what the script needs from a request's path and body.
+    pub fn conversation(self, path: &str, body: &Value) -> Conversation {
         match self {
             Api::ChatCompletions => openai_chat::conversation(body),
             Api::Responses => responses::conversation(body),
             Api::Anthropic => anthropic::conversation(body),
+            Api::Gemini => gemini::conversation(path, body),
         }
     }
 
@@ -99,6 +102,7 @@ impl Api {
             Api::ChatCompletions => openai_chat::render(a, delivery),
             Api::Responses => responses::render(a, delivery),
             Api::Anthropic => anthropic::render(a, delivery),
+            Api::Gemini => gemini::render(a, delivery),
         }
     }
 
@@ -106,12 +110,13 @@ impl Api {
         let body = match self {
             Api::ChatCompletions | Api::Responses => openai_error(err),
             Api::Anthropic => anthropic::error_body(err),
+            Api::Gemini => gemini::error_body(err),
         };
         let mut resp = json_response(err.status(), &body, Delivery::Normal);
         if let ApiError::RateLimited { retry_after_secs } = err {
             let v = HeaderValue::from(*retry_after_secs);
             resp.headers_mut().insert("retry-after", v.clone());
-            if self != Api::Anthropic {
+            if matches!(self, Api::ChatCompletions | Api::Responses) {
                 resp.headers_mut().insert("x-ratelimit-reset-requests", v.clone());
             }
         }

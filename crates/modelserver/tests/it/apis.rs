@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use serde_json::{json, Value};
+use skillscope_modelserver::{start, ServerHandle, ServerOptions};
 
 fn as_u64(v: &Value, ptr: &str) -> u64 {
     v.pointer(ptr).and_then(Value::as_u64).unwrap_or_else(|| panic!("no {ptr} in {v}"))
@@ -297,6 +298,63 @@ async fn responses_streaming_two_steps() {
     assert_eq!(text, "Done.");
     assert_eq!(args, "");
     assert_eq!(item["content"][0]["text"], "Done.");
+}
+
+// ---------- Gemini ----------
+
+/// A Gemini request offering `run_shell_command` (as Gemini CLI does), the model in the path.
+fn gemini_request(contents: Value) -> Value {
+    json!({
+        "contents": contents,
+        "systemInstruction": {"parts": [{"text": "You are Gemini CLI."}]},
+        "tools": [{"functionDeclarations": [{"name": "run_shell_command", "description": "Run a command.",
+            "parametersJsonSchema": bash_schema()}]}],
+    })
+}
+
+/// POSTs to a Gemini path with the key in `x-goog-api-key`, as Gemini CLI sends it.
+async fn post_gemini(s: &ServerHandle, path: &str, key: &str, body: &Value) -> reqwest::Response {
+    client().post(format!("{}{path}", s.base_url)).header("x-goog-api-key", key).json(body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn gemini_streaming_two_steps_and_token_count() {
+    let s = start(ServerOptions { script: script(), require_key: Some(KEY.into()), ..ServerOptions::default() })
+        .await
+        .unwrap();
+    let stream = "/v1beta/models/test-model:streamGenerateContent?alt=sse";
+    let mut contents = json!([{"role": "user", "parts": [{"text": "list files"}]}]);
+    let r = post_gemini(&s, stream, KEY, &gemini_request(contents.clone())).await;
+    assert_eq!(r.status(), 200);
+    let evs = parse_sse(&r.text().await.unwrap());
+    let last = evs.last().unwrap().json();
+    let call = &last["candidates"][0]["content"]["parts"][0]["functionCall"];
+    assert_eq!((call["name"].as_str(), &call["args"]), (Some("run_shell_command"), &json!({"command": "ls"})));
+    assert_eq!(last["candidates"][0]["finishReason"], "STOP");
+    assert_eq!(last["modelVersion"], "test-model", "the model named in the path");
+    assert!(as_u64(&last, "/usageMetadata/promptTokenCount") > 0);
+
+    let arr = contents.as_array_mut().unwrap();
+    arr.push(json!({"role": "model", "parts": [{"functionCall": call}]}));
+    arr.push(json!({"role": "user", "parts": [{"functionResponse": {"id": call["id"], "name": "run_shell_command", "response": {"output": "a.txt"}}}]}));
+    let r = post_gemini(&s, stream, KEY, &gemini_request(contents.clone())).await;
+    let evs = parse_sse(&r.text().await.unwrap());
+    let text: String = evs
+        .iter()
+        .map(|e| e.json()["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(text, "Done.");
+    let last = evs.last().unwrap().json();
+    assert!(as_u64(&last, "/usageMetadata/cachedContentTokenCount") > 0, "the prefix counts as cached: {last}");
+
+    let (path, body) = ("/v1beta/models/test-model:countTokens", json!({"contents": contents}));
+    let count: Value = post_gemini(&s, path, KEY, &body).await.json().await.unwrap();
+    assert!(as_u64(&count, "/totalTokens") > 0, "{count}");
+
+    let r = post_gemini(&s, stream, "sk-wrong", &gemini_request(contents)).await;
+    assert_eq!(r.status(), 401, "only the real key is accepted");
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "UNAUTHENTICATED");
 }
 
 // ---------- Branching ----------

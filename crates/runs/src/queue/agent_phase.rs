@@ -10,7 +10,7 @@ use crate::credentials;
 use crate::error::{Result, RunsError};
 use crate::harnesses::Harness;
 use crate::trajectories;
-use skillscope_agent::{claude_code, cli_harness, codex, opencode, AgentOutcome, SkillListing};
+use skillscope_agent::{claude_code, cli_harness, codex, gemini, opencode, AgentOutcome, SkillListing};
 use skillscope_atif::Redactor;
 use skillscope_library as library;
 use skillscope_models::{Client, PriceTable, Secret};
@@ -22,8 +22,8 @@ use skillscope_store::IoError;
 /// What runs the agent, with what it needs on the host.
 pub enum Runner {
     Builtin,
-    /// A CLI harness: its binary, and the folder (mounted into the container) where its model
-    /// proxy's socket goes.
+    /// A CLI harness: its binary (or the folder holding its script and runtime), and the folder
+    /// (mounted into the container) where its model proxy's socket goes.
     Cli {
         harness: Harness,
         binary: std::path::PathBuf,
@@ -66,7 +66,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         harness_version: cfg.harness.version().into(),
         system_prompt_sha256: match cfg.harness {
             Harness::Builtin => Some(sha256_hex(skillscope_agent::prompt::system_prompt(workdir, &[]).as_bytes())),
-            Harness::ClaudeCode | Harness::Codex | Harness::OpenCode => None,
+            Harness::ClaudeCode | Harness::Codex | Harness::OpenCode | Harness::Gemini => None,
         },
         image_digest: String::new(),
         user: String::new(),
@@ -85,10 +85,10 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         Harness::Builtin => Runner::Builtin,
         harness => Runner::Cli {
             harness,
-            binary: crate::harnesses::binary(ws, harness)?,
+            binary: crate::harnesses::mounted(ws, harness)?,
             socket_dir: ws.staging_dir()?,
             relay: match harness {
-                Harness::Codex | Harness::OpenCode => {
+                Harness::Codex | Harness::OpenCode | Harness::Gemini => {
                     let dir = ws.staging_dir()?;
                     let relay = skillscope_egress::write_forwarder(dir.path())
                         .map_err(|e| IoError::new(dir.path().display(), e))?;
@@ -144,6 +144,7 @@ impl Prepared {
             let at = match harness {
                 Harness::Codex => codex::BINARY,
                 Harness::OpenCode => opencode::BINARY,
+                Harness::Gemini => gemini::MOUNT,
                 _ => claude_code::BINARY,
             };
             mounts.push((binary.clone(), at.to_string()));
@@ -182,9 +183,10 @@ pub async fn run(
     match &p.runner {
         Runner::Builtin => skillscope_agent::run(input).await,
         Runner::Cli { harness, socket_dir, .. } => {
-            // Claude Code keeps its own turn limit (`--max-turns`); the others have no such
-            // setting, so their proxy holds them to it.
-            let most_calls = (*harness != Harness::ClaudeCode).then_some(p.limits.max_turns);
+            // Claude Code and Gemini CLI keep their own turn limit (`--max-turns`,
+            // `model.maxSessionTurns`); the others have no such setting, so their proxy holds
+            // them to it.
+            let most_calls = (!matches!(harness, Harness::ClaudeCode | Harness::Gemini)).then_some(p.limits.max_turns);
             // Lives as long as the run: the harness's only way out of the container.
             let proxy = skillscope_models::proxy::serve_unix(
                 p.client.clone(),
@@ -196,6 +198,7 @@ pub async fn run(
             match harness {
                 Harness::Codex => codex::run(input, &proxy).await,
                 Harness::OpenCode => opencode::run(input, &proxy).await,
+                Harness::Gemini => gemini::run(input, &proxy).await,
                 _ => claude_code::run(input, &proxy).await,
             }
         }

@@ -8,7 +8,7 @@ type Props = {
   fields: ExperimentFields;
   onChange: (patch: Partial<ExperimentFields>) => void;
   disabled: boolean;
-  /** A chosen CLI-harness configuration (Claude Code, Codex, OpenCode) runs the written tasks. */
+  /** A chosen CLI-harness configuration (Claude Code, Codex, OpenCode, Gemini CLI) runs the written tasks. */
   glibc: boolean;
 };
 
@@ -43,7 +43,7 @@ export function ExperimentTaskFields({ fields, onChange, disabled, glibc }: Prop
               workspaceHint="Copied into every task's working directory before the agent starts."
               imageHint={
                 glibc
-                  ? `Claude Code, Codex and OpenCode need the Debian image (glibc, /bin/bash, ripgrep): the busybox default gives way to ${GLIBC_IMAGE}.`
+                  ? `Claude Code, Codex, OpenCode and Gemini CLI need the Debian image (glibc, /bin/bash, ripgrep, libstdc++): the busybox default gives way to ${GLIBC_IMAGE}.`
                   : undefined
               }
             />

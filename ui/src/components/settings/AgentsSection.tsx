@@ -60,8 +60,8 @@ export function AgentsSection({ state, reload, providerIds }: Props) {
     <section className="panel" data-testid="agents">
       <h2>Agent configurations</h2>
       <p className="muted">
-        A harness (the built-in agent, or a real CLI — Claude Code, Codex, OpenCode — run inside the trial's container)
-        with a provider's model and its limits; agent runs and experiments use one of these.
+        A harness (the built-in agent, or a real CLI — Claude Code, Codex, OpenCode, Gemini CLI — run inside the trial's
+        container) with a provider's model and its limits; agent runs and experiments use one of these.
       </p>
       <AsyncView state={state} what="the agent configurations" onRetry={reload}>
         {(agents) => (
