@@ -29,10 +29,10 @@ ensure_cross_targets
 RUSTFLAGS="-D warnings" timeout -k 10 1200 cargo check --quiet -p skillscope-credentials -p skillscope-sandbox \
   $(printf -- '--target %s ' "${CROSS_TARGETS[@]}")
 
-log "Claude Code, Codex and OpenCode for the harness tests (npm, once)"
+log "Claude Code, Codex, OpenCode and Gemini CLI for the harness tests (npm, once)"
 # One install shared by every test workspace, kept with the build outputs.
 export SKILLSCOPE_HARNESS_DIR="$ROOT/target/harnesses"
-for h in claude-code codex opencode; do
+for h in claude-code codex opencode gemini; do
   timeout -k 10 600 target/debug/skillscope harness install "$h"
 done
 

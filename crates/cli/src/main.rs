@@ -221,7 +221,7 @@ enum Command {
         #[command(subcommand)]
         cmd: agent_cmds::ProviderCmd,
     },
-    /// Agent configurations: a harness (built-in, Claude Code or Codex), a provider and a model.
+    /// Agent configurations: a harness (built-in, Claude Code, Codex, OpenCode or Gemini CLI), a provider and a model.
     Agent {
         #[command(subcommand)]
         cmd: agent_cmds::AgentCmd,

@@ -235,14 +235,19 @@ pub(crate) fn busybox_trial_message(harness: skillscope_api::harnesses::Harness,
     ws.edit_config(|c| c.queue.max_attempts = Some(1));
     let config = cli_agent(&ws, harness, api, &server.base_url, None);
     let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
+    // Built from busybox under a tag of its own: a task naming the busybox default would be moved
+    // to the Debian image for a real CLI (`Harness::task_image`).
+    let context = tmp.path().join("busybox-only");
+    std::fs::create_dir_all(&context).unwrap();
+    std::fs::write(context.join("Dockerfile"), format!("FROM {IMAGE}\n")).unwrap();
     let task = skillscope_api::experiments::ExperimentTask {
         id: "busybox".into(),
         instruction: "Say hi.".into(),
-        image: IMAGE.into(),
+        image: "skillscope-test/busybox-only:1".into(),
         workspace: None,
         verifier: vec!["true".into()],
         scoring: None,
-        dockerfile_context: None,
+        dockerfile_context: Some(context.display().to_string()),
         verifier_in_place: false,
         accepted_skill_paths: Vec::new(),
         settings: Default::default(),
