@@ -30,10 +30,8 @@ const CLI: Cli = Cli {
 /// `input.client` on the mounted socket.
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     // The arm's skills, each mounted at <skills dir>/<name>, go where Claude Code looks for them.
-    let copy_skills: String =
-        input.skills.iter().map(|s| format!(" && cp -R {}/. {CONFIG_DIR}/skills/{}/", s.path, s.name)).collect();
-    let dirs: String = input.skills.iter().map(|s| format!(" {CONFIG_DIR}/skills/{}", s.name)).collect();
-    cli_harness::setup(&CLI, &input, format!("mkdir -p {CONFIG_DIR}/skills{dirs}{copy_skills}")).await?;
+    let copy_skills = cli_harness::copy_skills(input.skills, &format!("{CONFIG_DIR}/skills"));
+    cli_harness::setup(&CLI, &input, format!("mkdir -p {CONFIG_DIR}/skills{copy_skills}")).await?;
 
     let env = vec![
         format!("HOME={}", crate::HOME),

@@ -22,6 +22,12 @@ pub const PLACEHOLDER_KEY: &str = "skillscope-proxy-adds-the-key";
 /// for a harness with no Unix-socket setting) passes model calls to the proxy's socket.
 pub const RELAY_PORT: u16 = 47_811;
 
+/// A shell fragment (each part after ` && `) that copies the arm's skills, each mounted at its
+/// path, into `dest/<name>/`, where a harness looks for them.
+pub(crate) fn copy_skills(skills: &[crate::prompt::SkillListing], dest: &str) -> String {
+    skills.iter().map(|s| format!(" && mkdir -p {dest}/{n} && cp -R {}/. {dest}/{n}/", s.path, n = s.name)).collect()
+}
+
 /// A shell script that starts the relay and waits until it listens.
 pub(crate) fn relay_script() -> String {
     skillscope_egress::relay_start_command(RELAY_PORT, &format!("{SOCKET_DIR}/{SOCKET_NAME}"))

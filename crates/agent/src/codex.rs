@@ -54,13 +54,7 @@ wire_api = "responses"
 /// Runs Codex on the task. The model calls go to the proxy the caller serves for `input.client`
 /// on the mounted socket; `wait` is that proxy's record of provider wait.
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
-    let copy_skills: String = input
-        .skills
-        .iter()
-        .map(|s| {
-            format!(" && mkdir -p {CODEX_HOME}/skills/{n} && cp -R {}/. {CODEX_HOME}/skills/{n}/", s.path, n = s.name)
-        })
-        .collect();
+    let copy_skills = cli_harness::copy_skills(input.skills, &format!("{CODEX_HOME}/skills"));
     let config = config_toml(input.model).replace('\'', "'\\''");
     let setup = format!(
         "[ -x {SHELL} ] || {{ echo 'Codex runs its commands with {SHELL}, which this image lacks: use an image with bash, such as skillscope/debian-python:12' >&2; exit 1; }}\n\

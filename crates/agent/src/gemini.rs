@@ -59,11 +59,7 @@ fn settings(max_turns: u32) -> Value {
 /// `input.client` on the mounted socket.
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     let skills = format!("{ROOT}/.gemini/skills");
-    let copy_skills: String = input
-        .skills
-        .iter()
-        .map(|s| format!(" && mkdir -p {skills}/{n} && cp -R {}/. {skills}/{n}/", s.path, n = s.name))
-        .collect();
+    let copy_skills = cli_harness::copy_skills(input.skills, &skills);
     let settings = settings(input.limits.max_turns).to_string().replace('\'', "'\\''");
     // Its home is made afresh: an image's own copy could hold extensions, whose skills it lists.
     let setup = format!(

@@ -44,11 +44,7 @@ fn config(model: &str) -> Value {
 /// `input.client` on the mounted socket.
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     let skills = format!("{ROOT}/config/opencode/skills");
-    let copy_skills: String = input
-        .skills
-        .iter()
-        .map(|s| format!(" && mkdir -p {skills}/{n} && cp -R {}/. {skills}/{n}/", s.path, n = s.name))
-        .collect();
+    let copy_skills = cli_harness::copy_skills(input.skills, &skills);
     let setup = format!(
         "mkdir -p {skills} {ROOT}/data {ROOT}/state {ROOT}/cache{copy_skills}\n{}",
         cli_harness::relay_script()

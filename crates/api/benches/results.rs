@@ -72,6 +72,7 @@ fn main() {
         conditions: vec![Condition::Isolated],
         repeats: REPEATS as u32,
         only: Vec::new(),
+        judge: None,
     };
     let t = Instant::now();
     let exp = experiments::create(&ws, &design).unwrap();

@@ -289,6 +289,10 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
+    pub fn judge_experiment(&self, id: i64) -> Result<Judged> {
+        let rt = crate::runtime::current_thread("the judge")?;
+        Ok(rt.block_on(experiments::judging::judge_pending(self.workspace()?, id))?)
+    }
     pub fn experiment_measures(&self, id: i64) -> Result<ExperimentMeasures> {
         Ok(experiments::measures::experiment_measures(self.workspace()?, id)?)
     }

@@ -130,6 +130,10 @@ macro_rules! with_commands {
             fn experiment_results(id: i64) -> ExperimentResults;
             /// The experiment's charts, rendered (and escaped) by the back end.
             fn experiment_charts(id: i64) -> Vec<Chart>;
+            /// Has the experiment's judge grade every finished arm of a task with expectations that
+            /// is not graded yet, then compare the arms of every scored pair not yet compared;
+            /// resolves with how many arms it graded and pairs it compared (NO SCOREs included).
+            fn judge_experiment(id: i64) -> Judged;
             /// ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with
             /// the paired statistics, and pass@k per arm.
             fn experiment_measures(id: i64) -> ExperimentMeasures;

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use skillscope_experiments::error::ExperimentError;
 use skillscope_gate::error::GateError;
+use skillscope_judge::error::JudgeError;
 use skillscope_library::error::LibraryError;
 use skillscope_probes::error::ProbeError;
 use skillscope_review::error::ReviewError;
@@ -151,10 +152,20 @@ fn experiment_code(e: &ExperimentError) -> ErrorCode {
         ExperimentError::Context { source, .. } => experiment_code(source),
         ExperimentError::Runs(r) => runs_code(r),
         ExperimentError::Library(l) => library_code(l),
+        ExperimentError::Judge(j) => judge_code(j),
         ExperimentError::Io(_) => ErrorCode::Io,
         ExperimentError::Store(s) => store_code(s),
         ExperimentError::Database(_) => ErrorCode::Database,
         ExperimentError::Json(_) => ErrorCode::Internal,
+    }
+}
+
+fn judge_code(e: &JudgeError) -> ErrorCode {
+    match e {
+        JudgeError::Runs(r) => runs_code(r),
+        JudgeError::Store(s) => store_code(s),
+        JudgeError::Database(_) => ErrorCode::Database,
+        JudgeError::Json(_) => ErrorCode::Internal,
     }
 }
 

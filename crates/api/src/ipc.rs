@@ -5,6 +5,7 @@ pub use crate::jobs::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
 pub use crate::settings::{PriceImport, Settings};
 pub use skillscope_experiments::csv_export::CsvTable;
 pub use skillscope_experiments::estimate::ExperimentEstimate;
+pub use skillscope_experiments::judging::Judged;
 pub use skillscope_experiments::measures::ExperimentMeasures;
 pub use skillscope_experiments::task_sets::{TaskImportKind, TaskSetDetail, TaskSetImport, TaskSetSummary};
 pub use skillscope_experiments::{Chart, ExperimentDesign, ExperimentResults, ExperimentView, PairView};

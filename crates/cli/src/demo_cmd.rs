@@ -82,6 +82,7 @@ fn run_and_export(ws: &Workspace, rt: &tokio::runtime::Runtime, inputs: &Path) -
         conditions: vec![Condition::Isolated],
         repeats: 2,
         only: Vec::new(),
+        judge: None,
     };
     let id = experiments::create(ws, &design)?;
     crate::eval_cmd::run_experiment(ws, rt, id)?;

@@ -4,6 +4,7 @@
 use clap::ValueEnum;
 use skillscope_api::experiments::task_sets::{self, TaskImportKind};
 use skillscope_api::experiments::{self, Condition, ExperimentDesign};
+use skillscope_api::judge::Judge;
 use skillscope_api::{agents, library, AppError, Workspace};
 use std::path::PathBuf;
 
@@ -33,6 +34,13 @@ fn task_set(ws: &Workspace, tasks: &Tasks) -> Result<i64, AppError> {
     }
 }
 
+/// The judge an agent configuration names: its provider and model (its harness plays no part).
+fn judge(ws: &Workspace, config: &str) -> Result<Judge, AppError> {
+    let id = config_id(ws, config)?;
+    let a = agents::agents(ws)?.into_iter().find(|a| a.id == id).expect("config_id found it");
+    Ok(Judge { provider: a.provider_id, model: a.model })
+}
+
 pub(crate) fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
     let all = agents::agents(ws)?;
     all.iter().find(|a| a.name == name_or_id || a.id.to_string() == name_or_id).map(|a| a.id).ok_or_else(|| {
@@ -55,6 +63,8 @@ pub(crate) struct EvalArgs {
     pub condition: Cond,
     pub decoys: Vec<String>,
     pub accept_skill_paths: Vec<String>,
+    /// An agent configuration whose provider and model judge.
+    pub judge: Option<String>,
     pub json: bool,
 }
 
@@ -69,10 +79,11 @@ pub(crate) struct Evaluation<'a> {
     pub condition: Condition,
     pub decoys: Vec<i64>,
     pub accept_skill_paths: &'a [String],
+    pub judge: Option<Judge>,
 }
 
 pub(crate) fn evaluate(ws: &Workspace, e: Evaluation) -> Result<i64, AppError> {
-    let (mut tasks, skipped) = task_sets::experiment_tasks(ws, e.task_set)?;
+    let (mut tasks, skipped) = task_sets::experiment_tasks(ws, e.task_set, e.judge.is_some())?;
     for line in &skipped {
         eprintln!("{line}");
     }
@@ -82,8 +93,10 @@ pub(crate) fn evaluate(ws: &Workspace, e: Evaluation) -> Result<i64, AppError> {
     let set = task_sets::get(ws, e.task_set)?.summary;
     if tasks.is_empty() {
         return Err(AppError::invalid_input(format!(
-            "task set #{} ({}) holds no task with a deterministic verifier",
-            e.task_set, set.name
+            "task set #{} ({}) holds no task with a deterministic verifier{}",
+            e.task_set,
+            set.name,
+            if e.judge.is_some() { " or expectations to judge" } else { " (tasks with expectations need --judge)" }
         )));
     }
     let design = ExperimentDesign {
@@ -97,11 +110,16 @@ pub(crate) fn evaluate(ws: &Workspace, e: Evaluation) -> Result<i64, AppError> {
         conditions: vec![e.condition],
         repeats: e.repeats,
         only: Vec::new(),
+        judge: e.judge,
     };
     let id = experiments::create(ws, &design)?;
     eprintln!("experiment #{id}: {} task(s), both arms queued", design.tasks.len());
     let rt = crate::runtime()?;
     run_experiment(ws, &rt, id)?;
+    let judged = rt.block_on(experiments::judging::judge_pending(ws, id))?;
+    if judged != Default::default() {
+        eprintln!("the judge graded {} arm(s) and compared {} pair(s)", judged.graded, judged.compared);
+    }
     Ok(id)
 }
 
@@ -123,20 +141,52 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
             },
             decoys,
             accept_skill_paths: &a.accept_skill_paths,
+            judge: a.judge.as_deref().map(|j| judge(ws, j)).transpose()?,
         },
     )?;
     let results = experiments::results(ws, id)?;
+    let pairs = experiments::pairs(ws, id)?;
+    let preference = experiments::preference::summarise(&pairs);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+        let mut out = serde_json::to_value(&results)?;
+        if a.judge.is_some() {
+            out["pairs"] = pairs.iter().map(judged_pair).collect();
+            out["preference"] = serde_json::to_value(&preference)?;
+            out["preference_method"] = experiments::preference::METHOD.into();
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(true);
     }
     println!(
         "{} pair(s) scored, {} excluded, {} infrastructure re-run(s)",
         results.pairs_scored, results.pairs_excluded, results.reruns
     );
-    for p in experiments::pairs(ws, id)?.iter().filter(|p| !p.excluded.is_empty()) {
+    for p in pairs.iter().filter(|p| !p.excluded.is_empty()) {
         println!("excluded {} ({}): {}", p.task, p.condition_label(), p.excluded.join("; "));
     }
     crate::stats_cmd::print_report(&results.report, false)?;
+    crate::experiment_cmd::print_preference(&preference);
     Ok(true)
+}
+
+/// A pair as `eval --judge --json` reports it: each arm's graded expectations (with their quotes)
+/// or its NO SCORE reason, and who judged with which prompt.
+fn judged_pair(p: &experiments::PairView) -> serde_json::Value {
+    let arm = |a: &experiments::ArmView| match &a.judgement {
+        None => serde_json::Value::Null,
+        Some(j) => serde_json::json!({
+            "score": j.score(),
+            "no_score": j.no_score,
+            "expectations": j.graded.as_ref().map(|g| &g.expectations),
+            "judge": j.by,
+        }),
+    };
+    // "with", "without" or "tie"; null when not compared or NO SCORE (the reason beside it).
+    let preference = p.preference.as_ref().and_then(|x| x.compared.as_ref()).map(|c| c.preferred);
+    serde_json::json!({
+        "task": p.task, "config": p.config, "repeat": p.repeat, "scored": p.excluded.is_empty(), "excluded": p.excluded,
+        "judged": {"without": arm(&p.without), "with": arm(&p.with), "preference": preference,
+                   "preference_no_score": p.preference.as_ref().and_then(|x| x.no_score.as_ref()),
+                   "position_flip": p.preference.as_ref().and_then(|x| x.compared.as_ref()).map(|c| c.position_flip)},
+    })
 }

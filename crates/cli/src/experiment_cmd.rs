@@ -132,8 +132,34 @@ fn measures(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
             p.skill, p.config, p.tasks, p.without, p.with, p.lift
         );
     }
+    print_preference(&m.preference);
     for line in &m.not_measured {
         println!("not measured: {line}");
     }
     Ok(())
+}
+
+/// The judge's preferences per skill, with the method; nothing without a judge.
+pub(crate) fn print_preference(rows: &[experiments::preference::PreferenceSummary]) {
+    if rows.is_empty() {
+        return;
+    }
+    println!("Pairwise preference ({}):", experiments::preference::METHOD);
+    let pct = |x: Option<f64>| x.map_or("–".to_string(), |v| format!("{:.0}%", v * 100.0));
+    for r in rows {
+        println!(
+            "  {} · {}: with preferred {} [{}, {}] ({} with, {} without, {} tie(s) of {} compared), position flips {}{}",
+            r.skill,
+            r.config,
+            pct(r.rate),
+            pct(r.ci_low),
+            pct(r.ci_high),
+            r.with,
+            r.without,
+            r.ties,
+            r.compared,
+            pct(r.flip_rate),
+            if r.no_score > 0 { format!(", {} NO SCORE", r.no_score) } else { String::new() }
+        );
+    }
 }

@@ -39,6 +39,7 @@ pub(crate) fn run_evals(ws: &Workspace, target: &str, policy: &Policy) -> Result
             condition: Condition::Isolated,
             decoys: Vec::new(),
             accept_skill_paths: &[],
+            judge: None,
         };
         match evaluate(ws, evaluation) {
             Ok(id) => eprintln!("{name}: its evals ran as experiment #{id}"),

@@ -160,6 +160,10 @@ enum Command {
         /// path the pairs' exclusion names); recorded with the experiment. Repeatable.
         #[arg(long = "accept-skill-path")]
         accept_skill_paths: Vec<String>,
+        /// An agent configuration whose provider and model grade the tasks that need a judge
+        /// (evals.json expectations); without it those tasks are left out.
+        #[arg(long)]
+        judge: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -287,14 +291,34 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Decide { skill, verdict, rationale, reviewer } => {
             report_cmd::decide(&ws, &skill, verdict, rationale, reviewer)
         }
-        Command::Eval { skill, tasks, task_set, config, repeats, condition, decoys, accept_skill_paths, json } => {
+        Command::Eval {
+            skill,
+            tasks,
+            task_set,
+            config,
+            repeats,
+            condition,
+            decoys,
+            accept_skill_paths,
+            judge,
+            json,
+        } => {
             let tasks = match (tasks, task_set) {
                 (_, Some(id)) => eval_cmd::Tasks::Stored(id),
                 (Some(path), None) => eval_cmd::Tasks::Import(path),
                 (None, None) => unreachable!("clap requires one"),
             };
-            let args =
-                eval_cmd::EvalArgs { skill, tasks, config, repeats, condition, decoys, accept_skill_paths, json };
+            let args = eval_cmd::EvalArgs {
+                skill,
+                tasks,
+                config,
+                repeats,
+                condition,
+                decoys,
+                accept_skill_paths,
+                judge,
+                json,
+            };
             eval_cmd::run(&ws, args)
         }
         Command::Probe { skill, config, image, json } => {

@@ -6,6 +6,8 @@ use crate::error::{ExperimentError, Result};
 use crate::results_cache;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
+use skillscope_judge::store::Preference;
+use skillscope_judge::{Judge, Judgement};
 use skillscope_library as library;
 use skillscope_runs::agents::{self, AgentConfig};
 use skillscope_runs::queue::arm_snapshot::{self, ArmSnapshot};
@@ -57,6 +59,18 @@ pub struct ExperimentTask {
     pub settings: TaskSettings,
 }
 
+impl ExperimentTask {
+    /// The expectations a judge grades and the expected output, for a task scored that way.
+    pub fn judged(&self) -> Option<(&[String], Option<&str>)> {
+        match &self.scoring {
+            Some(skillscope_tasks::TaskVerifier::NeedsJudge { expectations, expected_output }) => {
+                Some((expectations, expected_output.as_deref()))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A task's own environment settings (Harbor's `[environment]` and timeouts, a requirement
 /// document's set-up): each one reaches the trial; unset ones keep the queue's defaults.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
@@ -99,6 +113,10 @@ pub struct ExperimentDesign {
     /// experiment's unscored pairs).
     #[serde(default)]
     pub only: Vec<PairSlot>,
+    /// Who grades the tasks that need a judge (their expectations); without one, such tasks are
+    /// left out.
+    #[serde(default)]
+    pub judge: Option<Judge>,
 }
 
 /// One pair of a design's expansion: skill version × task × configuration × condition × repeat.
@@ -161,6 +179,9 @@ pub struct ArmView {
     pub snapshot: Option<ArmSnapshot>,
     /// The verifier's checks (a pytest test case each); empty when it reported only a value.
     pub checks: Vec<VerifierCheck>,
+    /// For a task a judge grades: the judge's verdicts on this attempt (or why there is no score).
+    #[serde(default)]
+    pub judgement: Option<Judgement>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -187,6 +208,8 @@ pub struct PairView {
     pub fairness: Vec<String>,
     /// What the arms ran with in a few words ([`ArmSnapshot::short`]), each distinct one once.
     pub ran_with: Vec<String>,
+    /// With a judge: its preference between the arms as they stand (or why there is none).
+    pub preference: Option<Preference>,
 }
 
 impl PairView {
@@ -196,6 +219,7 @@ impl PairView {
         for arm in [&mut self.without, &mut self.with] {
             arm.snapshot = None;
             arm.checks = Vec::new();
+            arm.judgement = None;
         }
         self
     }
@@ -266,7 +290,8 @@ fn arm_spec(task: &ExperimentTask, config: &AgentConfig, skills: Vec<i64>) -> Tr
         env: s.env.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         workspace: task.workspace.clone(),
         verifier: (!task.verifier.is_empty()).then(|| task.verifier.clone()),
-        scoring: task.scoring.clone(),
+        // Expectations are graded by the judge after the run, not by a verifier in the sandbox.
+        scoring: task.scoring.clone().filter(|s| s.runs_in_container()),
         verifier_in_place: task.verifier_in_place,
         run_as_root: s.run_as_root,
         agent: Some(AgentTask {
@@ -283,7 +308,7 @@ fn arm_spec(task: &ExperimentTask, config: &AgentConfig, skills: Vec<i64>) -> Tr
 pub fn with_tasks<'a>(ws: &Workspace, d: &'a ExperimentDesign) -> Result<std::borrow::Cow<'a, ExperimentDesign>> {
     Ok(match d.task_set_id {
         Some(set) if d.tasks.is_empty() => std::borrow::Cow::Owned(ExperimentDesign {
-            tasks: crate::task_sets::experiment_tasks(ws, set)?.0,
+            tasks: crate::task_sets::experiment_tasks(ws, set, d.judge.is_some())?.0,
             ..d.clone()
         }),
         _ => std::borrow::Cow::Borrowed(d),
@@ -300,6 +325,19 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
     }
     if d.repeats == 0 {
         return Err(ExperimentError::InvalidInput("repeats must be at least 1".into()));
+    }
+    match &d.judge {
+        Some(judge) => {
+            agents::provider(ws, &judge.provider)?;
+        }
+        None => {
+            if let Some(t) = d.tasks.iter().find(|t| t.judged().is_some()) {
+                return Err(ExperimentError::InvalidInput(format!(
+                    "task {} has expectations for a judge to grade: choose a judge, or leave the task out",
+                    t.id
+                )));
+            }
+        }
     }
     let configs: BTreeMap<i64, AgentConfig> =
         d.agent_config_ids.iter().map(|&c| Ok((c, agents::agent(ws, c)?))).collect::<Result<_>>()?;
@@ -353,6 +391,23 @@ fn seconds_between(a: &Option<String>, b: &Option<String>) -> Option<f64> {
 /// snapshots, whose fairness is checked on it).
 type Arm = (ArmView, String);
 
+/// The arm of a judged task scored by its judgement: the judge's pass ratio, never the run's own
+/// (a final answer would pass it); returns why the pair cannot be scored on this arm, if so.
+fn judged(arm: &mut ArmView, judgements: &mut HashMap<i64, Judgement>, name: &str) -> Option<String> {
+    let finished = matches!(arm.state, TrialState::Passed | TrialState::Failed | TrialState::AgentError);
+    arm.judgement = judgements.remove(&arm.trial_id);
+    arm.score = arm.judgement.as_ref().and_then(Judgement::score);
+    match &arm.judgement {
+        _ if !finished => None,
+        None => Some(format!("{name} arm not judged yet")),
+        Some(j) => j.no_score.as_ref().map(|why| format!("NO SCORE on the {name} arm: {why}")),
+    }
+}
+
+fn run_of(ws: &Workspace, experiment_id: i64) -> Result<i64> {
+    Ok(ws.conn()?.query_row("SELECT run_id FROM experiments WHERE id = ?1", [experiment_id], |r| r.get(0))?)
+}
+
 /// Every trial of the experiment's run with what its pairs need, in one query: the Results page
 /// asks for tens of thousands of pairs at once.
 fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
@@ -389,6 +444,7 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
                     error: r.get(9)?,
                     snapshot: snapshot.and_then(|j| serde_json::from_str(&j).ok()),
                     checks: checks.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default(),
+                    judgement: None,
                 },
                 spec,
             ),
@@ -498,6 +554,13 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         rows
     };
     let mut arms = load_arms(ws, experiment_id)?;
+    let (mut judgements, mut preferences) = match design.judge {
+        Some(_) => {
+            let run = run_of(ws, experiment_id)?;
+            (skillscope_judge::store::of_run(ws, run)?, skillscope_judge::store::preferences_of_run(ws, run)?)
+        }
+        None => (HashMap::new(), HashMap::new()),
+    };
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
     let mut names: HashMap<i64, (String, u32)> = HashMap::new();
     // Each trial is one arm of one pair: taken, not copied.
@@ -521,11 +584,16 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             Condition::Isolated => (Vec::new(), vec![skill.clone()]),
             Condition::Group => (decoys.clone(), decoys.iter().cloned().chain([skill.clone()]).collect()),
         };
-        let without = arm(tw)?;
-        let with = arm(tv)?;
-        let accepted = design.tasks.iter().find(|t| t.id == task).map_or(&[][..], |t| &t.accepted_skill_paths);
+        let mut without = arm(tw)?;
+        let mut with = arm(tv)?;
+        let spec = design.tasks.iter().find(|t| t.id == task);
+        let accepted = spec.map_or(&[][..], |t| &t.accepted_skill_paths);
         let fairness = fairness_problems(&without, &with, (&expect_without, &expect_with), accepted);
         let mut excluded = arm_problems(&without, &with);
+        if spec.is_some_and(|t| t.judged().is_some()) {
+            excluded.extend(judged(&mut without.0, &mut judgements, "without"));
+            excluded.extend(judged(&mut with.0, &mut judgements, "with"));
+        }
         if excluded.is_empty() {
             excluded = fairness.clone();
         }
@@ -546,6 +614,7 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
             with: with.0,
             excluded,
             fairness,
+            preference: preferences.remove(&tw),
         });
     }
     // Two versions of one skill in an experiment are two rows of evidence, never pooled.

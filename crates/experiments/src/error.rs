@@ -26,6 +26,8 @@ pub enum ExperimentError {
     #[error(transparent)]
     Library(#[from] LibraryError),
     #[error(transparent)]
+    Judge(#[from] skillscope_judge::error::JudgeError),
+    #[error(transparent)]
     Io(#[from] IoError),
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -1,10 +1,12 @@
 //! ACES's measures over an experiment's scored pairs: the three deterministic runtime metrics of
 //! each arm (from its trajectory, `skillscope_measures`), tested with the same paired statistics
 //! as pass ratios (so each lift has its 95% CI, p, q and minimum detectable effect); their mean as
-//! the composite Skill Lift of the deterministic metrics; and pass@k per arm.
+//! the composite Skill Lift of the deterministic metrics; pass@k per arm; and, with a judge, its
+//! pairwise preference per skill.
 
 use crate::design::{list, pairs, skill_name, Condition, PairView};
 use crate::error::{ExperimentError, Result};
+use crate::preference::{self, PreferenceSummary};
 use serde::{Deserialize, Serialize};
 use skillscope_measures::{measure, Case, Measures};
 use skillscope_runs::trajectories;
@@ -63,6 +65,10 @@ pub struct ExperimentMeasures {
     pub not_judged: String,
     pub metrics: Vec<MeasureReport>,
     pub pass_at_k: Vec<PassAtK>,
+    /// The judge's preferences per skill and configuration (empty without a judge), and how
+    /// they are summed up.
+    pub preference: Vec<PreferenceSummary>,
+    pub preference_method: String,
     pub pairs: Vec<PairMeasures>,
     /// Scored pairs left out because an arm has no stored trajectory, with the reason.
     pub not_measured: Vec<String>,
@@ -155,6 +161,8 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         not_judged: NOT_JUDGED.into(),
         metrics,
         pass_at_k: pass_at_k(&scored),
+        preference: preference::summarise(&all),
+        preference_method: preference::METHOD.into(),
         pairs: measured,
         not_measured,
     })

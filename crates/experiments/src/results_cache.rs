@@ -21,6 +21,8 @@ pub(crate) fn fingerprint(ws: &Workspace, id: i64) -> Result<String> {
                            || ':' || IFNULL(SUM(length(t.state)), 0) FROM trials t WHERE t.run_id = e.run_id)
                 || '|' || (SELECT COUNT(*) || ':' || IFNULL(MAX(r.rowid), 0) FROM trial_results r
                            JOIN trials t ON t.id = r.trial_id WHERE t.run_id = e.run_id)
+                || '|' || (SELECT COUNT(*) || ':' || IFNULL(MAX(j.rowid), 0) FROM judgements j
+                           JOIN trials t ON t.id = j.trial_id WHERE t.run_id = e.run_id)
                 || '|' || (SELECT IFNULL(group_concat(a.id || '=' || a.name, ','), '') FROM agent_configs a)
          FROM experiments e WHERE e.id = ?1",
         [id],

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use skillscope_store::{now, IoError, Workspace};
 use skillscope_tasks::{
-    evals, harbor, read_tree, swe_skills_bench, ImportBatch, ImportError, TaskSourceKind, TaskSpec,
+    evals, harbor, read_tree, swe_skills_bench, ImportBatch, ImportError, TaskSourceKind, TaskSpec, TaskVerifier,
 };
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
@@ -240,14 +240,15 @@ pub fn get(ws: &Workspace, id: i64) -> Result<TaskSetDetail> {
     Ok(TaskSetDetail { summary, tasks: specs.iter().map(brief).collect(), specs })
 }
 
-/// The runnable tasks of set `id` as an experiment runs them, and a line for each task left
-/// out and why.
-pub fn experiment_tasks(ws: &Workspace, id: i64) -> Result<(Vec<ExperimentTask>, Vec<String>)> {
+/// The runnable tasks of set `id` as an experiment runs them (with `judged`, also the tasks whose
+/// expectations a judge grades), and a line for each task left out and why.
+pub fn experiment_tasks(ws: &Workspace, id: i64, judged: bool) -> Result<(Vec<ExperimentTask>, Vec<String>)> {
     let set = get(ws, id)?;
     let mut tasks = Vec::new();
     let mut skipped = Vec::new();
     for t in set.specs {
-        if !t.is_deterministic() {
+        let for_judge = judged && matches!(t.verifier, TaskVerifier::NeedsJudge { .. });
+        if !t.is_deterministic() && !for_judge {
             skipped.push(format!("{}: left out, its verifier is {}", t.id, t.verifier.label()));
             continue;
         }

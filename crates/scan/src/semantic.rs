@@ -9,6 +9,7 @@ use crate::security::{self, taxonomy};
 use crate::skill::{column_at, line_at, Skill, SkillFile};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
+use skillscope_answers::{find_quote, json_object};
 
 /// The prompt file's name; its text is part of the binary, and its hash is recorded per review.
 pub const PROMPT_VERSION: &str = "security-review-v1";
@@ -221,48 +222,4 @@ impl<'a> Review<'a> {
 
 fn taxonomy_list() -> String {
     taxonomy::PATTERNS.iter().map(|p| format!("- {} ({}): {}", p.id, p.category, p.name)).collect::<Vec<_>>().join("\n")
-}
-
-/// The JSON object in an answer: inside a Markdown fence or surrounded by prose, models add both.
-fn json_object(answer: &str) -> &str {
-    match (answer.find('{'), answer.rfind('}')) {
-        (Some(a), Some(b)) if a < b => &answer[a..=b],
-        _ => answer.trim(),
-    }
-}
-
-/// Where `quote` is in `text`: verbatim, or else with every run of whitespace taken as one space
-/// (models re-indent and re-wrap what they copy). The position is a byte offset in `text`.
-fn find_quote(text: &str, quote: &str) -> Option<usize> {
-    if let Some(p) = text.find(quote) {
-        return Some(p);
-    }
-    let (flat, starts) = collapse_whitespace(text);
-    let (q, _) = collapse_whitespace(quote);
-    flat.find(q.trim()).map(|i| starts[i])
-}
-
-/// `s` with whitespace runs as single spaces, and for each byte of the result the offset in `s`
-/// it came from.
-fn collapse_whitespace(s: &str) -> (String, Vec<usize>) {
-    let mut out = String::with_capacity(s.len());
-    let mut starts = Vec::with_capacity(s.len());
-    let mut in_space = false;
-    for (i, c) in s.char_indices() {
-        if c.is_whitespace() {
-            if !in_space {
-                out.push(' ');
-                starts.push(i);
-            }
-            in_space = true;
-        } else {
-            in_space = false;
-            let mut buf = [0u8; 4];
-            for _ in 0..c.encode_utf8(&mut buf).len() {
-                starts.push(i);
-            }
-            out.push(c);
-        }
-    }
-    (out, starts)
 }

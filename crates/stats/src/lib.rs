@@ -14,6 +14,7 @@
 //! * percentile bootstrap CI of the mean delta ([`bootstrap`]),
 //! * Benjamini–Hochberg q-values ([`fdr`]),
 //! * minimum detectable effect of the sign-flip test ([`power`]),
+//! * the Wilson score interval of a proportion ([`proportion`]),
 //! * SkillAudit measures PRG, EG, CG, ECG, ceiling rate ([`audit`]),
 //! * generated experiment-shaped data for benchmarks and tests ([`synthetic`]).
 //!
@@ -25,6 +26,7 @@ pub mod csv;
 pub mod fdr;
 pub mod pair;
 pub mod power;
+pub mod proportion;
 pub mod rational;
 pub mod report;
 pub mod signflip;

@@ -302,6 +302,29 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (name, version)
     );
     "#,
+    // 12: a judge's verdicts on a trial attempt (or why there is no score).
+    r#"
+    CREATE TABLE judgements (
+        trial_id INTEGER NOT NULL REFERENCES trials(id),
+        attempt INTEGER NOT NULL,
+        judgement_json TEXT NOT NULL,
+        score REAL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (trial_id, attempt)
+    );
+    "#,
+    // 13: a judge's preference between a pair's arms, as compared (or why there is none).
+    r#"
+    CREATE TABLE preferences (
+        without_trial_id INTEGER NOT NULL REFERENCES trials(id),
+        without_attempt INTEGER NOT NULL,
+        with_trial_id INTEGER NOT NULL REFERENCES trials(id),
+        with_attempt INTEGER NOT NULL,
+        preference_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (without_trial_id, without_attempt, with_trial_id, with_attempt)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

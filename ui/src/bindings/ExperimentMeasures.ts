@@ -2,12 +2,18 @@
 import type { MeasureReport } from "./MeasureReport";
 import type { PairMeasures } from "./PairMeasures";
 import type { PassAtK } from "./PassAtK";
+import type { PreferenceSummary } from "./PreferenceSummary";
 
 export type ExperimentMeasures = { 
 /**
  * The method, named.
  */
-method: string, not_judged: string, metrics: Array<MeasureReport>, pass_at_k: Array<PassAtK>, pairs: Array<PairMeasures>, 
+method: string, not_judged: string, metrics: Array<MeasureReport>, pass_at_k: Array<PassAtK>, 
+/**
+ * The judge's preferences per skill and configuration (empty without a judge), and how
+ * they are summed up.
+ */
+preference: Array<PreferenceSummary>, preference_method: string, pairs: Array<PairMeasures>, 
 /**
  * Scored pairs left out because an arm has no stored trajectory, with the reason.
  */

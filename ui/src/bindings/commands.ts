@@ -20,6 +20,7 @@ import type { HarnessStatus } from "./HarnessStatus";
 import type { ImportedTrajectory } from "./ImportedTrajectory";
 import type { JobEvent } from "./JobEvent";
 import type { JobRequest } from "./JobRequest";
+import type { Judged } from "./Judged";
 import type { NewDecision } from "./NewDecision";
 import type { PairAlignment } from "./PairAlignment";
 import type { PairView } from "./PairView";
@@ -217,6 +218,9 @@ export const experimentResults = (id: number) => call<ExperimentResults>("experi
 
 /** The experiment's charts, rendered (and escaped) by the back end. */
 export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
+
+/** Has the experiment's judge grade every finished arm of a task with expectations that is not graded yet, then compare the arms of every scored pair not yet compared; resolves with how many arms it graded and pairs it compared (NO SCOREs included). */
+export const judgeExperiment = (id: number) => call<Judged>("judge_experiment", { id });
 
 /** ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with the paired statistics, and pass@k per arm. */
 export const experimentMeasures = (id: number) => call<ExperimentMeasures>("experiment_measures", { id });

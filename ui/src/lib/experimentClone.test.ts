@@ -29,6 +29,7 @@ const design: ExperimentDesign = {
   conditions: ["isolated", "group"],
   repeats: 4,
   only: [],
+  judge: null,
 };
 
 describe("clone into the form", () => {

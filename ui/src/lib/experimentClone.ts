@@ -83,6 +83,7 @@ export function cloneFields({ design, taskSet }: CloneSource, agentIds: number[]
     agent_config_ids: design.agent_config_ids.filter((id) => agentIds.includes(id)),
     conditions: design.conditions,
     repeats: String(design.repeats),
+    judge: design.judge,
   };
   if (design.task_set_id !== null) {
     if (taskSet === null) notes.push(`Task set #${design.task_set_id} is no longer stored: choose the tasks again.`);

@@ -2,6 +2,7 @@ import type { AgentConfig } from "../bindings/AgentConfig";
 import type { Condition } from "../bindings/Condition";
 import type { ExperimentDesign } from "../bindings/ExperimentDesign";
 import type { ExperimentTask } from "../bindings/ExperimentTask";
+import type { Judge } from "../bindings/Judge";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
 import { GLIBC_IMAGE, needsGlibcImage } from "./agentRunForm";
 import { emptyToNull, formReader, type Parsed } from "./forms";
@@ -23,6 +24,8 @@ export type ExperimentFields = {
   tasks: string;
   image: string;
   workspace: string;
+  /** Who grades the tasks that need a judge (a provider and model); null leaves those tasks out. */
+  judge: Judge | null;
 };
 
 export const CONDITIONS: readonly [Condition, string][] = [
@@ -41,6 +44,7 @@ export const EXPERIMENT_DEFAULTS: ExperimentFields = {
   tasks: "",
   image: DEFAULT_IMAGE,
   workspace: "",
+  judge: null,
 };
 
 /** A task written in the form keeps the queue's defaults for every environment setting. */
@@ -108,7 +112,12 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
   );
   r.check(!decoys.some((id) => fields.skill_version_ids.includes(id)), "A skill cannot be both evaluated and a decoy.");
   if (set === null) r.check(image !== "", "Name the image the tasks run in.");
-  else r.check(set.runnable_count > 0, `Task set ${taskSetName(set)} has no task with a deterministic verifier.`);
+  else if (fields.judge === null) {
+    r.check(
+      set.runnable_count > 0,
+      `Task set ${taskSetName(set)} has no task with a deterministic verifier; choose a judge to grade its expectations.`,
+    );
+  }
   if (!tasks.ok) tasks.problems.forEach((p) => r.check(false, p));
   const repeats = r.whole(fields.repeats, "Repeats", 1);
   return r.done({
@@ -121,6 +130,7 @@ export function parseExperiment(fields: ExperimentFields): Parsed<ExperimentDesi
     conditions: fields.conditions,
     repeats,
     only: [],
+    judge: fields.judge,
   });
 }
 

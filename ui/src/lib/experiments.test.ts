@@ -19,6 +19,7 @@ import {
   runOrigins,
   skillRows,
   skillVersionIds,
+  judgeWork,
   unscoredEnded,
 } from "./experiments";
 import { DEFAULT_TASK_SETTINGS } from "./experimentForm";
@@ -37,6 +38,7 @@ const arm = (state: TrialState, score: number | null = null): ArmView => ({
   error: null,
   snapshot: null,
   checks: [],
+  judgement: null,
 });
 
 const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[] = []): PairView => ({
@@ -53,6 +55,7 @@ const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[]
   excluded,
   fairness: [],
   ran_with: [],
+  preference: null,
 });
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
@@ -89,11 +92,39 @@ const design: ExperimentDesign = {
   conditions: ["isolated", "group"],
   repeats: 3,
   only: [],
+  judge: null,
 };
 
 describe("experiment design", () => {
   it("describes the pairs", () => {
     expect(designText(design)).toBe("2 skills × 1 task × 1 config × 2 conditions × 3 repeats");
+  });
+
+  it("counts the judged tasks' finished arms without a judgement and the scored pairs not compared", () => {
+    const judged: ExperimentDesign = {
+      ...design,
+      tasks: [
+        ...design.tasks,
+        { ...design.tasks[0], id: "j", scoring: { kind: "needs_judge", expectations: ["e"], expected_output: null } },
+      ],
+      judge: { provider: "p", model: "m" },
+    };
+    const onJudged = (without: ArmView, withArm: ArmView): PairView => ({
+      ...pair(1, without, withArm, ["an arm not judged yet"]),
+      task: "j",
+    });
+    const graded = { ...arm("passed", 1), judgement: {} as ArmView["judgement"] };
+    const pairs = [
+      onJudged(arm("passed"), arm("failed")),
+      onJudged(arm("agent_error"), arm("running")),
+      onJudged(graded, arm("infra_error")),
+      pair(2, arm("passed"), arm("passed")),
+      { ...pair(3, arm("passed"), arm("passed")), preference: {} as PairView["preference"] },
+    ];
+    // Two in the first pair, one in the second; running, infrastructure errors, graded arms and
+    // tasks with their own verifier wait for no grading. Only the last two pairs are scored, one compared.
+    expect(judgeWork(judged, pairs)).toEqual({ arms: 3, pairs: 1 });
+    expect(judgeWork(design, pairs).arms).toBe(0);
   });
 });
 
@@ -228,6 +259,7 @@ describe("experiment origins", () => {
     conditions: ["isolated"],
     repeats: 1,
     only: [],
+    judge: null,
   };
   const experiment = (id: number, run_id: number, p: Provenance | null): ExperimentView => ({
     id,

@@ -147,3 +147,15 @@ export function deltaBar(delta: number): DeltaBar {
     direction: clamped > 0 ? "up" : clamped < 0 ? "down" : "none",
   };
 }
+
+const GRADED_STATES: ReadonlySet<string> = new Set(["passed", "failed", "agent_error"]);
+
+/** What the judge has left to do: finished arms of judged tasks without a judgement, and scored pairs not yet compared. */
+export function judgeWork(design: ExperimentDesign, pairs: PairView[]): { arms: number; pairs: number } {
+  const judged = new Set(design.tasks.filter((t) => t.scoring?.kind === "needs_judge").map((t) => t.id));
+  const arms = pairs
+    .filter((p) => judged.has(p.task))
+    .flatMap((p) => [p.without, p.with])
+    .filter((arm) => GRADED_STATES.has(arm.state) && arm.judgement === null).length;
+  return { arms, pairs: pairs.filter((p) => p.excluded.length === 0 && p.preference === null).length };
+}

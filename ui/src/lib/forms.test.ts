@@ -250,6 +250,7 @@ describe("experiment form", () => {
         conditions: ["isolated"],
         repeats: 3,
         only: [],
+        judge: null,
         task_set_id: null,
         tasks: [
           {
@@ -304,7 +305,13 @@ describe("experiment form", () => {
     const result = parseExperiment({ ...filled, task_set: set, tasks: "not | read", image: "" });
     expect(result.ok && result.value).toMatchObject({ task_set_id: 6, tasks: [] });
     const none = parseExperiment({ ...filled, task_set: { ...set, runnable_count: 0 } });
-    expect(problems(none)).toEqual(["Task set hello v2 has no task with a deterministic verifier."]);
+    expect(problems(none)).toEqual([
+      "Task set hello v2 has no task with a deterministic verifier; choose a judge to grade its expectations.",
+    ]);
+    // With a judge, a set whose tasks all need one is accepted, and the design names the judge.
+    const judge = { provider: "p", model: "m" };
+    const judged = parseExperiment({ ...filled, task_set: { ...set, runnable_count: 0 }, judge });
+    expect(judged.ok && judged.value.judge).toEqual(judge);
   });
 });
 

@@ -7,6 +7,7 @@ import type { PairAlignment } from "../bindings/PairAlignment";
 import type { PairView } from "../bindings/PairView";
 import { PairArmResult } from "../components/experiments/PairArmResult";
 import { PairChecks } from "../components/experiments/PairChecks";
+import { PreferenceView } from "../components/experiments/PreferenceView";
 import { PairSteps } from "../components/experiments/PairSteps";
 import { AsyncView } from "../components/shared/AsyncView";
 import { pairDelta } from "../lib/experiments";
@@ -77,6 +78,7 @@ export function PairPage({ experimentId, pairId }: { experimentId: number; pairI
                 runId={experiment.run_id}
               />
             </div>
+            {pair.preference && <PreferenceView preference={pair.preference} />}
             <PairChecks pair={pair} />
             <PairSteps
               without={without.trajectoryId}

@@ -105,7 +105,15 @@ export function ResultsPage({ experimentId }: { experimentId: number | null }) {
               {selected ? (
                 <AsyncView state={results} what="the statistics" onRetry={reloadResults}>
                   {(data) =>
-                    data && <Selected experiment={selected} evidence={data} onClone={setClone} onQueued={opened} />
+                    data && (
+                      <Selected
+                        experiment={selected}
+                        evidence={data}
+                        onClone={setClone}
+                        onQueued={opened}
+                        onJudged={reloadResults}
+                      />
+                    )
                   }
                 </AsyncView>
               ) : experimentId !== null ? (
@@ -129,9 +137,10 @@ type SelectedProps = {
   evidence: Evidence;
   onClone: (source: CloneSource) => void;
   onQueued: (experimentId: number) => void;
+  onJudged: () => void;
 };
 
-function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued }: SelectedProps) {
+function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued, onJudged }: SelectedProps) {
   // Charts change only when another pair is scored; the skills tested never change.
   const [charts, reloadCharts] = useAsync(() => experimentCharts(experiment.id), [experiment.id, results.pairs_scored]);
   const [skillIds, reloadSkillIds] = useAsync(() => loadSkillIds(pairs), [experiment.id]);
@@ -153,6 +162,7 @@ function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued 
         pairs={pairs}
         onClone={onClone}
         onQueued={onQueued}
+        onJudged={onJudged}
       />
       <ExperimentExports experimentId={experiment.id} />
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />

@@ -90,6 +90,7 @@ fn run_with(
         conditions: vec![Condition::Isolated],
         repeats: 1,
         only: Vec::new(),
+        judge: None,
     };
     let context = design.tasks[0].dockerfile_context.clone().unwrap();
     let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap();

@@ -90,6 +90,7 @@ pub(crate) fn run_experiment(
         conditions: vec![Condition::Isolated],
         repeats: 1,
         only: Vec::new(),
+        judge: None,
     };
     let e = experiments::create(ws, &design).unwrap();
     let (sink, events) = recorder();

@@ -95,6 +95,7 @@ fn verdicts_and_reports_are_per_version() {
         conditions: vec![Condition::Isolated],
         repeats: 1,
         only: Vec::new(),
+        judge: None,
     };
     let on_v1 = experiments::create(&ws, &design).unwrap();
     write("# v2");

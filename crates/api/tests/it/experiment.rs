@@ -97,6 +97,7 @@ fn golden_harmful_and_ineffective_skills_are_told_apart() {
                 conditions,
                 repeats: 1,
                 only: Vec::new(),
+                judge: None,
             }
         };
     let e1 = experiments::create(
@@ -214,6 +215,7 @@ fn each_harness_gets_an_image_it_can_run_in() {
         conditions: vec![Condition::Isolated],
         repeats: 1,
         only: Vec::new(),
+        judge: None,
     };
     let id = experiments::create(&ws, &design).unwrap();
     let pairs = experiments::pairs(&ws, id).unwrap();

@@ -74,7 +74,7 @@ fn a_skills_own_evals_import_as_one_set() {
     assert_eq!((first.task_set.name.as_str(), first.tasks.len(), first.reused), ("csv-summary v1 evals", 2, false));
     let again = task_sets::import_skill_evals(&ws, version).unwrap();
     assert_eq!((again.task_set.id, again.reused), (first.task_set.id, true));
-    let (runnable, left_out) = task_sets::experiment_tasks(&ws, first.task_set.id).unwrap();
+    let (runnable, left_out) = task_sets::experiment_tasks(&ws, first.task_set.id, false).unwrap();
     assert_eq!((runnable.len(), left_out.len()), (1, 1), "{left_out:?}");
 
     let plain = import_skill(&ws, &tmp.path().join("skills"), "answer-keeper", ANSWER_KEEPER);

@@ -14,6 +14,7 @@ mod hostile;
 mod image_pull;
 mod import;
 mod jobs;
+mod judged;
 mod measures;
 mod provider_limit;
 mod pytest_task;

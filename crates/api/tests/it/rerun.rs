@@ -42,6 +42,7 @@ fn unscored_pairs_rerun_as_a_new_experiment_and_estimates_rest_on_past_trials() 
         conditions: vec![Condition::Isolated],
         repeats: 2,
         only: Vec::new(),
+        judge: None,
     };
     let before = estimate::estimate(&ws, &design).unwrap();
     assert_eq!((before.pairs, before.trials, before.concurrency), (2, 4, 1));

@@ -82,6 +82,7 @@ fn run_pair(root: &Path, rt: &tokio::runtime::Runtime, base_url: &str, what: Cha
         conditions: vec![Condition::Isolated],
         repeats: 1,
         only: Vec::new(),
+        judge: None,
     };
     let id = experiments::create(&ws, &design).unwrap();
     let setup = Setup { ws: ws.clone(), config, workspace, context };

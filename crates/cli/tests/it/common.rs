@@ -36,3 +36,13 @@ pub(crate) fn join_session_keyring() {
     let r = unsafe { libc::syscall(libc::SYS_keyctl, 1, std::ptr::null::<libc::c_char>()) };
     assert!(r >= 0, "cannot create a session keyring");
 }
+
+/// The scripted model server answering with `script` (its JSON form), served on `rt`.
+pub(crate) fn scripted_server(
+    rt: &tokio::runtime::Runtime,
+    script: serde_json::Value,
+) -> skillscope_modelserver::ServerHandle {
+    let options =
+        skillscope_modelserver::ServerOptions { script: serde_json::from_value(script).unwrap(), ..Default::default() };
+    rt.block_on(skillscope_modelserver::start(options)).unwrap()
+}

@@ -42,12 +42,7 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     join_session_keyring();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": "cp task.txt answer.txt"}}, {"text": "copied"}]});
-    let server = rt
-        .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
-            script: serde_json::from_value(script).unwrap(),
-            ..Default::default()
-        }))
-        .unwrap();
+    let server = common::scripted_server(&rt, script);
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     ok(run(h, &["image", "bootstrap", "--busybox-only"], ""));
@@ -131,4 +126,122 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     let json = ok(run(h, &["report", "csv-insights", "--format", "json"], ""));
     assert_eq!(json["decisions"][0]["verdict"], "approve");
     assert_eq!(json["utility"][0]["summary"]["class"], "too_few_tasks");
+}
+
+/// Issue 18, judged outcomes end to end: a skill whose evals.json case has only expectations runs
+/// in both arms (built-in agent, real engine) and a scripted judge grades them, each pass quoting
+/// the run; the with arm's transcript shows the skill read, so only it passes. A judge that never
+/// answers with the JSON asked for leaves the pair with NO SCORE, never 0 and never a pass.
+#[test]
+fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass() {
+    join_session_keyring();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let agent = common::scripted_server(
+        &rt,
+        serde_json::json!({"default": [{"text": "I am not sure."}], "branches": [{
+            "if_prompt_contains": "csv-summary/SKILL.md",
+            "steps": [{"tool": "bash", "args": {"command": "cat /skills/csv-summary/SKILL.md"}},
+                      {"text": "East sells at 30 per unit, the highest."}]}]}),
+    );
+    let verdict = |passed: bool, evidence: &str| {
+        let items: Vec<_> =
+            ["Names east as the region with the highest revenue per unit", "Gives the value 30 per unit"]
+                .iter()
+                .map(|t| serde_json::json!({"text": t, "passed": passed, "evidence": evidence}))
+                .collect();
+        serde_json::json!({ "expectations": items }).to_string()
+    };
+    let better = |run: &str| serde_json::json!({"better": run, "reason": "scripted"}).to_string();
+    let judge = common::scripted_server(
+        &rt,
+        // A question without tools is answered by the first branch its prompt matches. Comparing,
+        // this judge names the run that read the skill, in either position.
+        serde_json::json!({"branches": [
+            {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
+            {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
+            {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
+            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
+    );
+    // Names whichever run is shown first: a position-biased judge.
+    let biased = common::scripted_server(
+        &rt,
+        serde_json::json!({"branches": [
+            {"if_prompt_contains": "## Run B", "steps": [{"text": better("A")}]},
+            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
+    );
+    let refusing = common::scripted_server(
+        &rt,
+        serde_json::json!({"branches": [{"if_prompt_contains": "Transcript", "steps": [{"text": "I cannot grade this."}]}]}),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(run(h, &["image", "bootstrap", "--busybox-only"], ""));
+    for (id, server) in [("agent", &agent), ("judge", &judge), ("refusing", &refusing), ("biased", &biased)] {
+        ok(run(h, &["provider", "add", id, "--api", "openai_chat", "--base-url", &server.base_url], ""));
+        ok(run(h, &["credential", "set", id], &format!("sk-{id}-judge-test-0000")));
+        ok(run(h, &["agent", "add", id, "--provider", id, "--model", "m"], ""));
+    }
+    let skill = root().join("fixtures/tasks/evals/csv-summary");
+    ok(run(h, &["import", skill.to_str().unwrap()], ""));
+    let eval = |judge: &str| {
+        let args = ["eval", "--skill", "csv-summary", "--tasks", skill.to_str().unwrap(), "--config", "agent"];
+        ok(run(h, &[&args[..], &["--judge", judge, "--json"]].concat(), ""))
+    };
+
+    let v = eval("judge");
+    let pairs = v["pairs"].as_array().unwrap();
+    let judged = pairs.iter().find(|p| p["task"] == "csv-summary#csv-summary-judge-002").expect("the judged case ran");
+    assert_eq!(judged["scored"], true, "{judged}");
+    let with = &judged["judged"]["with"];
+    assert_eq!((with["score"].as_f64(), judged["judged"]["without"]["score"].as_f64()), (Some(1.0), Some(0.0)));
+    assert_eq!(with["expectations"][1]["evidence"], "30 per unit");
+    assert_eq!(with["judge"]["prompt_version"], "grade-expectations-v1");
+    assert_eq!(with["judge"]["model_reported"], "m");
+    assert_eq!(with["judge"]["prompt_sha256"].as_str().unwrap().len(), 64);
+    let verified = pairs.iter().find(|p| p["task"] == "csv-summary#1").expect("the verify_command case ran too");
+    assert_eq!(verified["judged"]["with"], serde_json::Value::Null, "a verifier scores it, not the judge");
+    // Both orders named the arm that read the skill: a preference for it, on every scored pair.
+    for p in pairs {
+        assert_eq!(
+            (p["judged"]["preference"].as_str(), p["judged"]["position_flip"].as_bool()),
+            (Some("with"), Some(false)),
+            "{p}"
+        );
+    }
+    let pref = &v["preference"][0];
+    assert_eq!(
+        (pref["with"].as_u64(), pref["compared"].as_u64(), pref["rate"].as_f64()),
+        (Some(2), Some(2), Some(1.0))
+    );
+    // Wilson's 95% interval of 2/2.
+    assert!((pref["ci_low"].as_f64().unwrap() - 0.3424).abs() < 1e-3 && pref["ci_high"] == 1.0, "{pref}");
+    assert_eq!(pref["flip_rate"].as_f64(), Some(0.0));
+
+    let v = eval("biased");
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 2);
+    for p in pairs {
+        assert_eq!(
+            (p["judged"]["preference"].as_str(), p["judged"]["position_flip"].as_bool()),
+            (Some("tie"), Some(true)),
+            "{p}"
+        );
+    }
+    let pref = &v["preference"][0];
+    assert_eq!(
+        (pref["ties"].as_u64(), pref["rate"].clone(), pref["flip_rate"].as_f64()),
+        (Some(2), serde_json::Value::Null, Some(1.0))
+    );
+
+    let v = eval("refusing");
+    let judged =
+        v["pairs"].as_array().unwrap().iter().find(|p| p["task"] == "csv-summary#csv-summary-judge-002").unwrap();
+    assert_eq!(judged["scored"], false);
+    let why = judged["excluded"][0].as_str().unwrap();
+    assert!(
+        why.starts_with("NO SCORE on the without arm: the judge's answer is not the JSON asked for")
+            && why.ends_with("asked twice"),
+        "{why}"
+    );
+    assert_eq!(judged["judged"]["with"]["score"], serde_json::Value::Null);
 }

@@ -150,12 +150,7 @@ fn the_gate_runs_a_skills_own_evals_when_the_policy_names_an_agent() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let write = "printf 'Rows: 3\\nTotal units: 20\\nTotal revenue: 530\\n' > summary.md";
     let script = serde_json::json!({"default": [{"tool": "bash", "args": {"command": write}}, {"text": "written"}]});
-    let server = rt
-        .block_on(skillscope_modelserver::start(skillscope_modelserver::ServerOptions {
-            script: serde_json::from_value(script).unwrap(),
-            ..Default::default()
-        }))
-        .unwrap();
+    let server = crate::common::scripted_server(&rt, script);
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     for args in [

@@ -8,6 +8,7 @@ import { stopNotifying } from "../../lib/notify";
 import { useAction } from "../../lib/useAction";
 import { ConfirmButton } from "../shared/ConfirmButton";
 import { ErrorPanel } from "../shared/ErrorPanel";
+import { JudgeButton } from "./JudgeButton";
 
 type Props = {
   experiment: ExperimentView;
@@ -15,16 +16,19 @@ type Props = {
   onClone: (source: CloneSource) => void;
   /** A re-run was queued as the experiment with this id. */
   onQueued: (experimentId: number) => void;
+  /** The judge graded or compared: the results changed. */
+  onJudged: () => void;
 };
 
-/** What can be done with the selected experiment: start a new one from it, re-run its unscored pairs, cancel it. */
-export function ExperimentActions({ experiment, pairs, onClone, onQueued }: Props) {
+/** What can be done with the selected experiment: start a new one from it, re-run its unscored pairs, judge it, cancel it. */
+export function ExperimentActions({ experiment, pairs, onClone, onQueued, onJudged }: Props) {
   const unscored = unscoredEnded(pairs);
   return (
     <div>
       <div className="experiment-actions" data-testid="experiment-actions">
         <CloneButton experiment={experiment} onClone={onClone} />
         <RerunButton experimentId={experiment.id} unscored={unscored} onQueued={onQueued} />
+        <JudgeButton experiment={experiment} pairs={pairs} onJudged={onJudged} />
         <CancelButton experiment={experiment} pending={pairProgress(pairs).pending} />
       </div>
       <p className="muted" data-testid="experiment-rerun-hint">

@@ -1,6 +1,8 @@
 import { useEffect, useRef, type FormEvent } from "react";
 import { createExperiment } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
+import type { Judge } from "../../bindings/Judge";
+import { SelectField } from "../shared/SelectField";
 import type { Condition } from "../../bindings/Condition";
 import type { ExperimentDesign } from "../../bindings/ExperimentDesign";
 import type { SkillSummary } from "../../bindings/SkillSummary";
@@ -129,6 +131,7 @@ function Form({ agents, skills, onCreated, clone }: FormProps) {
           disabled={busy}
         />
       </div>
+      <JudgeField agents={agents} judge={fields.judge} onChange={(judge) => set({ judge })} disabled={busy} />
       <fieldset className="field conditions" disabled={busy}>
         <span>Conditions</span>
         {CONDITIONS.map(([condition, label]) => (
@@ -160,5 +163,38 @@ function Form({ agents, skills, onCreated, clone }: FormProps) {
       <SubmitActions testId="experiment-submit" busy={busy} label="Queue experiment" busyLabel="Queuing…" />
       <SubmissionStatus submission={submission} testId="experiment" />
     </form>
+  );
+}
+
+/** The judge: the provider and model of an agent configuration (its harness plays no part), or none. */
+function JudgeField({
+  agents,
+  judge,
+  onChange,
+  disabled,
+}: {
+  agents: AgentConfig[];
+  judge: Judge | null;
+  onChange: (judge: Judge | null) => void;
+  disabled: boolean;
+}) {
+  const chosen = agents.find((a) => judge !== null && a.provider_id === judge.provider && a.model === judge.model);
+  const options: [string, string][] = [
+    ["", "None: leave out tasks that need a judge"],
+    ...agents.map((a): [string, string] => [String(a.id), `${a.provider_id} · ${a.model} (as in ${a.name})`]),
+  ];
+  return (
+    <SelectField
+      label="Judge"
+      testId="experiment-judge"
+      options={options}
+      value={chosen === undefined ? "" : String(chosen.id)}
+      onChange={(id) => {
+        const a = agents.find((x) => String(x.id) === id);
+        onChange(a === undefined ? null : { provider: a.provider_id, model: a.model });
+      }}
+      disabled={disabled}
+      hint="Grades the expectations of tasks without a verifier (evals.json cases), quoting the run; recorded with every verdict."
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { experimentMeasures } from "../../bindings/commands";
 import type { ExperimentMeasures } from "../../bindings/ExperimentMeasures";
 import type { PassAtK } from "../../bindings/PassAtK";
+import type { PreferenceSummary } from "../../bindings/PreferenceSummary";
 import type { StatsSummary } from "../../bindings/StatsSummary";
 import { useAction } from "../../lib/useAction";
 import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate } from "../../lib/statsFormat";
@@ -37,6 +38,23 @@ const passColumns: Column<PassAtK>[] = [
   { header: "Lift", className: "col-num", render: (p) => formatGain(p.lift) },
 ];
 
+const rate = (x: number | null) => (x === null ? "–" : formatRate(x));
+
+const preferenceColumns: Column<PreferenceSummary>[] = [
+  { header: "Skill", className: "col-nowrap", render: (p) => p.skill },
+  { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
+  { header: "Compared", className: "col-num", render: (p) => p.compared },
+  { header: "With / without / tie", className: "col-num", render: (p) => `${p.with} / ${p.without} / ${p.ties}` },
+  { header: "With preferred", className: "col-num", render: (p) => rate(p.rate) },
+  {
+    header: "95% CI",
+    className: "col-num col-nowrap",
+    render: (p) => (p.ci_low === null || p.ci_high === null ? "–" : `${rate(p.ci_low)} to ${rate(p.ci_high)}`),
+  },
+  { header: "Position flips", className: "col-num", render: (p) => rate(p.flip_rate) },
+  { header: "NO SCORE", className: "col-num", render: (p) => p.no_score },
+];
+
 /** Per configuration rows of every measure (the pooled "all" rows repeat them when there is one configuration). */
 function rows(m: ExperimentMeasures): Row[] {
   return m.metrics.flatMap((r) => r.report.groups.map((summary) => ({ measure: r.measure, summary })));
@@ -44,7 +62,8 @@ function rows(m: ExperimentMeasures): Row[] {
 
 /**
  * ACES's deterministic runtime metrics, measured from every scored pair's trajectories on request
- * (it reads them all): Skill Lift per measure with the paired statistics, and pass@k per arm.
+ * (it reads them all): Skill Lift per measure with the paired statistics, pass@k per arm, and the
+ * judge's pairwise preference when the experiment has a judge.
  */
 export function MeasuresSection({ experimentId }: { experimentId: number }) {
   const [state, run] = useAction<ExperimentMeasures>();
@@ -83,6 +102,20 @@ export function MeasuresSection({ experimentId }: { experimentId: number }) {
             rowKey={(p) => `${p.skill}:${p.config}`}
             testId="pass-at-k-table"
           />
+          {state.data.preference.length > 0 && (
+            <>
+              <h3>The judge's pairwise preference</h3>
+              <p className="muted" data-testid="preference-method">
+                {state.data.preference_method}.
+              </p>
+              <Table
+                columns={preferenceColumns}
+                rows={state.data.preference}
+                rowKey={(p) => `${p.skill}:${p.config}`}
+                testId="preference-table"
+              />
+            </>
+          )}
           {state.data.not_measured.length > 0 && (
             <p className="notice notice-warning" data-testid="measures-missing">
               Not measured: {state.data.not_measured.join("; ")}

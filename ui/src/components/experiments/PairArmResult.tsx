@@ -5,6 +5,7 @@ import { runsHref } from "../../lib/route";
 import { ranWithLong } from "../../lib/snapshot";
 import { TrialStateBadge } from "../shared/Badge";
 import { ClippedText } from "../shared/ClippedText";
+import { JudgementView } from "./JudgementView";
 import { ArmScore } from "./PairsTable";
 
 // Verifier output is skimmed here; the Runs page has all of it.
@@ -29,6 +30,7 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
           Trial on the Runs page
         </a>
       </header>
+      {arm.judgement !== null && <JudgementView judgement={arm.judgement} />}
       <SkillsSeen listed={arm.skills_listed} hashes={arm.skills_seen_sha256} />
       <WhatRan snapshot={arm.snapshot} />
       {arm.error && (

@@ -1,0 +1,90 @@
+//! What the experiment's judge does, once its trials have run: grades every finished arm of a
+//! task with expectations (not yet judged on its current attempt) from the transcript of its run,
+//! and compares the two arms of every scored pair in both orders (not yet compared on their
+//! current attempts). A verdict that cannot be had is stored as NO SCORE with its reason: a
+//! graded arm's pair stays unscored; a pair without a preference counts in no preference rate.
+
+use crate::design::{design, pairs, ArmView, PairView};
+use crate::error::Result;
+use serde::{Deserialize, Serialize};
+use skillscope_judge::grading::{expectations, transcript, Grading};
+use skillscope_judge::preference::Comparison;
+use skillscope_judge::store::{self, Judgement, Preference};
+use skillscope_judge::{Judge, Session};
+use skillscope_runs::queue::model::TrialState;
+use skillscope_runs::trajectories;
+use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+/// What the judge did: arms graded and pairs compared (NO SCOREs included).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Judged {
+    pub graded: u32,
+    pub compared: u32,
+}
+
+fn finished(arm: &ArmView) -> bool {
+    matches!(arm.state, TrialState::Passed | TrialState::Failed | TrialState::AgentError)
+}
+
+/// The arm's current attempt and the transcript of its run, if it left one.
+fn arm_transcript(ws: &Workspace, arm: &ArmView) -> Result<(u32, Option<String>)> {
+    let attempt = arm.reruns + 1;
+    let stored = trajectories::for_trial(ws, arm.trial_id)?.into_iter().find(|t| t.attempt == Some(attempt));
+    let text = stored.map(|t| trajectories::get(ws, t.id).map(|t| transcript(&t))).transpose()?;
+    Ok((attempt, text))
+}
+
+/// Judges what is pending in the experiment; nothing when its design names no judge.
+pub async fn judge_pending(ws: &Workspace, experiment_id: i64) -> Result<Judged> {
+    let design = design(ws, experiment_id)?;
+    let Some(judge) = &design.judge else { return Ok(Judged::default()) };
+    let session = Session::open(ws, judge)?;
+    let mut done = Judged::default();
+    for p in pairs(ws, experiment_id)? {
+        let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
+        if let Some((asked, expected_output)) = task.judged() {
+            for arm in [&p.without, &p.with].into_iter().filter(|a| finished(a) && a.judgement.is_none()) {
+                let asked = expectations(asked, expected_output);
+                let (attempt, text) = arm_transcript(ws, arm)?;
+                let outcome = match (asked.is_empty(), text) {
+                    (true, _) => (None, Err("the case has no expectation and no expected output to grade".into())),
+                    (false, None) => (None, Err("the run left no trajectory to grade".into())),
+                    (false, Some(text)) => {
+                        let a = session.grade(&Grading::prepare(&task.instruction, asked, text)).await;
+                        (a.model_reported, a.outcome)
+                    }
+                };
+                store::save(ws, &Judgement::new(arm.trial_id, attempt, judge, outcome.0, outcome.1))?;
+                done.graded += 1;
+            }
+        }
+    }
+    // Compared after grading, so that a pair's judged arms are scored first.
+    for p in pairs(ws, experiment_id)?.iter().filter(|p| p.excluded.is_empty() && p.preference.is_none()) {
+        let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
+        store::save_preference(ws, &compare(ws, &session, judge, &task.instruction, p).await?)?;
+        done.compared += 1;
+    }
+    Ok(done)
+}
+
+async fn compare(
+    ws: &Workspace,
+    session: &Session,
+    judge: &Judge,
+    instruction: &str,
+    p: &PairView,
+) -> Result<Preference> {
+    let (without_attempt, without) = arm_transcript(ws, &p.without)?;
+    let (with_attempt, with) = arm_transcript(ws, &p.with)?;
+    let arms = [(p.without.trial_id, without_attempt), (p.with.trial_id, with_attempt)];
+    Ok(match (without, with) {
+        (Some(without), Some(with)) => {
+            let a = Comparison::prepare(instruction, without, with).compare(session).await;
+            Preference::new(arms, judge, a.model_reported, a.outcome)
+        }
+        _ => Preference::new(arms, judge, None, Err("an arm left no trajectory to compare".into())),
+    })
+}

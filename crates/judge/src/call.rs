@@ -1,0 +1,83 @@
+//! Asking the judge: the provider configuration's client with its key from the keyring, a prompt
+//! at temperature 0, and one more try when the answer is unusable. Grading and pairwise
+//! preference both ask through [`ask`].
+
+use crate::error::Result;
+use crate::grading::{Graded, Grading};
+use serde::{Deserialize, Serialize};
+use skillscope_models::{ChatRequest, Client, Message, Secret};
+use skillscope_runs::error::RunsError;
+use skillscope_runs::{agents, credentials};
+use skillscope_store::workspace::Workspace;
+use ts_rs::TS;
+
+/// Sampling temperature of every judgement: the most repeatable setting the APIs offer.
+pub const TEMPERATURE: f32 = 0.0;
+/// Output token limit of an answer.
+const MAX_ANSWER_TOKENS: u32 = 4096;
+
+/// Who judges: a provider configuration and a model, as the user picked them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Judge {
+    pub provider: String,
+    pub model: String,
+}
+
+/// One answer: the model as the API named itself (when it answered), and the checked verdict or
+/// why there is none (the NO SCORE reason).
+pub struct Asked<T> {
+    pub model_reported: Option<String>,
+    pub outcome: std::result::Result<T, String>,
+}
+
+/// A client for `judge`, its key from the keyring.
+pub struct Session {
+    client: Client,
+    model: String,
+}
+
+impl Session {
+    /// Errs only when no call can be attempted (no such provider, an unusable configuration or
+    /// keyring).
+    pub fn open(ws: &Workspace, judge: &Judge) -> Result<Session> {
+        let cfg = agents::provider(ws, &judge.provider)?;
+        let key = credentials::get(&judge.provider).map_err(RunsError::from)?;
+        let client = Client::new(cfg, key.map(Secret::new))
+            .map_err(|source| RunsError::Model { what: judge.provider.clone(), source })?;
+        Ok(Session { client, model: judge.model.clone() })
+    }
+
+    /// Asks `user` under `system`; `check` turns the answer into a verdict or says why it cannot
+    /// be used. A failed call, a refusal or an answer unusable twice is a NO SCORE in the outcome.
+    pub async fn ask<T>(
+        &self,
+        system: &str,
+        user: &str,
+        check: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Asked<T> {
+        let mut req = ChatRequest::new(&self.model, vec![Message::user(user)]);
+        req.system = system.to_string();
+        req.temperature = Some(TEMPERATURE);
+        req.max_tokens = Some(MAX_ANSWER_TOKENS);
+        let mut model_reported = None;
+        let mut last = String::new();
+        for attempt in 1..=2 {
+            let answer = match self.client.complete(&req, &mut |_: &str| {}).await {
+                Ok(a) => a,
+                Err(e) => return Asked { model_reported, outcome: Err(format!("the judge could not be asked: {e}")) },
+            };
+            model_reported = Some(answer.model.clone());
+            match check(answer.text.as_deref().unwrap_or("")) {
+                Ok(verdict) => return Asked { model_reported, outcome: Ok(verdict) },
+                Err(e) => last = if attempt == 1 { e } else { format!("{e}; asked twice") },
+            }
+        }
+        Asked { model_reported, outcome: Err(last) }
+    }
+
+    /// Grades `grading`'s expectations.
+    pub async fn grade(&self, grading: &Grading) -> Asked<Graded> {
+        self.ask(grading.system(), grading.user(), |a| grading.check_answer(a)).await
+    }
+}

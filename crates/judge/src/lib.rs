@@ -1,0 +1,16 @@
+//! Judged outcomes. A judge (a provider configuration and a model the user picks) grades each
+//! expectation of a run from its transcript, quoting what shows it (`grading`), and compares the two
+//! arms of a pair in both orders (`preference`); the call, with one retry on an unusable answer
+//! (`call`); every verdict stored with who judged, which prompt and at
+//! which temperature (`store`). A judgement that cannot be had is NO SCORE with its reason, never
+//! 0 and never a pass.
+
+pub mod call;
+pub mod error;
+pub mod grading;
+pub mod preference;
+pub mod store;
+
+pub use call::{Judge, Session};
+pub use grading::{Graded, GradedExpectation, Grading};
+pub use store::Judgement;

@@ -1,0 +1,36 @@
+//! A proportion's confidence interval: the Wilson score interval, which stays inside [0, 1] and
+//! keeps close to its nominal coverage for small n and proportions near 0 or 1, where the normal
+//! (Wald) interval does not.
+
+/// The two-sided 95% normal quantile.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The 95% Wilson score interval of `k` successes in `n` trials; `None` when `n` is 0.
+pub fn wilson_95(k: u32, n: u32) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (n, p, z2) = (f64::from(n), f64::from(k) / f64::from(n), Z_95 * Z_95);
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z_95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_published_wilson_intervals() {
+        // Newcombe (1998), Statistics in Medicine 17:857, table I: 81/263 → 0.2553–0.3662;
+        // 15/148 → 0.0624–0.1605; 0/20 → 0–0.1611; 1/29 → 0.0061–0.1718.
+        for (k, n, lo, hi) in
+            [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)]
+        {
+            let (l, h) = wilson_95(k, n).unwrap();
+            assert!((l - lo).abs() < 5e-5 && (h - hi).abs() < 5e-5, "{k}/{n}: {l} {h}");
+        }
+        assert_eq!(wilson_95(0, 0), None);
+        assert_eq!(wilson_95(5, 5).unwrap().1, 1.0);
+    }
+}

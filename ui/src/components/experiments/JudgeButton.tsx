@@ -1,0 +1,52 @@
+import { judgeExperiment } from "../../bindings/commands";
+import type { ExperimentView } from "../../bindings/ExperimentView";
+import type { Judged } from "../../bindings/Judged";
+import type { PairView } from "../../bindings/PairView";
+import { judgeWork } from "../../lib/experiments";
+import { plural } from "../../lib/format";
+import { useAction } from "../../lib/useAction";
+import { ErrorPanel } from "../shared/ErrorPanel";
+
+type Props = { experiment: ExperimentView; pairs: PairView[]; onJudged: () => void };
+
+/**
+ * Has the experiment's judge grade the finished, ungraded arms of judged tasks and compare the
+ * scored pairs not yet compared; shown only when the experiment has a judge.
+ */
+export function JudgeButton({ experiment, pairs, onJudged }: Props) {
+  const [state, run] = useAction<Judged>();
+  const judge = experiment.design.judge;
+  if (judge === null) return null;
+  const work = judgeWork(experiment.design, pairs);
+  const judgeAll = () =>
+    run(async () => {
+      const done = await judgeExperiment(experiment.id);
+      onJudged();
+      return done;
+    });
+  return (
+    <>
+      <button
+        type="button"
+        className="button-small"
+        data-testid="experiment-judge"
+        data-arms={work.arms}
+        data-pairs={work.pairs}
+        title={`${judge.provider} · ${judge.model} grades each expectation with a quote from the run, and compares the two arms of each scored pair in both orders`}
+        disabled={work.arms + work.pairs === 0 || state.status === "running"}
+        onClick={judgeAll}
+      >
+        {state.status === "running"
+          ? "Judging…"
+          : `Judge: grade ${plural(work.arms, "arm")}, compare ${plural(work.pairs, "pair")}`}
+      </button>
+      {state.status === "done" && (
+        <span className="muted" data-testid="experiment-judge-result">
+          Graded {plural(state.data.graded, "arm")} and compared {plural(state.data.compared, "pair")}; a NO SCORE says
+          why beside its pair.
+        </span>
+      )}
+      {state.status === "failed" && <ErrorPanel error={state.error} testId="experiment-judge-error" />}
+    </>
+  );
+}
