@@ -73,7 +73,7 @@ ensure_tauri_driver
 timeout -k 10 300 target/debug/skillscope image bootstrap --busybox-only
 mkdir -p .artifacts
 status=0
-timeout -k 15 600 xvfb-run -a -s "-screen 0 1280x800x24" \
+timeout -k 15 900 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test -p e2e --quiet -- --nocapture --test-threads=1 || status=$?
 # A killed run can orphan drivers or app windows; never leave them behind.
 stop_app() { for p in tauri-driver WebKitWebDriver skillscope-app; do pkill -KILL -x "$p" 2>/dev/null || true; done; }

@@ -795,3 +795,93 @@ async fn a_new_user_goes_from_a_missing_image_to_an_exported_report() {
     s.wait_for(Locator::Css("[data-testid=task-set-row][data-task-set-name=csv-summary] a[href^='#/results/']")).await;
     s.close().await;
 }
+
+/// Issue 18: an experiment on a skill whose evals.json case has only expectations (no verifier),
+/// set up in the window with a judge: the built-in agent runs both arms, the Judge button grades
+/// them (each pass quoting the run) and compares the arms in both orders, and the judged lift
+/// shows in the heatmap, the measures (behavior_check, preference) and the pair's view.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_judged_experiment_is_graded_compared_and_shown() {
+    driver::join_session_keyring();
+    let agent = driver::model_server(
+        serde_json::json!({"default": [{"text": "I am not sure."}], "branches": [{
+            "if_prompt_contains": "csv-summary/SKILL.md",
+            "steps": [{"tool": "bash", "args": {"command": "cat /skills/csv-summary/SKILL.md"}},
+                      {"text": "East sells at 30 per unit, the highest."}]}]}),
+        None,
+    )
+    .await;
+    let verdict = |passed: bool, evidence: &str| {
+        let items: Vec<_> =
+            ["Names east as the region with the highest revenue per unit", "Gives the value 30 per unit"]
+                .iter()
+                .map(|t| serde_json::json!({"text": t, "passed": passed, "evidence": evidence}))
+                .collect();
+        serde_json::json!({ "expectations": items }).to_string()
+    };
+    let better = |run: &str| serde_json::json!({"better": run, "reason": "it read the skill"}).to_string();
+    // Grades a pass only where the run read the skill; compares by naming that run in either position.
+    let judge = driver::model_server(
+        serde_json::json!({"branches": [
+            {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
+            {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
+            {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
+            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
+        None,
+    )
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
+    for (id, server) in [("agent", &agent), ("judge", &judge)] {
+        cli(&["provider", "add", id, "--api", "openai_chat", "--base-url", &server.base_url], "");
+        cli(&["credential", "set", id], &format!("sk-e2e-{id}-judged-0000"));
+        cli(&["agent", "add", id, "--provider", id, "--model", "m"], "");
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
+    cli(&["import", skill.to_str().unwrap()], "");
+    cli(&["tasks", "import", skill.to_str().unwrap()], "");
+
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row]")).await;
+    s.click(Locator::Css("[data-testid=nav-results]")).await;
+    s.wait_for(Locator::Css("[data-testid=experiment-name]")).await.send_keys("Judged evals").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-skills]")).await.select_by_label("csv-summary v1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-configs]")).await.select_by_value("1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-task-source]")).await.select_by_value("1").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=experiment-judge]")).await.select_by_value("2").await.unwrap();
+    let repeats = s.wait_for(Locator::Css("[data-testid=experiment-repeats]")).await;
+    repeats.clear().await.unwrap();
+    repeats.send_keys("1").await.unwrap();
+    // With a judge, both cases run: two pairs, four trials.
+    s.wait_for(Locator::Css("[data-testid=experiment-estimate][data-trials='4']")).await;
+    s.click(Locator::Css("[data-testid=experiment-submit]")).await;
+    // Both arms of the judged case ended ungraded; the verified case's pair is scored, not compared.
+    let run = Locator::Css("[data-testid=experiment-judge-run][data-arms='2'][data-pairs='1']");
+    s.wait_for_within(run, Duration::from_secs(240)).await;
+    s.click(run).await;
+    let done = s.wait_for_within(Locator::Css("[data-testid=experiment-judge-result]"), Duration::from_secs(60)).await;
+    // Graded first, the judged case's pair is scored and compared in the same pass.
+    s.wait_text(&done, "Graded 2 arms and compared 2 pairs").await;
+    s.wait_for(Locator::Css("[data-testid=experiment-judge-run][data-arms='0'][data-pairs='0']")).await;
+    // 0 → 100 on the judged case, 0 → 0 on the verified one.
+    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='50']")).await;
+    s.click(Locator::Css("[data-testid=measures-run]")).await;
+    s.wait_for(Locator::Css("[data-testid=measures-table] [data-measure=behavior_check][data-skill=csv-summary]"))
+        .await;
+    let preference = s.wait_for(Locator::Css("[data-testid=preference-table]")).await;
+    s.wait_text(&preference, "2 / 0 / 0").await;
+    s.screenshot("e2e-judged-results.png").await;
+
+    s.click(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary]")).await;
+    s.click(Locator::Css("[data-testid=open-pair][data-task*=judge]")).await;
+    let with = s.wait_for(Locator::Css("[data-testid=arm-result][data-arm=with] [data-testid=arm-judgement]")).await;
+    s.wait_text(&with, "30 per unit").await;
+    s.wait_for(Locator::Css(
+        "[data-testid=arm-result][data-arm=without] [data-testid=arm-expectation][data-passed=false]",
+    ))
+    .await;
+    s.wait_for(Locator::Css("[data-testid=pair-preferred][data-preferred=with]")).await;
+    s.screenshot("e2e-judged-pair.png").await;
+    s.close().await;
+}

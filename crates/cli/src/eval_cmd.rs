@@ -154,6 +154,10 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
             out["preference"] = serde_json::to_value(&preference)?;
             out["preference_method"] = experiments::preference::METHOD.into();
         }
+        let m = experiments::measures::experiment_measures(ws, id)?;
+        out["lift"] = lift(&m);
+        out["pass_at_k"] = serde_json::to_value(&m.pass_at_k)?;
+        out["measures_method"] = format!("{} {}", m.method, m.not_judged).into();
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(true);
     }
@@ -167,6 +171,24 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     crate::stats_cmd::print_report(&results.report, false)?;
     crate::experiment_cmd::print_preference(&preference);
     Ok(true)
+}
+
+/// Skill Lift per skill and configuration (in points): the composite with its 95% CI as
+/// `overall`, and each measure's lift in `per_metric`.
+fn lift(m: &experiments::measures::ExperimentMeasures) -> serde_json::Value {
+    let mut rows: std::collections::BTreeMap<(String, String), serde_json::Value> = Default::default();
+    for metric in &m.metrics {
+        for s in &metric.report.groups {
+            let row = rows
+                .entry((s.skill.clone(), s.config.clone()))
+                .or_insert_with(|| serde_json::json!({"skill": s.skill, "config": s.config, "per_metric": {}}));
+            row["per_metric"][&metric.measure] = s.delta.into();
+            if metric.measure == "composite" {
+                (row["overall"], row["ci_low"], row["ci_high"]) = (s.delta.into(), s.ci_low.into(), s.ci_high.into());
+            }
+        }
+    }
+    rows.into_values().collect()
 }
 
 /// A pair as `eval --judge --json` reports it: each arm's graded expectations (with their quotes)

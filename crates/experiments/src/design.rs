@@ -213,13 +213,16 @@ pub struct PairView {
 }
 
 impl PairView {
-    /// The pair as a list shows it: without each arm's full snapshot and verifier checks (the
-    /// pair's own view loads those), so that tens of thousands of pairs stay small.
+    /// The pair as a list shows it: without each arm's full snapshot, verifier checks and graded
+    /// expectations (the pair's own view loads those; a judgement keeps its score, judge and NO
+    /// SCORE reason), so that tens of thousands of pairs stay small.
     pub fn listed(mut self) -> PairView {
         for arm in [&mut self.without, &mut self.with] {
             arm.snapshot = None;
             arm.checks = Vec::new();
-            arm.judgement = None;
+            if let Some(graded) = arm.judgement.as_mut().and_then(|j| j.graded.as_mut()) {
+                graded.expectations = Vec::new();
+            }
         }
         self
     }

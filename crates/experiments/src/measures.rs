@@ -4,7 +4,7 @@
 //! the composite Skill Lift of the deterministic metrics; pass@k per arm; and, with a judge, its
 //! pairwise preference per skill.
 
-use crate::design::{list, pairs, skill_name, Condition, PairView};
+use crate::design::{list, pairs, skill_name, ArmView, Condition, PairView};
 use crate::error::{ExperimentError, Result};
 use crate::preference::{self, PreferenceSummary};
 use serde::{Deserialize, Serialize};
@@ -19,13 +19,13 @@ use ts_rs::TS;
 pub const PASS_THRESHOLD: f64 = 0.5;
 
 /// What is not computed, said wherever the measures are shown.
-pub const NOT_JUDGED: &str =
-    "accuracy, goal_accuracy and behavior_check need a judge and are not computed; the composite is the mean of the three deterministic metrics only";
+pub const NOT_JUDGED: &str = "behavior_check is the judge's graded expectations (pass ratio), on pairs whose tasks have expectations and whose arms were both graded; accuracy and goal_accuracy (ACES's judge rubrics) are not computed; the composite is the mean of the three deterministic metrics only";
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct MeasureReport {
-    /// `security`, `skill_execution`, `skill_efficiency`, or `composite` (their mean).
+    /// `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean), or
+    /// `behavior_check` (the judge's graded expectations).
     pub measure: String,
     /// The paired statistics of the measure (in points: 100 × the [0, 1] score), per skill and
     /// configuration as for pass ratios; each row's delta is that measure's Skill Lift.
@@ -156,6 +156,16 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         .collect();
     metrics.push(MeasureReport { measure: "composite".into(), report: report(&Measures::composite) });
     let scored: Vec<&PairView> = all.iter().filter(|p| p.excluded.is_empty()).collect();
+    let graded: Vec<_> = scored
+        .iter()
+        .filter_map(|p| {
+            let score = |a: &ArmView| a.judgement.as_ref().and_then(|j| j.score());
+            Some(p.stats_pair(score(&p.without)?, score(&p.with)?))
+        })
+        .collect();
+    if !graded.is_empty() {
+        metrics.push(MeasureReport { measure: "behavior_check".into(), report: skillscope_stats::analyze(&graded) });
+    }
     Ok(ExperimentMeasures {
         method: skillscope_measures::METHOD.into(),
         not_judged: NOT_JUDGED.into(),

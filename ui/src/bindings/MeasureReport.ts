@@ -3,7 +3,8 @@ import type { StatsReport } from "./StatsReport";
 
 export type MeasureReport = { 
 /**
- * `security`, `skill_execution`, `skill_efficiency`, or `composite` (their mean).
+ * `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean), or
+ * `behavior_check` (the judge's graded expectations).
  */
 measure: string, 
 /**

@@ -5,7 +5,8 @@
 
 use crate::common::*;
 use skillscope_api::experiments::{self, judging, Condition, ExperimentDesign};
-use skillscope_api::judge::Judge;
+use skillscope_api::judge::grading::Grading;
+use skillscope_api::judge::{Judge, Session};
 use skillscope_api::tasks::TaskVerifier;
 use skillscope_api::Workspace;
 
@@ -88,4 +89,42 @@ fn a_judged_task_is_unscored_until_graded_and_the_results_follow_the_judge() {
     assert_eq!((measures.preference[0].compared, measures.preference[0].no_score), (0, 1));
     let j = pair.with.judgement.as_ref().unwrap();
     assert_eq!((j.by.judge.provider.as_str(), j.by.model_reported.as_deref()), ("judge", Some("m")));
+}
+
+/// A judge that does not answer within its provider's timeout is a NO SCORE that says so, not a
+/// hang and not a verdict; the next answer, in time, is used.
+#[test]
+fn a_judge_past_its_timeout_is_no_score() {
+    join_session_keyring();
+    let rt = rt();
+    let answer = r#"{"expectations": [{"text": "says hello", "passed": true, "evidence": "hello"}]}"#;
+    let script =
+        serde_json::json!({"branches": [{"if_prompt_contains": "Transcript of the run", "steps": [{"text": answer}]}]});
+    let options =
+        skillscope_modelserver::ServerOptions { script: serde_json::from_value(script).unwrap(), ..Default::default() };
+    let server = rt.block_on(skillscope_modelserver::start(options)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let provider = skillscope_models::ProviderConfig {
+        timeout_secs: 1,
+        max_retries: 0,
+        ..skillscope_models::ProviderConfig::new(
+            "slow-judge",
+            skillscope_models::ApiKind::OpenAiChat,
+            server.base_url.clone(),
+        )
+    };
+    skillscope_api::agents::save_provider(&ws, &provider).unwrap();
+    skillscope_api::credentials::set("slow-judge", "sk-judged-slow-000000").unwrap();
+    let session = Session::open(&ws, &Judge { provider: "slow-judge".into(), model: "m".into() }).unwrap();
+    let grading = || Grading::prepare("greet", vec!["says hello".into()], "[agent] hello\n".into());
+
+    server.push_faults(vec![skillscope_modelserver::Fault::Slow { delay_ms: 3000 }]);
+    let started = std::time::Instant::now();
+    let asked = rt.block_on(session.grade(&grading()));
+    let why = asked.outcome.unwrap_err();
+    assert!(why.starts_with("the judge could not be asked") && why.contains("time"), "{why}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "waited out the slow answer");
+    let graded = rt.block_on(session.grade(&grading())).outcome.unwrap();
+    assert_eq!(graded.score, 1.0);
 }

@@ -216,6 +216,12 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     // Wilson's 95% interval of 2/2.
     assert!((pref["ci_low"].as_f64().unwrap() - 0.3424).abs() < 1e-3 && pref["ci_high"] == 1.0, "{pref}");
     assert_eq!(pref["flip_rate"].as_f64(), Some(0.0));
+    // Skill Lift per skill: the graded expectations (behavior_check) went from 0 to 100 points on
+    // the judged case; the verify_command case has no judgement and stays out of it.
+    let lift = &v["lift"][0];
+    assert_eq!(lift["per_metric"]["behavior_check"].as_f64(), Some(100.0), "{lift}");
+    assert!(lift["overall"].is_number() && lift["ci_low"].is_number(), "{lift}");
+    assert_eq!(v["pass_at_k"][0]["tasks"], 2);
 
     let v = eval("biased");
     let pairs = v["pairs"].as_array().unwrap();

@@ -194,7 +194,7 @@ function JudgeField({
         onChange(a === undefined ? null : { provider: a.provider_id, model: a.model });
       }}
       disabled={disabled}
-      hint="Grades the expectations of tasks without a verifier (evals.json cases), quoting the run; recorded with every verdict."
+      hint="Grades the expectations of tasks without a verifier (evals.json cases), quoting the run, and compares the arms of each scored pair in both orders; recorded with every verdict."
     />
   );
 }

@@ -23,7 +23,12 @@ function columns(experimentId: number): Column<PairView>[] {
       header: "Task",
       className: "col-nowrap",
       render: (p) => (
-        <a href={pairHref(experimentId, p.id)} data-testid="open-pair" title="Compare the two runs side by side">
+        <a
+          href={pairHref(experimentId, p.id)}
+          data-testid="open-pair"
+          data-task={p.task}
+          title="Compare the two runs side by side"
+        >
           {p.task}
         </a>
       ),

@@ -29,7 +29,7 @@ export function JudgeButton({ experiment, pairs, onJudged }: Props) {
       <button
         type="button"
         className="button-small"
-        data-testid="experiment-judge"
+        data-testid="experiment-judge-run"
         data-arms={work.arms}
         data-pairs={work.pairs}
         title={`${judge.provider} · ${judge.model} grades each expectation with a quote from the run, and compares the two arms of each scored pair in both orders`}

@@ -10,9 +10,11 @@ const PREFERRED: Record<Preferred, string> = {
 
 /** An answer as the arm it named, in the order it was asked. */
 function named(position: Position, withFirst: boolean): string {
-  if (position === "tie") return "a tie";
-  return (position === "a") === withFirst ? "with" : "without";
+  if (position === "tie") return "answered a tie";
+  return `named the ${(position === "a") === withFirst ? "with" : "without"} arm`;
 }
+
+const because = (reason: string) => (reason === "" ? "" : ` (“${reason}”)`);
 
 /** The judge's preference between a pair's arms: both orders' answers with reasons, who judged, or why there is none. */
 export function PreferenceView({ preference: p }: { preference: Preference }) {
@@ -32,10 +34,12 @@ export function PreferenceView({ preference: p }: { preference: Preference }) {
           </p>
           <ul className="judgement-list">
             <li>
-              Without arm shown first: {named(p.compared.without_first, false)}. {p.compared.without_first_reason}
+              Without arm shown first: {named(p.compared.without_first, false)}
+              {because(p.compared.without_first_reason)}.
             </li>
             <li>
-              With arm shown first: {named(p.compared.with_first, true)}. {p.compared.with_first_reason}
+              With arm shown first: {named(p.compared.with_first, true)}
+              {because(p.compared.with_first_reason)}.
             </li>
           </ul>
         </>
