@@ -799,7 +799,8 @@ async fn a_new_user_goes_from_a_missing_image_to_an_exported_report() {
 /// Issue 18: an experiment on a skill whose evals.json case has only expectations (no verifier),
 /// set up in the window with a judge: the built-in agent runs both arms, the Judge button grades
 /// them (each pass quoting the run) and compares the arms in both orders, and the judged lift
-/// shows in the heatmap, the measures (behavior_check, preference) and the pair's view.
+/// shows in the heatmap (by pass ratio and by behavior_check), the measures (behavior_check,
+/// preference) and the pair's view.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_judged_experiment_is_graded_compared_and_shown() {
     driver::join_session_keyring();
@@ -865,6 +866,12 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.wait_text(&done, "Graded 2 arms and compared 2 pairs").await;
     s.wait_for(Locator::Css("[data-testid=experiment-judge-run][data-arms='0'][data-pairs='0']")).await;
     // 0 → 100 on the judged case, 0 → 0 on the verified one.
+    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='50']")).await;
+    // The heatmap by the judge's measure: only the judged case, 0 → 100.
+    s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("behavior_check").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='100']")).await;
+    s.screenshot("e2e-judged-heatmap.png").await;
+    s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("pass_ratio").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='50']")).await;
     s.click(Locator::Css("[data-testid=measures-run]")).await;
     s.wait_for(Locator::Css("[data-testid=measures-table] [data-measure=behavior_check][data-skill=csv-summary]"))

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ExperimentMeasures } from "../bindings/ExperimentMeasures";
 import type { PairView } from "../bindings/PairView";
 import type { StatsReport } from "../bindings/StatsReport";
 import type { StatsSummary } from "../bindings/StatsSummary";
@@ -9,7 +10,9 @@ import {
   heatColour,
   heatGrid,
   heatSymbol,
+  HEAT_MEASURES,
   legendGradient,
+  measureReport,
   pairGroupConfig,
   requirementChartTitle,
   significanceMarks,
@@ -181,5 +184,23 @@ describe("skillVersions", () => {
     ];
     expect(skillVersions(pairs, "pdf")).toBe("v2");
     expect(skillVersions(pairs, "none")).toBe("");
+  });
+});
+
+describe("heatmap measures", () => {
+  it("picks a measure's statistics, and has none for a measure the experiment lacks", () => {
+    const lift = report([summary({ skill: "pdf", delta: 40 })], []);
+    const measures = { metrics: [{ measure: "skill_execution", report: lift }] } as unknown as ExperimentMeasures;
+    expect(measureReport(measures, "skill_execution")).toBe(lift);
+    expect(measureReport(measures, "behavior_check")).toBeNull();
+    // Every option but the pass ratio is a measure the back end names.
+    expect(HEAT_MEASURES.map(([m]) => m)).toEqual([
+      "pass_ratio",
+      "composite",
+      "security",
+      "skill_execution",
+      "skill_efficiency",
+      "behavior_check",
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import type { ExperimentMeasures } from "../bindings/ExperimentMeasures";
 // The skill × configuration heatmap of an experiment's statistics.
 import type { PairView } from "../bindings/PairView";
 import type { StatsClass } from "../bindings/StatsClass";
@@ -36,6 +37,21 @@ export const HEAT_SORTS = [
   ["class", "Class"],
 ] as const;
 export type HeatSort = (typeof HEAT_SORTS)[number][0];
+
+/** What the heatmap can colour by: the pass ratio, or one of ACES's measures (their Skill Lift). */
+export const HEAT_MEASURES = [
+  ["pass_ratio", "Pass ratio"],
+  ["composite", "Skill Lift (composite)"],
+  ["security", "security"],
+  ["skill_execution", "skill_execution"],
+  ["skill_efficiency", "skill_efficiency"],
+  ["behavior_check", "behavior_check (judge)"],
+] as const;
+
+/** The statistics of one measure; null when the experiment has none (behavior_check without a judge). */
+export function measureReport(m: ExperimentMeasures, measure: string): StatsReport | null {
+  return m.metrics.find((r) => r.measure === measure)?.report ?? null;
+}
 
 /** How the grid is shown: its order, and the class and category it is narrowed to (null: all). */
 export type HeatView = { sort: HeatSort; classFilter: StatsClass | null; category: string | null };

@@ -18,7 +18,7 @@ import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { ExperimentsTable } from "../components/experiments/ExperimentsTable";
 import { MeasuresSection } from "../components/experiments/MeasuresSection";
-import { Heatmap } from "../components/experiments/Heatmap";
+import { MeasureHeatmap } from "../components/experiments/MeasureHeatmap";
 import { PairsTable } from "../components/experiments/PairsTable";
 import { ResultsSummary } from "../components/experiments/ResultsSummary";
 import { SkillResultsTable } from "../components/experiments/SkillResultsTable";
@@ -166,7 +166,7 @@ function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued,
       />
       <ExperimentExports experimentId={experiment.id} />
       <ResultsSummary results={results} pairs={pairs} runId={experiment.run_id} />
-      <Heatmap
+      <MeasureHeatmap
         report={results.report}
         categories={results.categories}
         pairs={pairs}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Chart } from "../../bindings/Chart";
 import type { PairView } from "../../bindings/PairView";
 import type { StatsClass } from "../../bindings/StatsClass";
@@ -26,11 +26,21 @@ import { EmptyState } from "../shared/EmptyState";
 import { HeatCellDetail } from "./HeatCellDetail";
 import { HeatLegend } from "./HeatLegend";
 
-type Props = { report: StatsReport; categories: Categories; pairs: PairView[]; charts: Chart[]; experimentId: number };
+export type HeatmapProps = {
+  report: StatsReport;
+  categories: Categories;
+  pairs: PairView[];
+  charts: Chart[];
+  experimentId: number;
+  /** The measure picker, shown first in the toolbar. */
+  measureSelect?: ReactNode;
+  /** Shown instead of the grid (while a measure loads, or when it has no data). */
+  children?: ReactNode;
+};
 type Cell = { skill: string; config: string };
 
 /** Skills × agent configurations coloured by mean delta; a cell opens its pairs and requirement-level chart. */
-export function Heatmap({ report, categories, pairs, charts, experimentId }: Props) {
+export function Heatmap({ report, categories, pairs, charts, experimentId, measureSelect, children }: HeatmapProps) {
   const [view, setView] = useState<HeatView>({ sort: "delta", classFilter: null, category: null });
   const [selected, setSelected] = useState<Cell | null>(null);
   const scheme = useColourScheme();
@@ -43,6 +53,7 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
       <div className="panel-header">
         <h2>Heatmap</h2>
         <div className="toolbar">
+          {measureSelect}
           <label className="checkbox">
             Sort by
             <select
@@ -89,60 +100,63 @@ export function Heatmap({ report, categories, pairs, charts, experimentId }: Pro
           </label>
         </div>
       </div>
-      {configs.length === 0 || rows.length === 0 ? (
-        <EmptyState
-          title={configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."}
-        />
-      ) : (
-        <div className="table-scroll">
-          <table className="heatmap-table">
-            <thead>
-              <tr>
-                <th>Skill</th>
-                {configs.map((config) => (
-                  <th key={config}>{config}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ skill, category, cells }) => (
-                <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
-                  <th scope="row">
-                    {skill.skill}{" "}
-                    <small
-                      className="muted"
-                      data-testid="heat-version"
-                      title="The library version this row's pairs ran"
-                    >
-                      {skillVersions(pairs, skill.skill)}
-                    </small>{" "}
-                    <ClassBadge value={skill.class} />
-                    <small className="muted heat-category">{category}</small>
-                  </th>
-                  {cells.map((cell, i) => (
-                    <td key={configs[i]}>
-                      {cell ? (
-                        <HeatCell
-                          cell={cell}
-                          scheme={scheme}
-                          selected={isSelected(cell.skill, cell.config)}
-                          onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
-                        />
-                      ) : (
-                        <MissingCell
-                          skill={skill.skill}
-                          config={configs[i]}
-                          run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
-                        />
-                      )}
-                    </td>
+      {children ??
+        (configs.length === 0 || rows.length === 0 ? (
+          <EmptyState
+            title={
+              configs.length === 0 ? "No skill has a scored pair yet." : "No skill matches this class and category."
+            }
+          />
+        ) : (
+          <div className="table-scroll">
+            <table className="heatmap-table">
+              <thead>
+                <tr>
+                  <th>Skill</th>
+                  {configs.map((config) => (
+                    <th key={config}>{config}</th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map(({ skill, category, cells }) => (
+                  <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
+                    <th scope="row">
+                      {skill.skill}{" "}
+                      <small
+                        className="muted"
+                        data-testid="heat-version"
+                        title="The library version this row's pairs ran"
+                      >
+                        {skillVersions(pairs, skill.skill)}
+                      </small>{" "}
+                      <ClassBadge value={skill.class} />
+                      <small className="muted heat-category">{category}</small>
+                    </th>
+                    {cells.map((cell, i) => (
+                      <td key={configs[i]}>
+                        {cell ? (
+                          <HeatCell
+                            cell={cell}
+                            scheme={scheme}
+                            selected={isSelected(cell.skill, cell.config)}
+                            onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
+                          />
+                        ) : (
+                          <MissingCell
+                            skill={skill.skill}
+                            config={configs[i]}
+                            run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
+                          />
+                        )}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
       <HeatLegend scheme={scheme} />
       {selected && (
         <HeatCellDetail
