@@ -662,7 +662,11 @@ async fn an_experiment_leaves_as_csv_and_a_bundle_and_comes_back() {
         ))
         .await;
     s.wait_text(&lift, "+50.0").await;
-    s.wait_text(&s.wait_for(Locator::Css("[data-testid=measures-method]")).await, "need a judge").await;
+    s.wait_text(
+        &s.wait_for(Locator::Css("[data-testid=measures-method]")).await,
+        "overall is ACES's per-trial mean of all six",
+    )
+    .await;
     s.wait_for(Locator::Css("[data-testid=pass-at-k-table] tbody tr")).await;
     s.client
         .execute("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&lift).unwrap()])
@@ -821,9 +825,29 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
         serde_json::json!({ "expectations": items }).to_string()
     };
     let better = |run: &str| serde_json::json!({"better": run, "reason": "it read the skill"}).to_string();
+    let accomplished = |passed: bool| {
+        let item = serde_json::json!({"text": "The run accomplished the task as it was given", "passed": passed,
+            "evidence": if passed { "30 per unit" } else { "" }});
+        serde_json::json!({ "expectations": [item] }).to_string()
+    };
+    // ACES's rubric with a reference answer: the goal and five criteria, four of them met.
+    let rubric = |passed: bool| {
+        let evidence = if passed { "30 per unit" } else { "" };
+        let items: Vec<_> = [passed, passed, passed, passed, passed, false]
+            .iter()
+            .map(|p| serde_json::json!({"passed": p, "evidence": evidence}))
+            .collect();
+        serde_json::json!({ "expectations": items }).to_string()
+    };
     // Grades a pass only where the run read the skill; compares by naming that run in either position.
     let judge = driver::model_server(
         serde_json::json!({"branches": [
+            {"if_prompt_contains": "without more work\n\n## Transcript of the run\n\n[call bash]",
+             "steps": [{"text": rubric(true)}]},
+            {"if_prompt_contains": "without more work", "steps": [{"text": rubric(false)}]},
+            {"if_prompt_contains": "as it was given\n\n## Transcript of the run\n\n[call bash]",
+             "steps": [{"text": accomplished(true)}]},
+            {"if_prompt_contains": "as it was given", "steps": [{"text": accomplished(false)}]},
             {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
             {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
             {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
@@ -863,8 +887,9 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.click(run).await;
     let done = s.wait_for_within(Locator::Css("[data-testid=experiment-judge-result]"), Duration::from_secs(60)).await;
     // Graded first, the judged case's pair is scored and compared in the same pass.
-    s.wait_text(&done, "Graded 2 arms and compared 2 pairs").await;
-    s.wait_for(Locator::Css("[data-testid=experiment-judge-run][data-arms='0'][data-pairs='0']")).await;
+    s.wait_text(&done, "Graded 2 arms, applied the rubric to 4 arms and compared 2 pairs").await;
+    s.wait_for(Locator::Css("[data-testid=experiment-judge-run][data-arms='0'][data-rubric='0'][data-pairs='0']"))
+        .await;
     // 0 → 100 on the judged case, 0 → 0 on the verified one.
     s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='50']")).await;
     // The heatmap by the judge's measure: only the judged case, 0 → 100.
@@ -878,6 +903,16 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
         .await;
     let preference = s.wait_for(Locator::Css("[data-testid=preference-table]")).await;
     s.wait_text(&preference, "2 / 0 / 0").await;
+    // Calibration: the judged arms graded twice more agree with themselves; on the verified case
+    // (both arms fail their verifier) the judge passes the arm that read the skill: 1 of 2 agree.
+    s.click(Locator::Css("[data-testid=judge-calibrate]")).await;
+    s.wait_for_within(
+        Locator::Css(
+            "[data-testid=judge-calibration-latest][data-unanimous='4'][data-expectations='4'][data-arms='2'][data-agree='1']",
+        ),
+        Duration::from_secs(60),
+    )
+    .await;
     s.screenshot("e2e-judged-results.png").await;
 
     s.click(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary]")).await;
@@ -889,6 +924,8 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     ))
     .await;
     s.wait_for(Locator::Css("[data-testid=pair-preferred][data-preferred=with]")).await;
+    let rubric = s.wait_for(Locator::Css("[data-testid=arm-result][data-arm=with] [data-testid=arm-rubric]")).await;
+    s.wait_text(&rubric, "goal_accuracy 100 points, accuracy 80 points").await;
     s.screenshot("e2e-judged-pair.png").await;
     s.close().await;
 }

@@ -293,6 +293,13 @@ impl Api {
         let rt = crate::runtime::current_thread("the judge")?;
         Ok(rt.block_on(experiments::judging::judge_pending(self.workspace()?, id))?)
     }
+    pub fn calibrate_judge(&self, id: i64, gradings: u32, sample: u32) -> Result<Calibration> {
+        let rt = crate::runtime::current_thread("the judge")?;
+        Ok(rt.block_on(experiments::calibration::calibrate(self.workspace()?, id, gradings, sample))?)
+    }
+    pub fn judge_calibration(&self, id: i64) -> Result<Option<Calibration>> {
+        Ok(experiments::calibration::latest(self.workspace()?, id)?)
+    }
     pub fn experiment_measures(&self, id: i64) -> Result<ExperimentMeasures> {
         Ok(experiments::measures::experiment_measures(self.workspace()?, id)?)
     }

@@ -134,6 +134,12 @@ macro_rules! with_commands {
             /// is not graded yet, then compare the arms of every scored pair not yet compared;
             /// resolves with how many arms it graded and pairs it compared (NO SCOREs included).
             fn judge_experiment(id: i64) -> Judged;
+            /// Calibrates the experiment's judge: up to `sample` graded arms graded `gradings`
+            /// times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it
+            /// as the experiment's latest calibration.
+            fn calibrate_judge(id: i64, gradings: u32, sample: u32) -> Calibration;
+            /// The experiment's latest judge calibration, if any.
+            fn judge_calibration(id: i64) -> Option<Calibration>;
             /// ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with
             /// the paired statistics, and pass@k per arm.
             fn experiment_measures(id: i64) -> ExperimentMeasures;

@@ -2,10 +2,12 @@
 //! through the queue, then the paired statistics.
 
 use clap::ValueEnum;
+use skillscope_api::experiments::measures::PairMeasures;
 use skillscope_api::experiments::task_sets::{self, TaskImportKind};
 use skillscope_api::experiments::{self, Condition, ExperimentDesign};
 use skillscope_api::judge::Judge;
 use skillscope_api::{agents, library, AppError, Workspace};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -149,15 +151,16 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     let preference = experiments::preference::summarise(&pairs);
     if a.json {
         let mut out = serde_json::to_value(&results)?;
+        let m = experiments::measures::experiment_measures(ws, id)?;
         if a.judge.is_some() {
-            out["pairs"] = pairs.iter().map(judged_pair).collect();
+            let measured: HashMap<i64, &PairMeasures> = m.pairs.iter().map(|p| (p.pair_id, p)).collect();
+            out["pairs"] = pairs.iter().map(|p| judged_pair(p, measured.get(&p.id).copied())).collect();
             out["preference"] = serde_json::to_value(&preference)?;
             out["preference_method"] = experiments::preference::METHOD.into();
         }
-        let m = experiments::measures::experiment_measures(ws, id)?;
         out["lift"] = lift(&m);
         out["pass_at_k"] = serde_json::to_value(&m.pass_at_k)?;
-        out["measures_method"] = format!("{} {}", m.method, m.not_judged).into();
+        out["measures_method"] = format!("{} {}", m.method, m.judged_method).into();
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(true);
     }
@@ -173,28 +176,31 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     Ok(true)
 }
 
-/// Skill Lift per skill and configuration (in points): the composite with its 95% CI as
-/// `overall`, and each measure's lift in `per_metric`.
+/// Skill Lift per skill and configuration (in points): in `overall` with its 95% CI, ACES's
+/// six-metric overall where the judge scored all six, else the composite of the deterministic
+/// three (`overall_measure` says which); each measure's lift in `per_metric`.
 fn lift(m: &experiments::measures::ExperimentMeasures) -> serde_json::Value {
     let mut rows: std::collections::BTreeMap<(String, String), serde_json::Value> = Default::default();
+    // "overall" comes after "composite" in the measures, so it wins where it exists.
     for metric in &m.metrics {
         for s in &metric.report.groups {
             let row = rows
                 .entry((s.skill.clone(), s.config.clone()))
                 .or_insert_with(|| serde_json::json!({"skill": s.skill, "config": s.config, "per_metric": {}}));
             row["per_metric"][&metric.measure] = s.delta.into();
-            if metric.measure == "composite" {
+            if metric.measure == "composite" || metric.measure == "overall" {
                 (row["overall"], row["ci_low"], row["ci_high"]) = (s.delta.into(), s.ci_low.into(), s.ci_high.into());
+                row["overall_measure"] = metric.measure.clone().into();
             }
         }
     }
     rows.into_values().collect()
 }
 
-/// A pair as `eval --judge --json` reports it: each arm's graded expectations (with their quotes)
-/// or its NO SCORE reason, and who judged with which prompt.
-fn judged_pair(p: &experiments::PairView) -> serde_json::Value {
-    let arm = |a: &experiments::ArmView| match &a.judgement {
+/// A judgement as `eval --judge --json` reports it: the verdicts with their quotes, or the NO
+/// SCORE reason, and who judged with which prompt.
+fn judgement(j: &Option<skillscope_api::judge::Judgement>) -> serde_json::Value {
+    match j {
         None => serde_json::Value::Null,
         Some(j) => serde_json::json!({
             "score": j.score(),
@@ -202,12 +208,40 @@ fn judged_pair(p: &experiments::PairView) -> serde_json::Value {
             "expectations": j.graded.as_ref().map(|g| &g.expectations),
             "judge": j.by,
         }),
+    }
+}
+
+/// A pair as `eval --judge --json` reports it: per arm its graded expectations, its ACES rubric
+/// and its six runtime metrics in [0, 1] (a metric nobody could score is null), and the judge's
+/// preference.
+fn judged_pair(p: &experiments::PairView, measured: Option<&PairMeasures>) -> serde_json::Value {
+    let scores = |with: bool| -> Vec<(&str, f64)> {
+        let arm = measured.map(|m| if with { &m.with } else { &m.without });
+        arm.map(|a| a.named().map(|(name, x)| (name, x.score)).to_vec()).unwrap_or_default()
+    };
+    let arm = |a: &experiments::ArmView, deterministic: Vec<(&str, f64)>| {
+        let mut metrics = serde_json::json!({
+            "behavior_check": a.judgement.as_ref().and_then(|j| j.score()),
+            "goal_accuracy": a.rubric_scores.map(|s| s.goal_accuracy),
+            "accuracy": a.rubric_scores.and_then(|s| s.accuracy),
+        });
+        for (name, score) in deterministic {
+            metrics[name] = score.into();
+        }
+        let mut out = judgement(&a.judgement);
+        if out.is_null() {
+            out = serde_json::json!({});
+        }
+        out["rubric"] = judgement(&a.rubric);
+        out["metrics"] = metrics;
+        out
     };
     // "with", "without" or "tie"; null when not compared or NO SCORE (the reason beside it).
     let preference = p.preference.as_ref().and_then(|x| x.compared.as_ref()).map(|c| c.preferred);
     serde_json::json!({
         "task": p.task, "config": p.config, "repeat": p.repeat, "scored": p.excluded.is_empty(), "excluded": p.excluded,
-        "judged": {"without": arm(&p.without), "with": arm(&p.with), "preference": preference,
+        "judged": {"without": arm(&p.without, scores(false)), "with": arm(&p.with, scores(true)),
+                   "preference": preference,
                    "preference_no_score": p.preference.as_ref().and_then(|x| x.no_score.as_ref()),
                    "position_flip": p.preference.as_ref().and_then(|x| x.compared.as_ref()).map(|c| c.position_flip)},
     })

@@ -39,6 +39,19 @@ pub(crate) enum ExperimentCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Calibrate the experiment's judge: graded arms graded again (repeatability), and
+    /// verifier-scored arms graded by the judge (agreement with the verifiers).
+    Calibrate {
+        id: i64,
+        /// Gradings per arm, the stored one included.
+        #[arg(long, default_value_t = 3)]
+        gradings: u32,
+        /// The most arms per check (the first in pair order).
+        #[arg(long, default_value_t = 20)]
+        sample: u32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Every pair: scored or why not, what each arm saw and ran (fairness), and each arm's outcome.
     Pairs {
         id: i64,
@@ -52,6 +65,7 @@ pub(crate) fn run(ws: &Workspace, cmd: ExperimentCmd) -> Result<(), AppError> {
     let request = match cmd {
         ExperimentCmd::Pairs { id, json } => return pairs(ws, id, json),
         ExperimentCmd::Measures { id, json } => return measures(ws, id, json),
+        ExperimentCmd::Calibrate { id, gradings, sample, json } => return calibrate(ws, id, gradings, sample, json),
         ExperimentCmd::Csv { id, table } => {
             let table = match table {
                 Table::Pairs => CsvTable::Pairs,
@@ -105,7 +119,7 @@ fn measures(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
         println!("{}", serde_json::to_string_pretty(&m)?);
         return Ok(());
     }
-    println!("{}\n{}\n", m.method, m.not_judged);
+    println!("{}\n{}\n", m.method, m.judged_method);
     println!("Skill Lift (with − without, points; 95% paired bootstrap CI; sign-flip q):");
     for metric in &m.metrics {
         for s in metric.report.skills.iter().chain(&metric.report.groups) {
@@ -136,6 +150,28 @@ fn measures(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
     for line in &m.not_measured {
         println!("not measured: {line}");
     }
+    Ok(())
+}
+
+fn calibrate(ws: &Workspace, id: i64, gradings: u32, sample: u32, json: bool) -> Result<(), AppError> {
+    let rt = crate::runtime()?;
+    let c = rt.block_on(experiments::calibration::calibrate(ws, id, gradings, sample))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&c)?);
+        return Ok(());
+    }
+    let pct = |x: Option<f64>| x.map_or("–".to_string(), |v| format!("{:.0}%", v * 100.0));
+    let num = |x: Option<f64>| x.map_or("–".to_string(), |v| format!("{v:.3}"));
+    let (r, v) = (&c.repeatability, &c.verifier);
+    println!("Calibration of {} · {} ({})", c.judge.provider, c.judge.model, c.method);
+    println!(
+        "  repeatability: {} arm(s) × {} gradings: {} of {} expectation verdicts unanimous ({}), score SD {}, widest range {}, {} NO SCORE",
+        r.arms, r.gradings, r.unanimous, r.expectations, pct(r.unanimous_rate), num(r.mean_score_sd), num(r.max_score_range), r.no_score
+    );
+    println!(
+        "  agreement with verifiers: {} of {} arm(s) ({} [{}, {}]), kappa {}; judge-only passes {}, verifier-only passes {}, {} NO SCORE",
+        v.agree, v.arms, pct(v.rate), pct(v.ci_low), pct(v.ci_high), num(v.kappa), v.judge_only_pass, v.verifier_only_pass, v.no_score
+    );
     Ok(())
 }
 

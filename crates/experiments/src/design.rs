@@ -6,7 +6,8 @@ use crate::error::{ExperimentError, Result};
 use crate::results_cache;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
-use skillscope_judge::store::Preference;
+use skillscope_judge::rubric::{self, RubricScores};
+use skillscope_judge::store::{self as verdicts, Preference};
 use skillscope_judge::{Judge, Judgement};
 use skillscope_library as library;
 use skillscope_runs::agents::{self, AgentConfig};
@@ -182,6 +183,12 @@ pub struct ArmView {
     /// For a task a judge grades: the judge's verdicts on this attempt (or why there is no score).
     #[serde(default)]
     pub judgement: Option<Judgement>,
+    /// With a judge: its ACES rubric on this attempt (goal, and accuracy against a reference
+    /// answer) or why there is none, and the scores it gives.
+    #[serde(default)]
+    pub rubric: Option<Judgement>,
+    #[serde(default)]
+    pub rubric_scores: Option<RubricScores>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -220,8 +227,10 @@ impl PairView {
         for arm in [&mut self.without, &mut self.with] {
             arm.snapshot = None;
             arm.checks = Vec::new();
-            if let Some(graded) = arm.judgement.as_mut().and_then(|j| j.graded.as_mut()) {
-                graded.expectations = Vec::new();
+            for j in [&mut arm.judgement, &mut arm.rubric].into_iter().flatten() {
+                if let Some(graded) = j.graded.as_mut() {
+                    graded.expectations = Vec::new();
+                }
             }
         }
         self
@@ -448,6 +457,8 @@ fn load_arms(ws: &Workspace, experiment_id: i64) -> Result<HashMap<i64, Arm>> {
                     snapshot: snapshot.and_then(|j| serde_json::from_str(&j).ok()),
                     checks: checks.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default(),
                     judgement: None,
+                    rubric: None,
+                    rubric_scores: None,
                 },
                 spec,
             ),
@@ -557,12 +568,16 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         rows
     };
     let mut arms = load_arms(ws, experiment_id)?;
-    let (mut judgements, mut preferences) = match design.judge {
+    let (mut judgements, mut rubrics, mut preferences) = match design.judge {
         Some(_) => {
             let run = run_of(ws, experiment_id)?;
-            (skillscope_judge::store::of_run(ws, run)?, skillscope_judge::store::preferences_of_run(ws, run)?)
+            (
+                verdicts::of_run(ws, verdicts::Graded::Expectations, run)?,
+                verdicts::of_run(ws, verdicts::Graded::Rubric, run)?,
+                verdicts::preferences_of_run(ws, run)?,
+            )
         }
-        None => (HashMap::new(), HashMap::new()),
+        None => (HashMap::new(), HashMap::new(), HashMap::new()),
     };
     let configs: HashMap<i64, String> = agents::agents(ws)?.into_iter().map(|a| (a.id, a.name)).collect();
     let mut names: HashMap<i64, (String, u32)> = HashMap::new();
@@ -596,6 +611,10 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         if spec.is_some_and(|t| t.judged().is_some()) {
             excluded.extend(judged(&mut without.0, &mut judgements, "without"));
             excluded.extend(judged(&mut with.0, &mut judgements, "with"));
+        }
+        for arm in [&mut without.0, &mut with.0] {
+            arm.rubric = rubrics.remove(&arm.trial_id);
+            arm.rubric_scores = arm.rubric.as_ref().and_then(|j| j.graded.as_ref()).map(rubric::scores);
         }
         if excluded.is_empty() {
             excluded = fairness.clone();

@@ -1,6 +1,7 @@
 //! What the experiment's judge does, once its trials have run: grades every finished arm of a
 //! task with expectations (not yet judged on its current attempt) from the transcript of its run,
-//! and compares the two arms of every scored pair in both orders (not yet compared on their
+//! applies ACES's rubric (goal, and accuracy where the task has a reference answer) to every
+//! finished arm not yet given it, and compares the two arms of every scored pair in both orders (not yet compared on their
 //! current attempts). A verdict that cannot be had is stored as NO SCORE with its reason: a
 //! graded arm's pair stays unscored; a pair without a preference counts in no preference rate.
 
@@ -9,18 +10,21 @@ use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use skillscope_judge::grading::{expectations, transcript, Grading};
 use skillscope_judge::preference::Comparison;
-use skillscope_judge::store::{self, Judgement, Preference};
+use skillscope_judge::rubric;
+use skillscope_judge::store::{self, Graded, Judgement, Preference};
 use skillscope_judge::{Judge, Session};
 use skillscope_runs::queue::model::TrialState;
 use skillscope_runs::trajectories;
 use skillscope_store::workspace::Workspace;
 use ts_rs::TS;
 
-/// What the judge did: arms graded and pairs compared (NO SCOREs included).
+/// What the judge did: arms graded on their expectations, arms given the ACES rubric, and pairs
+/// compared (NO SCOREs included).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Judged {
     pub graded: u32,
+    pub rubric: u32,
     pub compared: u32,
 }
 
@@ -29,11 +33,33 @@ fn finished(arm: &ArmView) -> bool {
 }
 
 /// The arm's current attempt and the transcript of its run, if it left one.
-fn arm_transcript(ws: &Workspace, arm: &ArmView) -> Result<(u32, Option<String>)> {
+pub(crate) fn arm_transcript(ws: &Workspace, arm: &ArmView) -> Result<(u32, Option<String>)> {
     let attempt = arm.reruns + 1;
     let stored = trajectories::for_trial(ws, arm.trial_id)?.into_iter().find(|t| t.attempt == Some(attempt));
     let text = stored.map(|t| trajectories::get(ws, t.id).map(|t| transcript(&t))).transpose()?;
     Ok((attempt, text))
+}
+
+/// Grades `asked` of the arm's current attempt and stores the verdict (or NO SCORE) as `kind`.
+async fn grade_arm(
+    ws: &Workspace,
+    (session, judge): (&Session, &Judge),
+    instruction: &str,
+    asked: Vec<String>,
+    arm: &ArmView,
+    kind: Graded,
+) -> Result<()> {
+    let (attempt, text) = arm_transcript(ws, arm)?;
+    let outcome = match (asked.is_empty(), text) {
+        (true, _) => (None, Err("the case has no expectation and no expected output to grade".into())),
+        (false, None) => (None, Err("the run left no trajectory to grade".into())),
+        (false, Some(text)) => {
+            let a = session.grade(&Grading::prepare(instruction, asked, text)).await;
+            (a.model_reported, a.outcome)
+        }
+    };
+    store::save(ws, kind, &Judgement::new(arm.trial_id, attempt, judge, outcome.0, outcome.1))?;
+    Ok(())
 }
 
 /// Judges what is pending in the experiment; nothing when its design names no judge.
@@ -44,20 +70,17 @@ pub async fn judge_pending(ws: &Workspace, experiment_id: i64) -> Result<Judged>
     let mut done = Judged::default();
     for p in pairs(ws, experiment_id)? {
         let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
-        if let Some((asked, expected_output)) = task.judged() {
-            for arm in [&p.without, &p.with].into_iter().filter(|a| finished(a) && a.judgement.is_none()) {
+        let judged = task.judged();
+        for arm in [&p.without, &p.with].into_iter().filter(|a| finished(a)) {
+            if let (Some((asked, expected_output)), None) = (judged, &arm.judgement) {
                 let asked = expectations(asked, expected_output);
-                let (attempt, text) = arm_transcript(ws, arm)?;
-                let outcome = match (asked.is_empty(), text) {
-                    (true, _) => (None, Err("the case has no expectation and no expected output to grade".into())),
-                    (false, None) => (None, Err("the run left no trajectory to grade".into())),
-                    (false, Some(text)) => {
-                        let a = session.grade(&Grading::prepare(&task.instruction, asked, text)).await;
-                        (a.model_reported, a.outcome)
-                    }
-                };
-                store::save(ws, &Judgement::new(arm.trial_id, attempt, judge, outcome.0, outcome.1))?;
+                grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Expectations).await?;
                 done.graded += 1;
+            }
+            if arm.rubric.is_none() {
+                let asked = rubric::asked(judged.and_then(|(_, reference)| reference));
+                grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Rubric).await?;
+                done.rubric += 1;
             }
         }
     }

@@ -2,6 +2,7 @@
 //! charts, experiment bundles (export and import) and the demo seed.
 
 pub mod bundle;
+pub mod calibration;
 pub mod csv_export;
 pub mod demo;
 mod design;

@@ -1,8 +1,9 @@
 //! ACES's measures over an experiment's scored pairs: the three deterministic runtime metrics of
 //! each arm (from its trajectory, `skillscope_measures`), tested with the same paired statistics
 //! as pass ratios (so each lift has its 95% CI, p, q and minimum detectable effect); their mean as
-//! the composite Skill Lift of the deterministic metrics; pass@k per arm; and, with a judge, its
-//! pairwise preference per skill.
+//! the composite Skill Lift of the deterministic metrics; pass@k per arm; and, with a judge, the
+//! judged metrics (graded expectations, ACES's rubric, the six-metric overall) and its pairwise
+//! preference per skill.
 
 use crate::design::{list, pairs, skill_name, ArmView, Condition, PairView};
 use crate::error::{ExperimentError, Result};
@@ -18,14 +19,14 @@ use ts_rs::TS;
 /// An outcome at or above this counts as a pass for pass@k (ACES's default `pass_threshold`).
 pub const PASS_THRESHOLD: f64 = 0.5;
 
-/// What is not computed, said wherever the measures are shown.
-pub const NOT_JUDGED: &str = "behavior_check is the judge's graded expectations (pass ratio), on pairs whose tasks have expectations and whose arms were both graded; accuracy and goal_accuracy (ACES's judge rubrics) are not computed; the composite is the mean of the three deterministic metrics only";
+/// How the judged measures are made, said wherever the measures are shown.
+pub const JUDGED_METHOD: &str = "With a judge: behavior_check is its graded expectations (pass ratio), on pairs whose tasks have expectations; goal_accuracy (1 or 0: the run accomplished the task) and accuracy (five criteria against the task's reference answer, passed / 5; left out where a task has none, which ACES would score 1.0) are its ACES rubric, every verdict quote-checked; each on pairs whose arms were both scored. composite is the mean of the three deterministic metrics; overall is ACES's per-trial mean of all six, on pairs where both arms have all six";
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct MeasureReport {
-    /// `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean), or
-    /// `behavior_check` (the judge's graded expectations).
+    /// `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean); with a judge,
+    /// `behavior_check`, `goal_accuracy`, `accuracy` and `overall` (the mean of all six).
     pub measure: String,
     /// The paired statistics of the measure (in points: 100 × the [0, 1] score), per skill and
     /// configuration as for pass ratios; each row's delta is that measure's Skill Lift.
@@ -62,7 +63,7 @@ pub struct PairMeasures {
 pub struct ExperimentMeasures {
     /// The method, named.
     pub method: String,
-    pub not_judged: String,
+    pub judged_method: String,
     pub metrics: Vec<MeasureReport>,
     pub pass_at_k: Vec<PassAtK>,
     /// The judge's preferences per skill and configuration (empty without a judge), and how
@@ -156,19 +157,36 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         .collect();
     metrics.push(MeasureReport { measure: "composite".into(), report: report(&Measures::composite) });
     let scored: Vec<&PairView> = all.iter().filter(|p| p.excluded.is_empty()).collect();
-    let graded: Vec<_> = scored
+    let judged: [(&str, fn(&ArmView) -> Option<f64>); 3] = [
+        ("behavior_check", |a| a.judgement.as_ref().and_then(|j| j.score())),
+        ("goal_accuracy", |a| a.rubric_scores.map(|s| s.goal_accuracy)),
+        ("accuracy", |a| a.rubric_scores.and_then(|s| s.accuracy)),
+    ];
+    for (name, value) in judged {
+        let pairs: Vec<_> =
+            scored.iter().filter_map(|p| Some(p.stats_pair(value(&p.without)?, value(&p.with)?))).collect();
+        if !pairs.is_empty() {
+            metrics.push(MeasureReport { measure: name.into(), report: skillscope_stats::analyze(&pairs) });
+        }
+    }
+    // ACES's overall: the six metrics' mean, where an arm has all six.
+    let six = |m: &Measures, a: &ArmView| -> Option<f64> {
+        let judged: Vec<f64> = judged.iter().map(|(_, value)| value(a)).collect::<Option<_>>()?;
+        Some((m.composite() * 3.0 + judged.iter().sum::<f64>()) / 6.0)
+    };
+    let overall: Vec<_> = measured
         .iter()
-        .filter_map(|p| {
-            let score = |a: &ArmView| a.judgement.as_ref().and_then(|j| j.score());
-            Some(p.stats_pair(score(&p.without)?, score(&p.with)?))
+        .filter_map(|m| {
+            let p = by_id[&m.pair_id];
+            Some(p.stats_pair(six(&m.without, &p.without)?, six(&m.with, &p.with)?))
         })
         .collect();
-    if !graded.is_empty() {
-        metrics.push(MeasureReport { measure: "behavior_check".into(), report: skillscope_stats::analyze(&graded) });
+    if !overall.is_empty() {
+        metrics.push(MeasureReport { measure: "overall".into(), report: skillscope_stats::analyze(&overall) });
     }
     Ok(ExperimentMeasures {
         method: skillscope_measures::METHOD.into(),
-        not_judged: NOT_JUDGED.into(),
+        judged_method: JUDGED_METHOD.into(),
         metrics,
         pass_at_k: pass_at_k(&scored),
         preference: preference::summarise(&all),

@@ -4,7 +4,7 @@
 
 use crate::call::{Judge, TEMPERATURE};
 use crate::error::Result;
-use crate::grading::{self, Graded, Grading};
+use crate::grading::{self, Grading};
 use crate::preference::{self, Compared, Comparison};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -55,7 +55,7 @@ pub struct Judgement {
     #[serde(flatten)]
     pub by: JudgedBy,
     /// The verdicts; None is NO SCORE, and `no_score` says why.
-    pub graded: Option<Graded>,
+    pub graded: Option<grading::Graded>,
     pub no_score: Option<String>,
 }
 
@@ -65,7 +65,7 @@ impl Judgement {
         attempt: u32,
         judge: &Judge,
         model_reported: Option<String>,
-        outcome: std::result::Result<Graded, String>,
+        outcome: std::result::Result<grading::Graded, String>,
     ) -> Self {
         let (graded, no_score) = split(outcome);
         let by = JudgedBy::new(judge, model_reported, grading::PROMPT_VERSION, Grading::prompt_sha256());
@@ -107,19 +107,39 @@ impl Preference {
     }
 }
 
-pub fn save(ws: &Workspace, j: &Judgement) -> Result<()> {
+/// What a judgement graded: a case's own expectations, or ACES's rubric ([`crate::rubric`]). An arm
+/// attempt has at most one of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Graded {
+    Expectations,
+    Rubric,
+}
+
+impl Graded {
+    fn table(self) -> &'static str {
+        match self {
+            Graded::Expectations => "judgements",
+            Graded::Rubric => "rubric_judgements",
+        }
+    }
+}
+
+pub fn save(ws: &Workspace, kind: Graded, j: &Judgement) -> Result<()> {
     ws.conn()?.execute(
-        "INSERT OR REPLACE INTO judgements(trial_id, attempt, judgement_json, score, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        &format!(
+            "INSERT OR REPLACE INTO {}(trial_id, attempt, judgement_json, score, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            kind.table()
+        ),
         params![j.trial_id, j.attempt, serde_json::to_string(j)?, j.score(), j.by.judged_at],
     )?;
     Ok(())
 }
 
-pub fn get(ws: &Workspace, trial_id: i64, attempt: u32) -> Result<Option<Judgement>> {
+pub fn get(ws: &Workspace, kind: Graded, trial_id: i64, attempt: u32) -> Result<Option<Judgement>> {
     let json: Option<String> = ws
         .conn()?
         .query_row(
-            "SELECT judgement_json FROM judgements WHERE trial_id = ?1 AND attempt = ?2",
+            &format!("SELECT judgement_json FROM {} WHERE trial_id = ?1 AND attempt = ?2", kind.table()),
             params![trial_id, attempt],
             |r| r.get(0),
         )
@@ -128,12 +148,13 @@ pub fn get(ws: &Workspace, trial_id: i64, attempt: u32) -> Result<Option<Judgeme
 }
 
 /// The judgements of a run's trials (their latest attempts), by trial id.
-pub fn of_run(ws: &Workspace, run_id: i64) -> Result<HashMap<i64, Judgement>> {
+pub fn of_run(ws: &Workspace, kind: Graded, run_id: i64) -> Result<HashMap<i64, Judgement>> {
     let conn = ws.conn()?;
-    let mut st = conn.prepare(
-        "SELECT j.trial_id, j.judgement_json FROM judgements j JOIN trials t ON t.id = j.trial_id AND t.attempt = j.attempt
+    let mut st = conn.prepare(&format!(
+        "SELECT j.trial_id, j.judgement_json FROM {} j JOIN trials t ON t.id = j.trial_id AND t.attempt = j.attempt
          WHERE t.run_id = ?1",
-    )?;
+        kind.table()
+    ))?;
     let rows: Vec<(i64, String)> =
         st.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     rows.into_iter().map(|(id, json)| Ok((id, serde_json::from_str(&json)?))).collect()

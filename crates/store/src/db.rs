@@ -325,6 +325,25 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (without_trial_id, without_attempt, with_trial_id, with_attempt)
     );
     "#,
+    // 14: the latest calibration of an experiment's judge.
+    r#"
+    CREATE TABLE judge_calibrations (
+        experiment_id INTEGER PRIMARY KEY REFERENCES experiments(id),
+        calibration_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    "#,
+    // 15: a judge's ACES rubric (goal, accuracy criteria) on an arm attempt, or why there is none.
+    r#"
+    CREATE TABLE rubric_judgements (
+        trial_id INTEGER NOT NULL REFERENCES trials(id),
+        attempt INTEGER NOT NULL,
+        judgement_json TEXT NOT NULL,
+        score REAL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (trial_id, attempt)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

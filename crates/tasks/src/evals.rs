@@ -9,9 +9,13 @@
 //! - the legacy flat array `[{id, question, ground_truth, expected_behavior}]`;
 //! - `evals.jsonl` (one case object per line).
 //!
+//! - skill-creator's trigger evals `[{query, should_trigger}]`.
+//!
 //! Skillscope extension: a case may carry `verify_command` (exit 0 = pass)
 //! or `score_command` (prints `{"score": x}`); it then gets a deterministic
-//! verifier. Every other case gets [`TaskVerifier::NeedsJudge`] with its
+//! verifier. A case with nothing to check but `should_trigger` (or ACES's
+//! `expected_skill`) is a [`TaskVerifier::Routing`] case, for activation
+//! accuracy. Every other case gets [`TaskVerifier::NeedsJudge`] with its
 //! assertions and expected output, for a judge to grade later.
 //!
 //! Case files are placed at `input/<path>` in the working directory (a
@@ -140,7 +144,7 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
         Some(Value::Number(n)) => n.to_string(),
         Some(_) => return Err(ctx.err("`id` must be a non-empty string or a number".into())),
     };
-    let prompt = text_field(ctx, o, &["prompt", "question"])?
+    let prompt = text_field(ctx, o, &["prompt", "question", "query"])?
         .filter(|p| !p.trim().is_empty())
         .ok_or_else(|| ctx.err(format!("(id `{case_id}`) has no `prompt`")))?;
     let expected_output = text_field(ctx, o, &["expected_output", "ground_truth"])?;
@@ -160,23 +164,31 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
 
     let verify = text_field(ctx, o, &["verify_command"])?;
     let score_cmd = text_field(ctx, o, &["score_command"])?;
+    let should_trigger = should_trigger(ctx, o, skill)?;
     let verifier = match (verify, score_cmd) {
         (Some(_), Some(_)) => return Err(ctx.err("has both `verify_command` and `score_command`".into())),
         (Some(command), None) => TaskVerifier::ExitCode { command },
         (None, Some(command)) => TaskVerifier::JsonScoreCommand { command },
-        (None, None) => {
-            TaskVerifier::NeedsJudge { expectations: expectations.clone(), expected_output: expected_output.clone() }
-        }
+        (None, None) => match should_trigger {
+            // Nothing to check but where it should route: a trigger eval.
+            Some(should_trigger) if expectations.is_empty() && expected_output.is_none() => {
+                TaskVerifier::Routing { should_trigger }
+            }
+            _ => TaskVerifier::NeedsJudge {
+                expectations: expectations.clone(),
+                expected_output: expected_output.clone(),
+            },
+        },
     };
     if verifier.runs_in_container() && !expectations.is_empty() {
         warnings
             .push(format!("{} assertion(s) are not scored: the case's command verifier decides", expectations.len()));
     }
-    if !verifier.runs_in_container() && expectations.is_empty() && expected_output.is_none() {
+    if matches!(verifier, TaskVerifier::NeedsJudge { .. }) && expectations.is_empty() && expected_output.is_none() {
         warnings.push("no assertions and no expected output: a judge has nothing to check".into());
     }
-    if o.get("should_trigger") == Some(&Value::Bool(false)) {
-        warnings.push("negative case (should_trigger = false): it tests routing, not outcome".into());
+    if should_trigger == Some(false) && !matches!(verifier, TaskVerifier::Routing { .. }) {
+        warnings.push("negative case (should_trigger = false) with an outcome to check: it is scored on the outcome and does not count toward activation accuracy".into());
     }
 
     Ok(TaskSpec {
@@ -196,6 +208,19 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
         run_as_root: false,
         warnings,
     })
+}
+
+/// Whether the case says the skill should be used: `should_trigger`, else ACES's `expected_skill`
+/// (null: a negative case; another skill's name: not this one); None when it says neither.
+fn should_trigger(ctx: &CaseCtx, o: &Map<String, Value>, skill: &str) -> Result<Option<bool>, ImportError> {
+    match (o.get("should_trigger"), o.get("expected_skill")) {
+        (Some(Value::Bool(b)), _) => Ok(Some(*b)),
+        (Some(Value::Null) | None, Some(Value::Null)) => Ok(Some(false)),
+        (Some(Value::Null) | None, Some(Value::String(s))) => Ok(Some(s == skill)),
+        (Some(Value::Null) | None, None) => Ok(None),
+        (Some(_), _) => Err(ctx.err("`should_trigger` is not true or false".into())),
+        (_, Some(_)) => Err(ctx.err("`expected_skill` is not a string or null".into())),
+    }
 }
 
 fn text_field(ctx: &CaseCtx, o: &Map<String, Value>, keys: &[&str]) -> Result<Option<String>, ImportError> {

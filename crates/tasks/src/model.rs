@@ -146,6 +146,9 @@ pub enum TaskVerifier {
     ExitCode { command: String },
     /// No deterministic verifier: a judge grades the run against these.
     NeedsJudge { expectations: Vec<String>, expected_output: Option<String> },
+    /// A routing case (a trigger eval): no outcome is checked; whether the agent used the skill
+    /// under test, against whether it should have, counts toward activation accuracy.
+    Routing { should_trigger: bool },
     /// The source has no usable verifier; the task cannot be scored.
     Missing { reason: String },
 }
@@ -161,13 +164,15 @@ impl TaskVerifier {
             Self::JsonScoreCommand { command } => format!("JSON score from `{command}`"),
             Self::ExitCode { command } => format!("exit code of `{command}`"),
             Self::NeedsJudge { expectations, .. } => format!("{} expectation(s) for a judge", expectations.len()),
+            Self::Routing { should_trigger: true } => "activation: the skill should be used".into(),
+            Self::Routing { should_trigger: false } => "activation: the skill should not be used".into(),
             Self::Missing { reason } => format!("none: {reason}"),
         }
     }
 
     /// True for verifiers that run a command in the container.
     pub fn runs_in_container(&self) -> bool {
-        !matches!(self, Self::NeedsJudge { .. } | Self::Missing { .. })
+        !matches!(self, Self::NeedsJudge { .. } | Self::Routing { .. } | Self::Missing { .. })
     }
 }
 

@@ -8,7 +8,7 @@ export type ExperimentMeasures = {
 /**
  * The method, named.
  */
-method: string, not_judged: string, metrics: Array<MeasureReport>, pass_at_k: Array<PassAtK>, 
+method: string, judged_method: string, metrics: Array<MeasureReport>, pass_at_k: Array<PassAtK>, 
 /**
  * The judge's preferences per skill and configuration (empty without a judge), and how
  * they are summed up.

@@ -3,8 +3,8 @@ import type { StatsReport } from "./StatsReport";
 
 export type MeasureReport = { 
 /**
- * `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean), or
- * `behavior_check` (the judge's graded expectations).
+ * `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean); with a judge,
+ * `behavior_check`, `goal_accuracy`, `accuracy` and `overall` (the mean of all six).
  */
 measure: string, 
 /**

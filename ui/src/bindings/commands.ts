@@ -4,6 +4,7 @@ import type { AgentConfig } from "./AgentConfig";
 import type { AgentRunRequest } from "./AgentRunRequest";
 import type { AttemptResult } from "./AttemptResult";
 import type { BaseImage } from "./BaseImage";
+import type { Calibration } from "./Calibration";
 import type { Chart } from "./Chart";
 import type { CsvTable } from "./CsvTable";
 import type { Decision } from "./Decision";
@@ -221,6 +222,12 @@ export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_c
 
 /** Has the experiment's judge grade every finished arm of a task with expectations that is not graded yet, then compare the arms of every scored pair not yet compared; resolves with how many arms it graded and pairs it compared (NO SCOREs included). */
 export const judgeExperiment = (id: number) => call<Judged>("judge_experiment", { id });
+
+/** Calibrates the experiment's judge: up to `sample` graded arms graded `gradings` times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it as the experiment's latest calibration. */
+export const calibrateJudge = (id: number, gradings: number, sample: number) => call<Calibration>("calibrate_judge", { id, gradings, sample });
+
+/** The experiment's latest judge calibration, if any. */
+export const judgeCalibration = (id: number) => call<Calibration | null>("judge_calibration", { id });
 
 /** ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with the paired statistics, and pass@k per arm. */
 export const experimentMeasures = (id: number) => call<ExperimentMeasures>("experiment_measures", { id });

@@ -39,6 +39,8 @@ const arm = (state: TrialState, score: number | null = null): ArmView => ({
   snapshot: null,
   checks: [],
   judgement: null,
+  rubric: null,
+  rubric_scores: null,
 });
 
 const pair = (id: number, without: ArmView, withArm: ArmView, excluded: string[] = []): PairView => ({
@@ -113,7 +115,7 @@ describe("experiment design", () => {
       ...pair(1, without, withArm, ["an arm not judged yet"]),
       task: "j",
     });
-    const graded = { ...arm("passed", 1), judgement: {} as ArmView["judgement"] };
+    const graded = { ...arm("passed", 1), judgement: {} as ArmView["judgement"], rubric: {} as ArmView["rubric"] };
     const pairs = [
       onJudged(arm("passed"), arm("failed")),
       onJudged(arm("agent_error"), arm("running")),
@@ -122,8 +124,9 @@ describe("experiment design", () => {
       { ...pair(3, arm("passed"), arm("passed")), preference: {} as PairView["preference"] },
     ];
     // Two in the first pair, one in the second; running, infrastructure errors, graded arms and
-    // tasks with their own verifier wait for no grading. Only the last two pairs are scored, one compared.
-    expect(judgeWork(judged, pairs)).toEqual({ arms: 3, pairs: 1 });
+    // tasks with their own verifier wait for no grading. Every finished arm but the one given the
+    // rubric waits for it. Only the last two pairs are scored, one compared.
+    expect(judgeWork(judged, pairs)).toEqual({ arms: 3, rubric: 7, pairs: 1 });
     expect(judgeWork(design, pairs).arms).toBe(0);
   });
 });

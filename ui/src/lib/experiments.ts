@@ -150,12 +150,20 @@ export function deltaBar(delta: number): DeltaBar {
 
 const GRADED_STATES: ReadonlySet<string> = new Set(["passed", "failed", "agent_error"]);
 
-/** What the judge has left to do: finished arms of judged tasks without a judgement, and scored pairs not yet compared. */
-export function judgeWork(design: ExperimentDesign, pairs: PairView[]): { arms: number; pairs: number } {
+/**
+ * What the judge has left to do: finished arms of judged tasks without a judgement, finished arms
+ * without ACES's rubric, and scored pairs not yet compared.
+ */
+export function judgeWork(
+  design: ExperimentDesign,
+  pairs: PairView[],
+): { arms: number; rubric: number; pairs: number } {
   const judged = new Set(design.tasks.filter((t) => t.scoring?.kind === "needs_judge").map((t) => t.id));
+  const finished = (p: PairView) => [p.without, p.with].filter((arm) => GRADED_STATES.has(arm.state));
   const arms = pairs
     .filter((p) => judged.has(p.task))
-    .flatMap((p) => [p.without, p.with])
-    .filter((arm) => GRADED_STATES.has(arm.state) && arm.judgement === null).length;
-  return { arms, pairs: pairs.filter((p) => p.excluded.length === 0 && p.preference === null).length };
+    .flatMap(finished)
+    .filter((arm) => arm.judgement === null).length;
+  const rubric = pairs.flatMap(finished).filter((arm) => arm.rubric === null).length;
+  return { arms, rubric, pairs: pairs.filter((p) => p.excluded.length === 0 && p.preference === null).length };
 }

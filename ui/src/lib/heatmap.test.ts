@@ -201,6 +201,9 @@ describe("heatmap measures", () => {
       "skill_execution",
       "skill_efficiency",
       "behavior_check",
+      "goal_accuracy",
+      "accuracy",
+      "overall",
     ]);
   });
 });

@@ -46,9 +46,12 @@ export const HEAT_MEASURES = [
   ["skill_execution", "skill_execution"],
   ["skill_efficiency", "skill_efficiency"],
   ["behavior_check", "behavior_check (judge)"],
+  ["goal_accuracy", "goal_accuracy (judge)"],
+  ["accuracy", "accuracy (judge)"],
+  ["overall", "ACES overall (six metrics)"],
 ] as const;
 
-/** The statistics of one measure; null when the experiment has none (behavior_check without a judge). */
+/** The statistics of one measure; null when the experiment has none (a judged measure without a judge). */
 export function measureReport(m: ExperimentMeasures, measure: string): StatsReport | null {
   return m.metrics.find((r) => r.measure === measure)?.report ?? null;
 }

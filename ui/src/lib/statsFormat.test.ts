@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StatsSummary } from "../bindings/StatsSummary";
-import { formatDelta, signFlipBound, signFlipText } from "./statsFormat";
+import { formatDelta, formatShare, formatShareCi, signFlipBound, signFlipText } from "./statsFormat";
 
 const summary = (patch: Partial<StatsSummary>): StatsSummary =>
   ({
@@ -30,5 +30,14 @@ describe("sign-flip p", () => {
 
   it("shows PRG in points like the delta", () => {
     expect(formatDelta(12.5)).toBe("+12.5");
+  });
+});
+
+describe("shares", () => {
+  it("shows an unknown share or interval end as a dash", () => {
+    expect(formatShare(0.4)).toBe("40%");
+    expect(formatShare(null)).toBe("—");
+    expect(formatShareCi(0.22, 0.61)).toBe("22% to 61%");
+    expect(formatShareCi(null, 0.61)).toBe("—");
   });
 });

@@ -40,6 +40,16 @@ export function formatRate(x: number): string {
   return `${Math.round(x * 100)}%`;
 }
 
+/** A share that may be unknown: "40%", or "—". */
+export function formatShare(x: number | null): string {
+  return x === null ? DASH : formatRate(x);
+}
+
+/** An interval of shares: "22% to 61%", or "—" when either end is unknown. */
+export function formatShareCi(low: number | null, high: number | null): string {
+  return low === null || high === null ? DASH : `${formatRate(low)} to ${formatRate(high)}`;
+}
+
 /** The sign-flip p, with how it was obtained when that is not exact: "0.031 (grid)". */
 export function signFlipText(s: StatsSummary): string {
   const p = formatP(s.p_signflip);

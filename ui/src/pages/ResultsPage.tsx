@@ -17,6 +17,7 @@ import { ExperimentExports } from "../components/experiments/ExperimentExports";
 import { ExperimentForm } from "../components/experiments/ExperimentForm";
 import { OriginNote } from "../components/experiments/ExperimentOrigin";
 import { ExperimentsTable } from "../components/experiments/ExperimentsTable";
+import { JudgeCalibration } from "../components/experiments/JudgeCalibration";
 import { MeasuresSection } from "../components/experiments/MeasuresSection";
 import { MeasureHeatmap } from "../components/experiments/MeasureHeatmap";
 import { PairsTable } from "../components/experiments/PairsTable";
@@ -177,6 +178,7 @@ function Selected({ experiment, evidence: { results, pairs }, onClone, onQueued,
       <SkillResultsTable report={results.report} skillIds={skillIds.status === "ready" ? skillIds.data : new Map()} />
       <ChartsSection state={charts} onRetry={reloadCharts} />
       <MeasuresSection key={experiment.id} experimentId={experiment.id} />
+      <JudgeCalibration experiment={experiment} />
       <PairsTable pairs={pairs} runId={experiment.run_id} />
     </div>
   );

@@ -2,17 +2,17 @@
 //! scripted model): the skill read only in the with arm shows as Skill Lift in skill execution and
 //! efficiency, tested with the same paired statistics as pass ratios; pass@k per arm.
 
-use skillscope_api::experiments::measures::{experiment_measures, NOT_JUDGED};
+use skillscope_api::experiments::measures::{experiment_measures, JUDGED_METHOD};
 use skillscope_api::{demo, import, Workspace};
 
 #[test]
-fn the_demo_measured_lifts_skill_execution_and_says_what_is_not_judged() {
+fn the_demo_measured_lifts_skill_execution_and_says_how_judged_measures_are_made() {
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path()).unwrap();
     import::seed_samples_once(&ws).unwrap();
     let id = demo::seed_once(&ws).unwrap().unwrap();
     let m = experiment_measures(&ws, id).unwrap();
-    assert!(m.method.starts_with("ACES runtime metrics") && m.not_judged == NOT_JUDGED);
+    assert!(m.method.starts_with("ACES runtime metrics") && m.judged_method == JUDGED_METHOD);
     assert!(m.not_measured.is_empty(), "{:?}", m.not_measured);
     assert_eq!(m.pairs.len(), 36);
     let row = |measure: &str, skill: &str| {

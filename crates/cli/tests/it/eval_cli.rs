@@ -152,11 +152,28 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
         serde_json::json!({ "expectations": items }).to_string()
     };
     let better = |run: &str| serde_json::json!({"better": run, "reason": "scripted"}).to_string();
+    // Calibrating, this judge passes the run that read the skill, whatever its verifier says.
+    let accomplished = |passed: bool| {
+        let item = serde_json::json!({"text": "The run accomplished the task as it was given", "passed": passed, "evidence": if passed { "30 per unit" } else { "" }});
+        serde_json::json!({ "expectations": [item] }).to_string()
+    };
+    // ACES's rubric on the case with a reference answer: the goal and five criteria; the run that
+    // read the skill meets the goal and four criteria, the other nothing.
+    let rubric = |passed: bool| {
+        let met = [passed, passed, passed, passed, passed, false];
+        let evidence = if passed { "30 per unit" } else { "" };
+        let items: Vec<_> = met.iter().map(|p| serde_json::json!({"passed": p, "evidence": evidence})).collect();
+        serde_json::json!({ "expectations": items }).to_string()
+    };
     let judge = common::scripted_server(
         &rt,
         // A question without tools is answered by the first branch its prompt matches. Comparing,
         // this judge names the run that read the skill, in either position.
         serde_json::json!({"branches": [
+            {"if_prompt_contains": "without more work\n\n## Transcript of the run\n\n[call bash]", "steps": [{"text": rubric(true)}]},
+            {"if_prompt_contains": "without more work", "steps": [{"text": rubric(false)}]},
+            {"if_prompt_contains": "as it was given\n\n## Transcript of the run\n\n[call bash]", "steps": [{"text": accomplished(true)}]},
+            {"if_prompt_contains": "as it was given", "steps": [{"text": accomplished(false)}]},
             {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
             {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
             {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
@@ -199,7 +216,20 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     assert_eq!(with["judge"]["model_reported"], "m");
     assert_eq!(with["judge"]["prompt_sha256"].as_str().unwrap().len(), 64);
     let verified = pairs.iter().find(|p| p["task"] == "csv-summary#1").expect("the verify_command case ran too");
-    assert_eq!(verified["judged"]["with"], serde_json::Value::Null, "a verifier scores it, not the judge");
+    let verified_with = &verified["judged"]["with"];
+    assert_eq!(verified_with["score"], serde_json::Value::Null, "a verifier scores it, not the judge");
+    // ACES's rubric on every arm: the goal only where the task has no reference answer.
+    assert_eq!(verified_with["rubric"]["expectations"].as_array().map(Vec::len), Some(1), "{verified_with}");
+    let metrics = |arm: &serde_json::Value| {
+        let m = &arm["metrics"];
+        (m["goal_accuracy"].as_f64(), m["accuracy"].as_f64(), m["behavior_check"].as_f64())
+    };
+    assert_eq!(metrics(verified_with), (Some(1.0), None, None));
+    assert_eq!(metrics(with), (Some(1.0), Some(0.8), Some(1.0)));
+    assert_eq!(metrics(&judged["judged"]["without"]), (Some(0.0), Some(0.0), Some(0.0)));
+    // The deterministic three beside them, from the trajectory: the with arm read its skill.
+    assert!(with["metrics"]["skill_execution"].as_f64().is_some_and(|x| x > 0.5), "{with}");
+    assert_eq!(with["rubric"]["judge"]["prompt_version"], "grade-expectations-v1");
     // Both orders named the arm that read the skill: a preference for it, on every scored pair.
     for p in pairs {
         assert_eq!(
@@ -220,8 +250,32 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     // the judged case; the verify_command case has no judgement and stays out of it.
     let lift = &v["lift"][0];
     assert_eq!(lift["per_metric"]["behavior_check"].as_f64(), Some(100.0), "{lift}");
+    assert_eq!(
+        (lift["per_metric"]["goal_accuracy"].as_f64(), lift["per_metric"]["accuracy"].as_f64()),
+        (Some(100.0), Some(80.0)),
+        "{lift}"
+    );
+    // All six metrics exist on the judged case only: ACES's overall is its lift there.
+    assert_eq!(lift["overall_measure"], "overall", "{lift}");
     assert!(lift["overall"].is_number() && lift["ci_low"].is_number(), "{lift}");
     assert_eq!(v["pass_at_k"][0]["tasks"], 2);
+
+    // Calibration: the judged arms graded twice more give the same verdicts; on the verified case
+    // (both arms fail their verifier) the judge passes the with arm: one agreement in two, kappa 0.
+    let c = ok(run(h, &["experiment", "calibrate", "1", "--gradings", "3", "--json"], ""));
+    let r = &c["repeatability"];
+    assert_eq!(
+        (r["arms"].as_u64(), r["gradings"].as_u64(), r["unanimous"].as_u64(), r["expectations"].as_u64()),
+        (Some(2), Some(3), Some(4), Some(4)),
+        "{c}"
+    );
+    assert_eq!(r["mean_score_sd"].as_f64(), Some(0.0));
+    let a = &c["verifier"];
+    assert_eq!(
+        (a["arms"].as_u64(), a["agree"].as_u64(), a["judge_only_pass"].as_u64(), a["kappa"].as_f64()),
+        (Some(2), Some(1), Some(1), Some(0.0)),
+        "{c}"
+    );
 
     let v = eval("biased");
     let pairs = v["pairs"].as_array().unwrap();

@@ -108,6 +108,9 @@ pub fn score(
 ) -> Result<Score, ScoreError> {
     match v {
         TaskVerifier::NeedsJudge { .. } => return Err(ScoreError::NeedsJudge),
+        TaskVerifier::Routing { .. } => {
+            return Err(ScoreError::NoVerifier("a routing case has no outcome to score".into()))
+        }
         TaskVerifier::Missing { reason } => return Err(ScoreError::NoVerifier(reason.clone())),
         _ => {}
     }
@@ -123,7 +126,7 @@ pub fn score(
             Some(n) => Ok(Score { failed: 1, ..Score::plain(0.0, format!("command exited {n}")) }),
             None => Err(ScoreError::MissingExitCode),
         },
-        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => unreachable!(),
+        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Routing { .. } | TaskVerifier::Missing { .. } => unreachable!(),
     }
 }
 

@@ -131,7 +131,7 @@ pub fn verifier_plan(v: &TaskVerifier) -> VerifierPlan {
             report_path: None,
             output_dirs: Vec::new(),
         },
-        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Missing { .. } => VerifierPlan {
+        TaskVerifier::NeedsJudge { .. } | TaskVerifier::Routing { .. } | TaskVerifier::Missing { .. } => VerifierPlan {
             files_to_upload: Vec::new(),
             command: Vec::new(),
             report_path: None,

@@ -31,19 +31,20 @@ export function JudgeButton({ experiment, pairs, onJudged }: Props) {
         className="button-small"
         data-testid="experiment-judge-run"
         data-arms={work.arms}
+        data-rubric={work.rubric}
         data-pairs={work.pairs}
-        title={`${judge.provider} · ${judge.model} grades each expectation with a quote from the run, and compares the two arms of each scored pair in both orders`}
-        disabled={work.arms + work.pairs === 0 || state.status === "running"}
+        title={`${judge.provider} · ${judge.model} grades each expectation with a quote from the run, applies ACES's goal and accuracy rubric to every finished arm, and compares the two arms of each scored pair in both orders`}
+        disabled={work.arms + work.rubric + work.pairs === 0 || state.status === "running"}
         onClick={judgeAll}
       >
         {state.status === "running"
           ? "Judging…"
-          : `Judge: grade ${plural(work.arms, "arm")}, compare ${plural(work.pairs, "pair")}`}
+          : `Judge: grade ${plural(work.arms, "arm")}, rubric ${plural(work.rubric, "arm")}, compare ${plural(work.pairs, "pair")}`}
       </button>
       {state.status === "done" && (
         <span className="muted" data-testid="experiment-judge-result">
-          Graded {plural(state.data.graded, "arm")} and compared {plural(state.data.compared, "pair")}; a NO SCORE says
-          why beside its pair.
+          Graded {plural(state.data.graded, "arm")}, applied the rubric to {plural(state.data.rubric, "arm")} and
+          compared {plural(state.data.compared, "pair")}; a NO SCORE says why beside its pair.
         </span>
       )}
       {state.status === "failed" && <ErrorPanel error={state.error} testId="experiment-judge-error" />}

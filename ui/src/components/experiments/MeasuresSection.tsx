@@ -4,7 +4,16 @@ import type { PassAtK } from "../../bindings/PassAtK";
 import type { PreferenceSummary } from "../../bindings/PreferenceSummary";
 import type { StatsSummary } from "../../bindings/StatsSummary";
 import { useAction } from "../../lib/useAction";
-import { formatCi, formatDelta, formatGain, formatP, formatPoints, formatRate } from "../../lib/statsFormat";
+import {
+  formatCi,
+  formatDelta,
+  formatGain,
+  formatP,
+  formatPoints,
+  formatRate,
+  formatShare,
+  formatShareCi,
+} from "../../lib/statsFormat";
 import { ErrorPanel } from "../shared/ErrorPanel";
 import { Table, type Column } from "../shared/Table";
 
@@ -38,20 +47,18 @@ const passColumns: Column<PassAtK>[] = [
   { header: "Lift", className: "col-num", render: (p) => formatGain(p.lift) },
 ];
 
-const rate = (x: number | null) => (x === null ? "–" : formatRate(x));
-
 const preferenceColumns: Column<PreferenceSummary>[] = [
   { header: "Skill", className: "col-nowrap", render: (p) => p.skill },
   { header: "Configuration", className: "col-nowrap", render: (p) => p.config },
   { header: "Compared", className: "col-num", render: (p) => p.compared },
   { header: "With / without / tie", className: "col-num", render: (p) => `${p.with} / ${p.without} / ${p.ties}` },
-  { header: "With preferred", className: "col-num", render: (p) => rate(p.rate) },
+  { header: "With preferred", className: "col-num", render: (p) => formatShare(p.rate) },
   {
     header: "95% CI",
     className: "col-num col-nowrap",
-    render: (p) => (p.ci_low === null || p.ci_high === null ? "–" : `${rate(p.ci_low)} to ${rate(p.ci_high)}`),
+    render: (p) => formatShareCi(p.ci_low, p.ci_high),
   },
-  { header: "Position flips", className: "col-num", render: (p) => rate(p.flip_rate) },
+  { header: "Position flips", className: "col-num", render: (p) => formatShare(p.flip_rate) },
   { header: "NO SCORE", className: "col-num", render: (p) => p.no_score },
 ];
 
@@ -86,7 +93,7 @@ export function MeasuresSection({ experimentId }: { experimentId: number }) {
         <>
           <p className="muted" data-testid="measures-method">
             {state.data.method}. Scores in points (100 × the 0–1 score); Skill Lift = with − without, 95% paired
-            bootstrap CI, Benjamini–Hochberg q of the sign-flip test. {state.data.not_judged}.
+            bootstrap CI, Benjamini–Hochberg q of the sign-flip test. {state.data.judged_method}.
           </p>
           <Table
             columns={liftColumns}

@@ -1,6 +1,7 @@
 import type { ArmView } from "../../bindings/ArmView";
 import type { ArmSnapshot } from "../../bindings/ArmSnapshot";
 import type { AttemptResult } from "../../bindings/AttemptResult";
+import type { RubricScores } from "../../bindings/RubricScores";
 import { runsHref } from "../../lib/route";
 import { ranWithLong } from "../../lib/snapshot";
 import { TrialStateBadge } from "../shared/Badge";
@@ -9,6 +10,14 @@ import { JudgementView } from "./JudgementView";
 import { ArmScore } from "./PairsTable";
 
 // Verifier output is skimmed here; the Runs page has all of it.
+const score = (x: number) => `${Math.round(x * 100)} points`;
+
+function rubricTitle(s: RubricScores | null): string {
+  if (s === null) return "ACES rubric";
+  const accuracy = s.accuracy === null ? "no reference answer, so no accuracy" : `accuracy ${score(s.accuracy)}`;
+  return `ACES rubric: goal_accuracy ${score(s.goal_accuracy)}, ${accuracy}`;
+}
+
 const EXCERPT = { maxChars: 600, maxLines: 8 };
 
 type Props = { name: "without" | "with"; label: string; arm: ArmView; result: AttemptResult | null; runId: number };
@@ -30,7 +39,12 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
           Trial on the Runs page
         </a>
       </header>
-      {arm.judgement !== null && <JudgementView judgement={arm.judgement} />}
+      {arm.judgement !== null && (
+        <JudgementView judgement={arm.judgement} title="The case's expectations" testId="arm-judgement" />
+      )}
+      {arm.rubric !== null && (
+        <JudgementView judgement={arm.rubric} title={rubricTitle(arm.rubric_scores)} testId="arm-rubric" />
+      )}
       <SkillsSeen listed={arm.skills_listed} hashes={arm.skills_seen_sha256} />
       <WhatRan snapshot={arm.snapshot} />
       {arm.error && (

@@ -22,7 +22,7 @@ export function SkillEvals({ version }: { version: VersionDetail }) {
       <h2>The skill's own evals</h2>
       <p>
         This version ships <code>{EVALS_DIR}</code> ({plural(files, "file")}). Import it as a task set to run it in an
-        experiment with and without the skill; cases that need a judge are listed but not run.
+        experiment with and without the skill; cases graded by expectations run when the experiment names a judge.
       </p>
       <button
         type="button"
