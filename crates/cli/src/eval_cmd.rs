@@ -160,6 +160,8 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
         }
         out["lift"] = lift(&m);
         out["pass_at_k"] = serde_json::to_value(&m.pass_at_k)?;
+        out["activation"] = serde_json::to_value(&m.activation)?;
+        out["activation_method"] = m.activation_method.clone().into();
         out["measures_method"] = format!("{} {}", m.method, m.judged_method).into();
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(true);
@@ -173,6 +175,8 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
     }
     crate::stats_cmd::print_report(&results.report, false)?;
     crate::experiment_cmd::print_preference(&preference);
+    let m = experiments::measures::experiment_measures(ws, id)?;
+    crate::experiment_cmd::print_activation(&m.activation, &m.activation_method);
     Ok(true)
 }
 

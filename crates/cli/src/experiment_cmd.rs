@@ -147,10 +147,38 @@ fn measures(ws: &Workspace, id: i64, json: bool) -> Result<(), AppError> {
         );
     }
     print_preference(&m.preference);
+    print_activation(&m.activation, &m.activation_method);
     for line in &m.not_measured {
         println!("not measured: {line}");
     }
     Ok(())
+}
+
+/// Activation accuracy per skill and configuration, each share with its Wilson interval.
+pub(crate) fn print_activation(rows: &[experiments::activation::Activation], method: &str) {
+    if rows.is_empty() {
+        return;
+    }
+    let share = |s: &skillscope_api::stats::proportion::Share| match (s.rate, s.ci_low, s.ci_high) {
+        (Some(r), Some(lo), Some(hi)) => {
+            format!("{}/{} = {:.0}% [{:.0}%, {:.0}%]", s.k, s.n, r * 100.0, lo * 100.0, hi * 100.0)
+        }
+        _ => format!("{}/{} (none to count)", s.k, s.n),
+    };
+    println!("Activation accuracy ({method}):");
+    for a in rows {
+        println!(
+            "  {} · {}: precision {}, recall {}, false activations {}",
+            a.skill,
+            a.config,
+            share(&a.precision),
+            share(&a.recall),
+            share(&a.false_activation_rate)
+        );
+        for why in &a.left_out {
+            println!("    left out: {why}");
+        }
+    }
 }
 
 fn calibrate(ws: &Workspace, id: i64, gradings: u32, sample: u32, json: bool) -> Result<(), AppError> {

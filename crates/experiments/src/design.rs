@@ -70,7 +70,18 @@ impl ExperimentTask {
             _ => None,
         }
     }
+
+    /// For a routing case (a trigger eval): whether the skill should be used.
+    pub fn routing(&self) -> Option<bool> {
+        match &self.scoring {
+            Some(skillscope_tasks::TaskVerifier::Routing { should_trigger }) => Some(*should_trigger),
+            _ => None,
+        }
+    }
 }
+
+/// Why a routing case's pair has no pass ratio.
+pub const ROUTING_CASE: &str = "a routing case: it counts toward activation accuracy, not pass ratio";
 
 /// A task's own environment settings (Harbor's `[environment]` and timeouts, a requirement
 /// document's set-up): each one reaches the trial; unset ones keep the queue's defaults.
@@ -611,6 +622,9 @@ pub fn pairs(ws: &Workspace, experiment_id: i64) -> Result<Vec<PairView>> {
         if spec.is_some_and(|t| t.judged().is_some()) {
             excluded.extend(judged(&mut without.0, &mut judgements, "without"));
             excluded.extend(judged(&mut with.0, &mut judgements, "with"));
+        }
+        if spec.is_some_and(|t| t.routing().is_some()) {
+            excluded.push(ROUTING_CASE.into());
         }
         for arm in [&mut without.0, &mut with.0] {
             arm.rubric = rubrics.remove(&arm.trial_id);

@@ -77,7 +77,8 @@ pub async fn judge_pending(ws: &Workspace, experiment_id: i64) -> Result<Judged>
                 grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Expectations).await?;
                 done.graded += 1;
             }
-            if arm.rubric.is_none() {
+            // A routing case is there for where the agent went, not for what it achieved.
+            if arm.rubric.is_none() && task.routing().is_none() {
                 let asked = rubric::asked(judged.and_then(|(_, reference)| reference));
                 grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Rubric).await?;
                 done.rubric += 1;

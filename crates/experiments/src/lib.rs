@@ -1,6 +1,7 @@
 //! Paired experiments: designs expanded into pairs of trials, fairness checks, results and
 //! charts, experiment bundles (export and import) and the demo seed.
 
+pub mod activation;
 pub mod bundle;
 pub mod calibration;
 pub mod csv_export;

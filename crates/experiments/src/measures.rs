@@ -5,6 +5,7 @@
 //! judged metrics (graded expectations, ACES's rubric, the six-metric overall) and its pairwise
 //! preference per skill.
 
+use crate::activation::{self, Activation};
 use crate::design::{list, pairs, skill_name, ArmView, Condition, PairView};
 use crate::error::{ExperimentError, Result};
 use crate::preference::{self, PreferenceSummary};
@@ -70,10 +71,16 @@ pub struct ExperimentMeasures {
     /// they are summed up.
     pub preference: Vec<PreferenceSummary>,
     pub preference_method: String,
+    /// Activation accuracy per skill and configuration on the routing cases (empty without any).
+    pub activation: Vec<Activation>,
+    pub activation_method: String,
     pub pairs: Vec<PairMeasures>,
     /// Scored pairs left out because an arm has no stored trajectory, with the reason.
     pub not_measured: Vec<String>,
 }
+
+/// One arm's value of a judged measure, if it has one.
+type ArmScore = fn(&ArmView) -> Option<f64>;
 
 fn arm_trajectory(ws: &Workspace, trial: i64) -> Result<Option<skillscope_atif::Trajectory>> {
     let Some(last) = trajectories::for_trial(ws, trial)?.pop() else { return Ok(None) };
@@ -157,7 +164,7 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         .collect();
     metrics.push(MeasureReport { measure: "composite".into(), report: report(&Measures::composite) });
     let scored: Vec<&PairView> = all.iter().filter(|p| p.excluded.is_empty()).collect();
-    let judged: [(&str, fn(&ArmView) -> Option<f64>); 3] = [
+    let judged: [(&str, ArmScore); 3] = [
         ("behavior_check", |a| a.judgement.as_ref().and_then(|j| j.score())),
         ("goal_accuracy", |a| a.rubric_scores.map(|s| s.goal_accuracy)),
         ("accuracy", |a| a.rubric_scores.and_then(|s| s.accuracy)),
@@ -191,6 +198,8 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         pass_at_k: pass_at_k(&scored),
         preference: preference::summarise(&all),
         preference_method: preference::METHOD.into(),
+        activation: activation::activation(ws, experiment_id, &all)?,
+        activation_method: activation::METHOD.into(),
         pairs: measured,
         not_measured,
     })

@@ -43,7 +43,8 @@ pub struct TaskSetSummary {
     pub source_kind: TaskSourceKind,
     pub source_path: String,
     pub task_count: u32,
-    /// Tasks a verifier in the container can score (the others need a judge or have no verifier).
+    /// Tasks that run without a judge: a verifier in the container scores them, or they are
+    /// routing cases (the others need a judge or have no verifier).
     pub runnable_count: u32,
     /// Tasks of the source that did not import, with why.
     pub errors: Vec<String>,
@@ -240,15 +241,16 @@ pub fn get(ws: &Workspace, id: i64) -> Result<TaskSetDetail> {
     Ok(TaskSetDetail { summary, tasks: specs.iter().map(brief).collect(), specs })
 }
 
-/// The runnable tasks of set `id` as an experiment runs them (with `judged`, also the tasks whose
-/// expectations a judge grades), and a line for each task left out and why.
+/// The runnable tasks of set `id` as an experiment runs them (routing cases included; with
+/// `judged`, also the tasks whose expectations a judge grades), and a line for each task left out
+/// and why.
 pub fn experiment_tasks(ws: &Workspace, id: i64, judged: bool) -> Result<(Vec<ExperimentTask>, Vec<String>)> {
     let set = get(ws, id)?;
     let mut tasks = Vec::new();
     let mut skipped = Vec::new();
     for t in set.specs {
         let for_judge = judged && matches!(t.verifier, TaskVerifier::NeedsJudge { .. });
-        if !t.is_deterministic() && !for_judge {
+        if !t.runs_without_judge() && !for_judge {
             skipped.push(format!("{}: left out, its verifier is {}", t.id, t.verifier.label()));
             continue;
         }
@@ -297,7 +299,7 @@ fn summary(s: StoredSet, tasks_json: &str, usage: &[(i64, i64)]) -> Result<TaskS
         source_kind: serde_json::from_value(serde_json::Value::String(s.source_kind))?,
         source_path: s.source_path,
         task_count: tasks.len() as u32,
-        runnable_count: tasks.iter().filter(|t| t.is_deterministic()).count() as u32,
+        runnable_count: tasks.iter().filter(|t| t.runs_without_judge()).count() as u32,
         errors: serde_json::from_str(&s.errors_json)?,
         created_at: s.created_at,
         used_by: usage.iter().filter(|(set, _)| *set == s.id).map(|(_, exp)| *exp).collect(),
@@ -320,7 +322,7 @@ fn brief(t: &TaskSpec) -> TaskBrief {
         id: t.id.clone(),
         name: t.name.clone(),
         verifier: t.verifier.label(),
-        runnable: t.is_deterministic(),
+        runnable: t.runs_without_judge(),
         environment: match (&t.environment.image, &t.environment.dockerfile_context) {
             (Some(image), _) => image.clone(),
             (None, Some(_)) => "Dockerfile".into(),

@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn a_judge_that_changes_its_verdicts_is_seen() {
         let steady = vec![graded(&[true, false]), graded(&[true, false]), graded(&[true, false])];
-        let r = repeatability(&[steady.clone()]);
+        let r = repeatability(std::slice::from_ref(&steady));
         assert_eq!((r.unanimous, r.expectations, r.mean_score_sd, r.max_score_range), (2, 2, Some(0.0), Some(0.0)));
         // The second expectation flips in one grading of three: 0.5, 0.5, 1.0.
         let wavering = vec![graded(&[true, false]), graded(&[true, true]), graded(&[true, false])];

@@ -24,6 +24,11 @@ fn runs_skill(c: &Call, skill: &str) -> bool {
     c.kind == CallKind::Exec && cmd.contains(&format!("{skill}/")) && !cmd.contains("SKILL.md")
 }
 
+/// Whether the agent read the skill's SKILL.md (by any tool, or saw it in a result) or ran its files.
+pub(crate) fn used(calls: &[Call], skill: &str) -> bool {
+    skill_reads(calls).iter().any(|r| r.skill == skill) || calls.iter().any(|c| runs_skill(c, skill))
+}
+
 fn activation(calls: &[Call], case: &Case, skill: &str) -> (f64, Option<usize>, String) {
     let reads = skill_reads(calls);
     let own = reads.iter().filter(|r| r.skill == skill).max_by(|a, b| a.level.total_cmp(&b.level));
@@ -96,7 +101,7 @@ pub(crate) fn score(calls: &[Call], case: &Case) -> Metric {
         return Metric { score: 0.0, evidence: vec!["no tool calls".into()] };
     }
     if !case.should_trigger {
-        let used = skill_reads(calls).iter().any(|r| r.skill == skill) || calls.iter().any(|c| runs_skill(c, skill));
+        let used = used(calls, skill);
         return Metric {
             score: if used { 0.0 } else { 1.0 },
             evidence: vec![format!("negative case: {skill} {}", if used { "was used" } else { "was left alone" })],

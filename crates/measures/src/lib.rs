@@ -64,6 +64,12 @@ impl Measures {
     }
 }
 
+/// Whether the run used `skill`: read its SKILL.md (by a skill or file tool, a shell command, or
+/// seen in a result) or ran its files; what activation accuracy counts.
+pub fn used_skill(trajectory: &Trajectory, skill: &str) -> bool {
+    execution::used(&calls::calls(trajectory), skill)
+}
+
 /// The three metrics of one trajectory for `case`.
 pub fn measure(trajectory: &Trajectory, case: &Case) -> Measures {
     let calls = calls::calls(trajectory);

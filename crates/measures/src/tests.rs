@@ -99,6 +99,15 @@ fn error_recovery_tells_corrected_skill_and_agent_faults_apart() {
 }
 
 #[test]
+fn a_skill_counts_as_used_when_its_skill_md_is_read_or_its_files_run() {
+    let used = |command: &str| used_skill(&trajectory(&[("bash", json!({"command": command}), "", None)], "ok"), "csv");
+    assert!(used("cat /skills/csv/SKILL.md"));
+    assert!(used("python3 /skills/csv/scripts/summary.py data.csv"));
+    assert!(!used("cat /skills/pdf/SKILL.md"), "a decoy read is not the skill's");
+    assert!(!used("ls /skills"));
+}
+
+#[test]
 fn negative_cases_no_calls_and_expected_scripts() {
     let negative = Case { should_trigger: false, ..case() };
     assert_eq!(run(vec![bash("cat /skills/csv/SKILL.md", "")], &negative).skill_execution.score, 0.0);

@@ -2,6 +2,34 @@
 //! keeps close to its nominal coverage for small n and proportions near 0 or 1, where the normal
 //! (Wald) interval does not.
 
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// `k` of `n` as a share, with its 95% Wilson score interval; the share and interval are None
+/// when `n` is 0.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Share {
+    pub k: u32,
+    pub n: u32,
+    pub rate: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+}
+
+impl Share {
+    pub fn of(k: u32, n: u32) -> Share {
+        let ci = wilson_95(k, n);
+        Share {
+            k,
+            n,
+            rate: (n > 0).then(|| f64::from(k) / f64::from(n)),
+            ci_low: ci.map(|c| c.0),
+            ci_high: ci.map(|c| c.1),
+        }
+    }
+}
+
 /// The two-sided 95% normal quantile.
 const Z_95: f64 = 1.959_963_984_540_054;
 

@@ -48,6 +48,11 @@ impl TaskSpec {
     pub fn is_deterministic(&self) -> bool {
         self.verifier.runs_in_container()
     }
+
+    /// True when the task runs without a judge: a verifier scores it, or it is a routing case.
+    pub fn runs_without_judge(&self) -> bool {
+        self.is_deterministic() || matches!(self.verifier, TaskVerifier::Routing { .. })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -11,7 +11,8 @@ name: string, version: number,
  */
 sha256: string, source_kind: TaskSourceKind, source_path: string, task_count: number, 
 /**
- * Tasks a verifier in the container can score (the others need a judge or have no verifier).
+ * Tasks that run without a judge: a verifier in the container scores them, or they are
+ * routing cases (the others need a judge or have no verifier).
  */
 runnable_count: number, 
 /**

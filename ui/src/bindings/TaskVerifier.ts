@@ -9,4 +9,4 @@ args: Array<string>,
 /**
  * Absolute container directory the test files go to.
  */
-tests_dir: string, } | { "kind": "harbor_tests", tests_dir_files: Array<TaskFile>, } | { "kind": "json_score_command", command: string, } | { "kind": "exit_code", command: string, } | { "kind": "needs_judge", expectations: Array<string>, expected_output: string | null, } | { "kind": "missing", reason: string, };
+tests_dir: string, } | { "kind": "harbor_tests", tests_dir_files: Array<TaskFile>, } | { "kind": "json_score_command", command: string, } | { "kind": "exit_code", command: string, } | { "kind": "needs_judge", expectations: Array<string>, expected_output: string | null, } | { "kind": "routing", should_trigger: boolean, } | { "kind": "missing", reason: string, };

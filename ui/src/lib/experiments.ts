@@ -152,7 +152,7 @@ const GRADED_STATES: ReadonlySet<string> = new Set(["passed", "failed", "agent_e
 
 /**
  * What the judge has left to do: finished arms of judged tasks without a judgement, finished arms
- * without ACES's rubric, and scored pairs not yet compared.
+ * without ACES's rubric (routing cases get none), and scored pairs not yet compared.
  */
 export function judgeWork(
   design: ExperimentDesign,
@@ -164,6 +164,10 @@ export function judgeWork(
     .filter((p) => judged.has(p.task))
     .flatMap(finished)
     .filter((arm) => arm.judgement === null).length;
-  const rubric = pairs.flatMap(finished).filter((arm) => arm.rubric === null).length;
+  const routing = new Set(design.tasks.filter((t) => t.scoring?.kind === "routing").map((t) => t.id));
+  const rubric = pairs
+    .filter((p) => !routing.has(p.task))
+    .flatMap(finished)
+    .filter((arm) => arm.rubric === null).length;
   return { arms, rubric, pairs: pairs.filter((p) => p.excluded.length === 0 && p.preference === null).length };
 }

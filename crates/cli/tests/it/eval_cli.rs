@@ -128,6 +128,57 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     assert_eq!(json["utility"][0]["summary"]["class"], "too_few_tasks");
 }
 
+/// Issue 18, activation accuracy: skill-creator trigger evals run with the skill beside a decoy
+/// (group condition); the scripted agent reads the skill on two of three should-trigger queries
+/// and on one of three should-not queries, so precision, recall and the false-activation rate
+/// are 2/3, 2/3 and 1/3, each with the trials behind it; no routing pair gets a pass ratio.
+#[test]
+fn trigger_evals_give_activation_precision_recall_and_false_activations() {
+    join_session_keyring();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let read = serde_json::json!([{"tool": "bash", "args": {"command": "cat /skills/csv-summary/SKILL.md"}}, {"text": "Done."}]);
+    let agent = common::scripted_server(
+        &rt,
+        serde_json::json!({"default": [{"text": "Done."}], "branches": [
+            {"if_prompt_contains": "quick summary of the columns", "steps": read},
+            {"if_prompt_contains": "quarterly figures", "steps": read},
+            {"if_prompt_contains": "lines of this text file", "steps": read}]}),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(run(h, &["image", "bootstrap", "--busybox-only"], ""));
+    ok(run(h, &["provider", "add", "agent", "--api", "openai_chat", "--base-url", &agent.base_url], ""));
+    ok(run(h, &["credential", "set", "agent"], "sk-agent-trigger-test-0000"));
+    ok(run(h, &["agent", "add", "agent", "--provider", "agent", "--model", "m"], ""));
+    for skill in ["fixtures/tasks/evals/csv-summary", "fixtures/skills/csv-insights"] {
+        ok(run(h, &["import", root().join(skill).to_str().unwrap()], ""));
+    }
+    let triggers = root().join("fixtures/tasks/evals/csv-summary/evals/trigger-evals.json");
+    let args = ["eval", "--skill", "csv-summary", "--tasks", triggers.to_str().unwrap(), "--config", "agent"];
+    let v = ok(run(h, &[&args[..], &["--condition", "group", "--decoy", "csv-insights", "--json"]].concat(), ""));
+    assert_eq!((v["pairs_scored"].as_u64(), v["pairs_excluded"].as_u64()), (Some(0), Some(6)), "{v}");
+    let a = &v["activation"][0];
+    let counts = ["true_positives", "false_negatives", "false_positives", "true_negatives"].map(|k| a[k].as_u64());
+    assert_eq!(counts, [Some(2), Some(1), Some(1), Some(2)], "{a}");
+    let share = |k: &str| (a[k]["k"].as_u64(), a[k]["n"].as_u64());
+    assert_eq!(
+        (share("precision"), share("recall"), share("false_activation_rate")),
+        ((Some(2), Some(3)), (Some(2), Some(3)), (Some(1), Some(3)))
+    );
+    assert!((a["precision"]["ci_low"].as_f64().unwrap() - 0.2077).abs() < 1e-3, "Wilson's interval of 2/3: {a}");
+    assert_eq!(a["config"], "agent (group)");
+    // The false activation is traceable to its trial.
+    let fp: Vec<_> = a["trials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["activated"] == true && t["should_trigger"] == false)
+        .collect();
+    assert_eq!(fp.len(), 1);
+    assert!(fp[0]["task"].as_str().unwrap().ends_with("#6") && fp[0]["trial_id"].is_number(), "{fp:?}");
+    assert!(v["activation_method"].as_str().unwrap().contains("Wilson"));
+}
+
 /// Issue 18, judged outcomes end to end: a skill whose evals.json case has only expectations runs
 /// in both arms (built-in agent, real engine) and a scripted judge grades them, each pass quoting
 /// the run; the with arm's transcript shows the skill read, so only it passes. A judge that never

@@ -122,13 +122,15 @@ fn jsonl_and_negative_cases() {
     fs::create_dir_all(&evals).unwrap();
     fs::write(
         evals.join("evals.jsonl"),
-        "{\"id\": \"a\", \"prompt\": \"p\", \"should_trigger\": false}\n\n{\"id\": \"b\", \"prompt\": \"q\", \"assertions\": [\"x\"]}\n",
+        "{\"id\": \"a\", \"prompt\": \"p\", \"should_trigger\": false, \"assertions\": [\"y\"]}\n\n{\"id\": \"b\", \"prompt\": \"q\"}\n",
     )
     .unwrap();
     let t = import_skill(&d.path().join("s")).unwrap();
     assert_eq!(t.len(), 2);
-    assert!(t[0].warnings.iter().any(|w| w.contains("should_trigger")));
-    assert!(t[0].warnings.iter().any(|w| w.contains("nothing to check")));
+    // A negative case with an outcome to check is scored on it, and says it is not a routing case.
+    assert!(matches!(t[0].verifier, TaskVerifier::NeedsJudge { .. }));
+    assert!(t[0].warnings.iter().any(|w| w.contains("does not count toward activation accuracy")));
+    assert!(t[1].warnings.iter().any(|w| w.contains("nothing to check")));
     fs::write(evals.join("evals.jsonl"), "{\"prompt\": \"p\"}\n{broken\n").unwrap();
     let e = import_skill(&d.path().join("s")).unwrap_err();
     assert!(matches!(e, ImportError::Syntax { line: 2, .. }), "{e}");
@@ -144,4 +146,29 @@ fn environment_dockerfile_is_used_and_missing_file_reported() {
 
     let e = import_skill(Path::new("/nonexistent/skill")).unwrap_err();
     assert!(matches!(&e, ImportError::Missing { what, .. } if what == "evals/evals.json"), "{e}");
+}
+
+#[test]
+fn trigger_evals_and_routing_only_cases_are_routing_cases() {
+    let tasks = import_file(&fixtures().join("evals/csv-summary/evals/trigger-evals.json")).unwrap();
+    let routes: Vec<_> = tasks
+        .iter()
+        .map(|t| match t.verifier {
+            TaskVerifier::Routing { should_trigger } => should_trigger,
+            ref other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(routes, [true, true, true, false, false, false]);
+    assert!(tasks.iter().all(|t| t.runs_without_judge() && !t.is_deterministic() && t.warnings.is_empty()));
+    assert_eq!(tasks[0].instruction, "Give me a quick summary of the columns and totals in sales.csv");
+    // ACES's expected_skill: null, or another skill's name, is a negative case; this skill's, a positive one.
+    let (_d, p) = write_evals(
+        r#"{"skill_name": "my-skill", "evals": [{"prompt": "a", "expected_skill": null},
+            {"prompt": "b", "expected_skill": "other"}, {"prompt": "c", "expected_skill": "my-skill"}]}"#,
+    );
+    let v: Vec<_> = import_file(&p).unwrap().into_iter().map(|t| t.verifier).collect();
+    assert_eq!(v, [false, false, true].map(|should_trigger| TaskVerifier::Routing { should_trigger }),);
+    assert!(err(r#"[{"query": "a", "should_trigger": "yes"}]"#)
+        .to_string()
+        .contains("`should_trigger` is not true or false"));
 }

@@ -15,6 +15,7 @@ import {
   formatShareCi,
 } from "../../lib/statsFormat";
 import { ErrorPanel } from "../shared/ErrorPanel";
+import { ActivationTable } from "./ActivationTable";
 import { Table, type Column } from "../shared/Table";
 
 type Row = { measure: string; summary: StatsSummary };
@@ -70,7 +71,8 @@ function rows(m: ExperimentMeasures): Row[] {
 /**
  * ACES's deterministic runtime metrics, measured from every scored pair's trajectories on request
  * (it reads them all): Skill Lift per measure with the paired statistics, pass@k per arm, and the
- * judge's pairwise preference when the experiment has a judge.
+ * judge's pairwise preference when the experiment has a judge, and activation accuracy on its
+ * routing cases.
  */
 export function MeasuresSection({ experimentId }: { experimentId: number }) {
   const [state, run] = useAction<ExperimentMeasures>();
@@ -122,6 +124,13 @@ export function MeasuresSection({ experimentId }: { experimentId: number }) {
                 testId="preference-table"
               />
             </>
+          )}
+          {state.data.activation.length > 0 && (
+            <ActivationTable
+              rows={state.data.activation}
+              method={state.data.activation_method}
+              experimentId={experimentId}
+            />
           )}
           {state.data.not_measured.length > 0 && (
             <p className="notice notice-warning" data-testid="measures-missing">
