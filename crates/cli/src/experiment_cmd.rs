@@ -159,21 +159,11 @@ pub(crate) fn print_activation(rows: &[experiments::activation::Activation], met
     if rows.is_empty() {
         return;
     }
-    let share = |s: &skillscope_api::stats::proportion::Share| match (s.rate, s.ci_low, s.ci_high) {
-        (Some(r), Some(lo), Some(hi)) => {
-            format!("{}/{} = {:.0}% [{:.0}%, {:.0}%]", s.k, s.n, r * 100.0, lo * 100.0, hi * 100.0)
-        }
-        _ => format!("{}/{} (none to count)", s.k, s.n),
-    };
     println!("Activation accuracy ({method}):");
     for a in rows {
         println!(
             "  {} · {}: precision {}, recall {}, false activations {}",
-            a.skill,
-            a.config,
-            share(&a.precision),
-            share(&a.recall),
-            share(&a.false_activation_rate)
+            a.skill, a.config, a.precision, a.recall, a.false_activation_rate
         );
         for why in &a.left_out {
             println!("    left out: {why}");

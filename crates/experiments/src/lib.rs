@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod bundle;
 pub mod calibration;
+mod chart_set;
 pub mod csv_export;
 pub mod demo;
 mod design;
@@ -17,4 +18,5 @@ pub mod rerun;
 mod results_cache;
 pub mod task_sets;
 
+pub use chart_set::{charts, Chart};
 pub use design::*;

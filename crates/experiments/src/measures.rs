@@ -79,6 +79,9 @@ pub struct ExperimentMeasures {
     pub not_measured: Vec<String>,
 }
 
+/// The measures a judge gives, by name.
+pub const JUDGED_MEASURES: [&str; 4] = ["behavior_check", "goal_accuracy", "accuracy", "overall"];
+
 /// One arm's value of a judged measure, if it has one.
 type ArmScore = fn(&ArmView) -> Option<f64>;
 

@@ -12,6 +12,7 @@ use skillscope_experiments::Provenance;
 use skillscope_library as library;
 use skillscope_library::scans;
 use skillscope_runs::queue::arm_snapshot::ArmSnapshot;
+use skillscope_stats::proportion::Share;
 use skillscope_stats::Summary;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
@@ -73,6 +74,10 @@ pub struct SkillReport {
     pub utility: Vec<UtilityRow>,
     /// Experiments that ran other versions of the skill: named, never pooled into this version.
     pub other_versions: Vec<String>,
+    /// The judge's measures (each with its judge named), its preference, and activation accuracy
+    /// of this version, one line each, then the methods; empty when no experiment had a judge or
+    /// routing cases.
+    pub judged: Vec<String>,
     pub safety: SafetySection,
     pub quality: QualitySection,
     pub decisions: Vec<Decision>,
@@ -109,6 +114,49 @@ fn probe_lines(ws: &Workspace, version_id: i64) -> Result<Vec<String>> {
         .collect())
 }
 
+/// This version's judged measures, preference and activation in experiment `e` (its rows named
+/// one of `labels`), one line each, and the methods they follow; empty when the experiment has
+/// neither a judge nor routing cases (measuring reads every trajectory, so it is not done then).
+fn judged_lines(ws: &Workspace, e: &experiments::ExperimentView, labels: &[String]) -> Result<Vec<String>> {
+    let routing = e.design.tasks.iter().any(|t| t.routing().is_some());
+    if e.design.judge.is_none() && !routing {
+        return Ok(Vec::new());
+    }
+    let m = experiments::measures::experiment_measures(ws, e.id)?;
+    let head = format!("experiment #{} {}", e.id, e.name);
+    let judge = e.design.judge.as_ref().map(|j| format!("judge {} · {}", j.provider, j.model)).unwrap_or_default();
+    let mut out = Vec::new();
+    for r in m.metrics.iter().filter(|r| experiments::measures::JUDGED_MEASURES.contains(&r.measure.as_str())) {
+        for s in r.report.groups.iter().filter(|s| labels.contains(&s.skill)) {
+            out.push(format!(
+                "{head} · {} · {}: {:.1} → {:.1} points, Skill Lift {:+.1} [{:+.1}, {:+.1}], q {:.3}, n {} ({judge})",
+                s.config, r.measure, s.mean_without, s.mean_with, s.delta, s.ci_low, s.ci_high, s.q_bh, s.n
+            ));
+        }
+    }
+    for p in m.preference.iter().filter(|p| labels.contains(&p.skill)) {
+        let with = Share::of(p.with, p.with + p.without);
+        out.push(format!(
+            "{head} · {} · preference for the with arm: {with} ({} ties, {} position flips in {} compared, {} NO SCORE; {judge})",
+            p.config,
+            p.ties,
+            p.position_flips,
+            p.compared,
+            p.no_score
+        ));
+    }
+    for a in m.activation.iter().filter(|a| labels.contains(&a.skill)) {
+        out.push(format!(
+            "{head} · {} · activation: precision {}, recall {}, false activations {}",
+            a.config, a.precision, a.recall, a.false_activation_rate
+        ));
+    }
+    if !out.is_empty() {
+        out.push(format!("Method ({head}): {}. {}. {}.", m.judged_method, m.preference_method, m.activation_method));
+    }
+    Ok(out)
+}
+
 pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<SkillReport> {
     let detail = library::get_skill(ws, skill_id)?;
     let s = &detail.summary;
@@ -122,6 +170,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
     let mut utility = Vec::new();
     let mut evidence = Vec::new();
     let mut other_versions = Vec::new();
+    let mut judged = Vec::new();
     for e in experiments::list(ws)? {
         if !e.design.skill_version_ids.contains(&chosen) {
             let ran: Vec<String> = detail
@@ -146,6 +195,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
             experiments::pairs(ws, e.id)?.into_iter().filter(|p| p.skill_version_id == chosen).collect();
         // This version's rows: named after the skill, or `name vN` when the experiment ran several.
         let labels = [s.name.clone(), format!("{} v{}", s.name, v.version)];
+        judged.extend(judged_lines(ws, &e, &labels)?);
         for summary in
             results.report.skills.into_iter().chain(results.report.groups).filter(|x| labels.contains(&x.skill))
         {
@@ -185,6 +235,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
         description: v.frontmatter.description.clone().unwrap_or_default(),
         utility,
         other_versions,
+        judged,
         safety: SafetySection {
             model_review: scan.security.semantic_pass.as_ref().map(|p| p.summary()),
             probes: probe_lines(ws, chosen)?,
@@ -348,6 +399,13 @@ fn markdown(r: &SkillReport) -> String {
             o.push('\n');
         }
     }
+    if !r.judged.is_empty() {
+        let _ = writeln!(o, "## Judged measures and activation\n");
+        for line in &r.judged {
+            let _ = writeln!(o, "- {line}");
+        }
+        o.push('\n');
+    }
     let _ = writeln!(
         o,
         "## Safety\n\nSecurity score **{}**/100{}.\n",
@@ -452,6 +510,13 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
             }
             o.push_str("</ul>");
         }
+    }
+    if !r.judged.is_empty() {
+        o.push_str("<h2>Judged measures and activation</h2><ul id=\"judged\">");
+        for line in &r.judged {
+            let _ = write!(o, "<li>{}</li>", esc(line));
+        }
+        o.push_str("</ul>");
     }
     let _ = write!(
         o,

@@ -30,6 +30,18 @@ impl Share {
     }
 }
 
+/// "2/3 = 67% [21%, 94%]", or "0/0 (none to count)".
+impl std::fmt::Display for Share {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.rate, self.ci_low, self.ci_high) {
+            (Some(r), Some(lo), Some(hi)) => {
+                write!(f, "{}/{} = {:.0}% [{:.0}%, {:.0}%]", self.k, self.n, r * 100.0, lo * 100.0, hi * 100.0)
+            }
+            _ => write!(f, "{}/{} (none to count)", self.k, self.n),
+        }
+    }
+}
+
 /// The two-sided 95% normal quantile.
 const Z_95: f64 = 1.959_963_984_540_054;
 

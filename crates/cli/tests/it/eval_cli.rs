@@ -177,6 +177,10 @@ fn trigger_evals_give_activation_precision_recall_and_false_activations() {
     assert_eq!(fp.len(), 1);
     assert!(fp[0]["task"].as_str().unwrap().ends_with("#6") && fp[0]["trial_id"].is_number(), "{fp:?}");
     assert!(v["activation_method"].as_str().unwrap().contains("Wilson"));
+    // The deployment report carries it, with the method.
+    let md = String::from_utf8_lossy(&run(h, &["report", "csv-summary", "--format", "md"], "").stdout).into_owned();
+    assert!(md.contains("activation: precision 2/3 = 67% [21%, 94%], recall 2/3"), "{md}");
+    assert!(md.contains("Method (experiment #1"), "{md}");
 }
 
 /// Issue 18, judged outcomes end to end: a skill whose evals.json case has only expectations runs
@@ -327,6 +331,19 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
         (Some(2), Some(1), Some(1), Some(0.0)),
         "{c}"
     );
+
+    // The deployment report names the judge beside each judged measure and its preference.
+    let md = String::from_utf8_lossy(&run(h, &["report", "csv-summary", "--format", "md"], "").stdout).into_owned();
+    let section = md.split("## Judged measures and activation").nth(1).expect("the judged section");
+    assert!(
+        section.contains("behavior_check: 0.0 → 100.0 points") && section.contains("(judge judge · m)"),
+        "{section}"
+    );
+    assert!(section.contains("preference for the with arm: 2/2 = 100%"), "{section}");
+    // So do the charts: a Skill Lift chart per judged measure.
+    let out = run(h, &["charts", "1", "--out", h.join("charts").to_str().unwrap()], "");
+    let listed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(listed.contains("skill-lift-of-behavior-check-with-95--ci--judged-by-judge---m.svg"), "{listed}");
 
     let v = eval("biased");
     let pairs = v["pairs"].as_array().unwrap();
