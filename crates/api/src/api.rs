@@ -297,6 +297,19 @@ impl Api {
         let rt = crate::runtime::current_thread("the judge")?;
         Ok(rt.block_on(experiments::calibration::calibrate(self.workspace()?, id, gradings, sample))?)
     }
+    pub fn generate_tasks(&self, version_id: i64, writer: Judge, count: u32) -> Result<GeneratedTasks> {
+        let rt = crate::runtime::current_thread("the task writer")?;
+        Ok(rt.block_on(experiments::drafts::generate(self.workspace()?, version_id, &writer, count))?)
+    }
+    pub fn review_draft(
+        &self,
+        task_set_id: i64,
+        task_id: String,
+        verdict: DraftVerdict,
+        reviewer: String,
+    ) -> Result<DraftReview> {
+        Ok(experiments::drafts::review(self.workspace()?, &task_id, Some(task_set_id), verdict, &reviewer)?)
+    }
     pub fn judge_calibration(&self, id: i64) -> Result<Option<Calibration>> {
         Ok(experiments::calibration::latest(self.workspace()?, id)?)
     }

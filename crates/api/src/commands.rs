@@ -138,6 +138,12 @@ macro_rules! with_commands {
             /// times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it
             /// as the experiment's latest calibration.
             fn calibrate_judge(id: i64, gradings: u32, sample: u32) -> Calibration;
+            /// Has `writer` (a provider configuration and model) draft `count` eval tasks with
+            /// expectations from the skill version, each checked for leakage of the SKILL.md
+            /// body; stores them as a task set of drafts that run only once approved.
+            fn generate_tasks(version_id: i64, writer: Judge, count: u32) -> GeneratedTasks;
+            /// Records a reviewer's verdict on a drafted task of a generated set.
+            fn review_draft(task_set_id: i64, task_id: String, verdict: DraftVerdict, reviewer: String) -> DraftReview;
             /// The experiment's latest judge calibration, if any.
             fn judge_calibration(id: i64) -> Option<Calibration>;
             /// ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with

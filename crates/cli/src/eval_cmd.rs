@@ -37,7 +37,8 @@ fn task_set(ws: &Workspace, tasks: &Tasks) -> Result<i64, AppError> {
 }
 
 /// The judge an agent configuration names: its provider and model (its harness plays no part).
-fn judge(ws: &Workspace, config: &str) -> Result<Judge, AppError> {
+/// The provider and model of agent configuration `config` (a name or id), as a judge or writer.
+pub(crate) fn judge(ws: &Workspace, config: &str) -> Result<Judge, AppError> {
     let id = config_id(ws, config)?;
     let a = agents::agents(ws)?.into_iter().find(|a| a.id == id).expect("config_id found it");
     Ok(Judge { provider: a.provider_id, model: a.model })
@@ -120,7 +121,10 @@ pub(crate) fn evaluate(ws: &Workspace, e: Evaluation) -> Result<i64, AppError> {
     run_experiment(ws, &rt, id)?;
     let judged = rt.block_on(experiments::judging::judge_pending(ws, id))?;
     if judged != Default::default() {
-        eprintln!("the judge graded {} arm(s) and compared {} pair(s)", judged.graded, judged.compared);
+        eprintln!(
+            "the judge graded {} arm(s), applied the rubric to {} and compared {} pair(s)",
+            judged.graded, judged.rubric, judged.compared
+        );
     }
     Ok(id)
 }

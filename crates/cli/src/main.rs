@@ -9,6 +9,7 @@ mod eval_cmd;
 mod experiment_cmd;
 mod gate_cmd;
 mod gate_run;
+mod generate_cmd;
 mod library_cmds;
 mod probe_cmd;
 mod queue_cmd;
@@ -245,6 +246,21 @@ enum Command {
         #[command(subcommand)]
         cmd: tasks_cmd::TasksCmd,
     },
+    /// Draft tasks from a skill with a model: stored as a task set of drafts, each with its
+    /// leakage check; a draft runs only once approved (`tasks approve`).
+    Generate {
+        /// The skill (name or id); its latest version.
+        skill: String,
+        #[arg(long, value_enum, default_value = "evals")]
+        kind: generate_cmd::DraftKind,
+        #[arg(long, default_value_t = 3)]
+        count: u32,
+        /// The agent configuration whose provider and model write the drafts.
+        #[arg(long)]
+        config: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Experiments: bundles to move them between workspaces, and their pairs.
     Experiment {
         #[command(subcommand)]
@@ -338,6 +354,9 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Diff { skill, from, to, json } => done(library_cmds::diff(&ws, &skill, from, to, json)),
         Command::Samples { json } => done(library_cmds::samples(&ws, json)),
         Command::Tasks { cmd } => done(tasks_cmd::run(&ws, cmd)),
+        Command::Generate { skill, kind, count, config, json } => {
+            done(generate_cmd::run(&ws, &skill, kind, count, &config, json))
+        }
         Command::Experiment { cmd } => done(experiment_cmd::run(&ws, cmd)),
         Command::Demo { .. } => unreachable!("handled before the workspace opens"),
     }

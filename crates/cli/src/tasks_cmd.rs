@@ -1,7 +1,9 @@
-//! `skillscope tasks import|list`: task sets stored in the workspace (the same importers and store
-//! as the app's Tasks page), for `skillscope eval --task-set`.
+//! `skillscope tasks import|list|approve|reject`: task sets stored in the workspace (the same importers
+//! and store as the app's Tasks page), for `skillscope eval --task-set`; reviews of generated drafts.
 
 use clap::{Subcommand, ValueEnum};
+use skillscope_api::experiments::drafts;
+use skillscope_api::experiments::reviews::DraftVerdict;
 use skillscope_api::experiments::task_sets::{self, TaskImportKind, TaskSetImport};
 use skillscope_api::{AppError, Workspace};
 use std::path::PathBuf;
@@ -43,6 +45,23 @@ pub(crate) enum TasksCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Approve a generated draft: it may then enter experiments.
+    Approve {
+        task_id: String,
+        #[arg(long)]
+        reviewer: String,
+        /// The generated set holding it (default: the newest that does).
+        #[arg(long)]
+        set: Option<i64>,
+    },
+    /// Reject a generated draft: it stays out of experiments.
+    Reject {
+        task_id: String,
+        #[arg(long)]
+        reviewer: String,
+        #[arg(long)]
+        set: Option<i64>,
+    },
 }
 
 pub(crate) fn run(ws: &Workspace, cmd: TasksCmd) -> Result<(), AppError> {
@@ -55,6 +74,8 @@ pub(crate) fn run(ws: &Workspace, cmd: TasksCmd) -> Result<(), AppError> {
                 print_import(&imported);
             }
         }
+        TasksCmd::Approve { task_id, reviewer, set } => review(ws, &task_id, set, DraftVerdict::Approved, &reviewer)?,
+        TasksCmd::Reject { task_id, reviewer, set } => review(ws, &task_id, set, DraftVerdict::Rejected, &reviewer)?,
         TasksCmd::List { json } => {
             let sets = task_sets::list(ws)?;
             if json {
@@ -75,6 +96,18 @@ pub(crate) fn run(ws: &Workspace, cmd: TasksCmd) -> Result<(), AppError> {
             }
         }
     }
+    Ok(())
+}
+
+fn review(
+    ws: &Workspace,
+    task_id: &str,
+    set: Option<i64>,
+    verdict: DraftVerdict,
+    reviewer: &str,
+) -> Result<(), AppError> {
+    let r = drafts::review(ws, task_id, set, verdict, reviewer)?;
+    println!("{} of task set #{}: {:?} by {} at {}", r.task_id, r.task_set_id, r.verdict, r.reviewer, r.decided_at);
     Ok(())
 }
 

@@ -8,6 +8,7 @@ mod chart_set;
 pub mod csv_export;
 pub mod demo;
 mod design;
+pub mod drafts;
 pub mod error;
 pub mod estimate;
 pub mod judging;
@@ -16,6 +17,7 @@ pub mod pair_record;
 pub mod preference;
 pub mod rerun;
 mod results_cache;
+pub mod reviews;
 pub mod task_sets;
 
 pub use chart_set::{charts, Chart};

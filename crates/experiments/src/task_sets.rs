@@ -5,6 +5,7 @@
 //! and the CLI.
 
 use crate::error::{ExperimentError, Result};
+use crate::reviews::{self, DraftReview, DraftVerdict};
 use crate::{ExperimentTask, TaskSettings};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
@@ -65,6 +66,8 @@ pub struct TaskBrief {
     /// The image it runs in, or `Dockerfile` when it builds one.
     pub environment: String,
     pub warnings: Vec<String>,
+    /// For a generated draft: the reviewer's verdict, if any (only approved drafts run).
+    pub review: Option<DraftReview>,
 }
 
 /// What an import did: the stored set (new, or the same content stored before) and its tasks.
@@ -238,7 +241,9 @@ pub fn get(ws: &Workspace, id: i64) -> Result<TaskSetDetail> {
         .ok_or_else(|| ExperimentError::NotFound(format!("no task set #{id}")))?;
     let specs: Vec<TaskSpec> = serde_json::from_str(&tasks_json)?;
     let summary = summary(stored, &tasks_json, &usage(ws)?)?;
-    Ok(TaskSetDetail { summary, tasks: specs.iter().map(brief).collect(), specs })
+    let mut reviews = reviews::of_set(ws, id)?;
+    let tasks = specs.iter().map(|t| brief(t, reviews.remove(&t.id))).collect();
+    Ok(TaskSetDetail { summary, tasks, specs })
 }
 
 /// The runnable tasks of set `id` as an experiment runs them (routing cases included; with
@@ -248,7 +253,13 @@ pub fn experiment_tasks(ws: &Workspace, id: i64, judged: bool) -> Result<(Vec<Ex
     let set = get(ws, id)?;
     let mut tasks = Vec::new();
     let mut skipped = Vec::new();
-    for t in set.specs {
+    for (t, brief) in set.specs.into_iter().zip(set.tasks) {
+        if set.summary.source_kind == TaskSourceKind::Generated
+            && brief.review.is_none_or(|r| r.verdict != DraftVerdict::Approved)
+        {
+            skipped.push(format!("{}: left out, a draft not approved (skillscope tasks approve {})", t.id, t.id));
+            continue;
+        }
         let for_judge = judged && matches!(t.verifier, TaskVerifier::NeedsJudge { .. });
         if !t.runs_without_judge() && !for_judge {
             skipped.push(format!("{}: left out, its verifier is {}", t.id, t.verifier.label()));
@@ -317,7 +328,7 @@ fn usage(ws: &Workspace) -> Result<Vec<(i64, i64)>> {
     Ok(rows)
 }
 
-fn brief(t: &TaskSpec) -> TaskBrief {
+fn brief(t: &TaskSpec, review: Option<DraftReview>) -> TaskBrief {
     TaskBrief {
         id: t.id.clone(),
         name: t.name.clone(),
@@ -329,6 +340,7 @@ fn brief(t: &TaskSpec) -> TaskBrief {
             (None, None) => DEFAULT_TASK_IMAGE.into(),
         },
         warnings: t.warnings.clone(),
+        review,
     }
 }
 

@@ -344,6 +344,17 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (trial_id, attempt)
     );
     "#,
+    // 16: a reviewer's verdict on a generated draft task (only approved drafts run).
+    r#"
+    CREATE TABLE draft_reviews (
+        task_set_id INTEGER NOT NULL REFERENCES task_sets(id),
+        task_id TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        reviewer TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        PRIMARY KEY (task_set_id, task_id)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -71,6 +71,8 @@ pub enum TaskSourceKind {
     EvalsJson,
     SweSkillsBench,
     App,
+    /// Drafted by a model from a skill (`skillscope generate`); used only once approved.
+    Generated,
 }
 
 /// A file with its path relative to a directory the model names.

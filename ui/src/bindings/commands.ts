@@ -8,6 +8,8 @@ import type { Calibration } from "./Calibration";
 import type { Chart } from "./Chart";
 import type { CsvTable } from "./CsvTable";
 import type { Decision } from "./Decision";
+import type { DraftReview } from "./DraftReview";
+import type { DraftVerdict } from "./DraftVerdict";
 import type { EngineStatus } from "./EngineStatus";
 import type { EvidenceLink } from "./EvidenceLink";
 import type { ExperimentDesign } from "./ExperimentDesign";
@@ -17,10 +19,12 @@ import type { ExperimentResults } from "./ExperimentResults";
 import type { ExperimentView } from "./ExperimentView";
 import type { ExportFormat } from "./ExportFormat";
 import type { FileContent } from "./FileContent";
+import type { GeneratedTasks } from "./GeneratedTasks";
 import type { HarnessStatus } from "./HarnessStatus";
 import type { ImportedTrajectory } from "./ImportedTrajectory";
 import type { JobEvent } from "./JobEvent";
 import type { JobRequest } from "./JobRequest";
+import type { Judge } from "./Judge";
 import type { Judged } from "./Judged";
 import type { NewDecision } from "./NewDecision";
 import type { PairAlignment } from "./PairAlignment";
@@ -225,6 +229,12 @@ export const judgeExperiment = (id: number) => call<Judged>("judge_experiment", 
 
 /** Calibrates the experiment's judge: up to `sample` graded arms graded `gradings` times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it as the experiment's latest calibration. */
 export const calibrateJudge = (id: number, gradings: number, sample: number) => call<Calibration>("calibrate_judge", { id, gradings, sample });
+
+/** Has `writer` (a provider configuration and model) draft `count` eval tasks with expectations from the skill version, each checked for leakage of the SKILL.md body; stores them as a task set of drafts that run only once approved. */
+export const generateTasks = (versionId: number, writer: Judge, count: number) => call<GeneratedTasks>("generate_tasks", { versionId, writer, count });
+
+/** Records a reviewer's verdict on a drafted task of a generated set. */
+export const reviewDraft = (taskSetId: number, taskId: string, verdict: DraftVerdict, reviewer: string) => call<DraftReview>("review_draft", { taskSetId, taskId, verdict, reviewer });
 
 /** The experiment's latest judge calibration, if any. */
 export const judgeCalibration = (id: number) => call<Calibration | null>("judge_calibration", { id });

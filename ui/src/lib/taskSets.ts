@@ -17,6 +17,7 @@ export const SOURCE_KINDS: Record<TaskSourceKind, string> = {
   evals_json: "evals.json",
   swe_skills_bench: "SWE-Skills-Bench",
   app: "Written in the app",
+  generated: "Generated (drafts)",
 };
 
 /** Where storing tasks put them: a new set, or the set stored before with the same content. */

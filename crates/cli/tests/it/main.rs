@@ -8,6 +8,7 @@ mod engine_cli;
 mod eval_cli;
 mod gate_action;
 mod gate_cli;
+mod generate_cli;
 mod probe_cli;
 mod queue_crash;
 mod scan_review;
