@@ -707,6 +707,67 @@ async fn a_skills_own_evals_become_a_task_set_from_its_page() {
     s.close().await;
 }
 
+/// Issue 19: from a skill's page a model drafts tasks; on the Tasks page the draft that copies the
+/// skill's procedure shows the copied span, and the reviewer approves the clean one by name.
+#[tokio::test(flavor = "multi_thread")]
+async fn drafted_tasks_are_checked_for_leakage_and_reviewed_in_the_window() {
+    driver::join_session_keyring();
+    let clean = "Summarise input/q3.csv for the finance team: how many rows, and what are the totals?";
+    let leaky = "Read the CSV with Python's csv module, count the data rows and total every numeric column of q3.csv";
+    let drafts = serde_json::json!({"evals": [
+        {"prompt": clean, "expected_output": "Rows: 3", "expectations": ["States the number of rows"]},
+        {"prompt": leaky, "expected_output": "Rows: 3", "expectations": ["States the number of rows"]}]});
+    let writer = driver::model_server(
+        serde_json::json!({"branches": [{"if_prompt_contains": "## SKILL.md", "steps": [{"text": drafts.to_string()}]}]}),
+        None,
+    )
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
+    cli(&["provider", "add", "writer", "--api", "openai_chat", "--base-url", &writer.base_url], "");
+    cli(&["credential", "set", "writer"], "sk-e2e-writer-0000000");
+    cli(&["agent", "add", "writer", "--provider", "writer", "--model", "m"], "");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
+    cli(&["import", skill.to_str().unwrap()], "");
+
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-summary] td")).await.click().await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    s.click(Locator::Css("[data-testid=tab-review]")).await;
+    s.wait_for(Locator::Css("[data-testid=generate-writer] option[value='1']")).await;
+    s.wait_for(Locator::Css("[data-testid=generate-writer]")).await.select_by_value("1").await.unwrap();
+    let count = s.wait_for(Locator::Css("[data-testid=generate-count]")).await;
+    count.clear().await.unwrap();
+    count.send_keys("2").await.unwrap();
+    s.click(Locator::Css("[data-testid=generate-run]")).await;
+    let result = s
+        .wait_for_within(Locator::Css("[data-testid=generate-result][data-flagged='1']"), Duration::from_secs(60))
+        .await;
+    s.wait_text(&result, "2 drafts stored, 1 flagged").await;
+    s.screenshot("e2e-generate.png").await;
+    s.click(Locator::Css("[data-testid=generate-review-link]")).await;
+
+    s.click(Locator::Css("[data-testid=task-row][data-task-id$='gen-2'] td")).await;
+    let warning = s.wait_for(Locator::Css("[data-testid=task-detail] [data-testid=task-warning]")).await;
+    s.wait_text(
+        &warning,
+        "\"Read the CSV with Python's csv module, count the data rows and total every numeric column\"",
+    )
+    .await;
+    s.click(Locator::Css("[data-testid=task-row][data-task-id$='gen-1'] td")).await;
+    s.wait_for(Locator::Css("[data-testid=draft-review][data-verdict=draft]")).await;
+    s.wait_for(Locator::Css("[data-testid=draft-reviewer]")).await.send_keys("Ada Lovelace").await.unwrap();
+    s.click(Locator::Css("[data-testid=draft-approve]")).await;
+    s.wait_for(Locator::Css("[data-testid=task-row][data-task-id$='gen-1'][data-review=approved]")).await;
+    s.wait_for(Locator::Css("[data-testid=task-row][data-task-id$='gen-2'][data-review=draft]")).await;
+    let review = s.wait_for(Locator::Css("[data-testid=draft-review][data-verdict=approved]")).await;
+    s.wait_text(&review, "Approved by Ada Lovelace").await;
+    s.screenshot("e2e-draft-review.png").await;
+    s.close().await;
+}
+
 /// Issue 16, as a new user: the base image is missing and the app prepares it; the user's own
 /// skill comes in through the Library's import and its evals.json through the Tasks page (the same
 /// content imported again is the same set); the experiment form estimates the run, runs it against

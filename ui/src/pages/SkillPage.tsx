@@ -10,6 +10,7 @@ import { ReadmeSection } from "../components/library/ReadmeSection";
 import { VersionsSection } from "../components/library/VersionsSection";
 import { DecisionPanel } from "../components/review/DecisionPanel";
 import { ProbesPanel } from "../components/probes/ProbesPanel";
+import { GenerateTasks } from "../components/tasks/GenerateTasks";
 import { SkillEvals } from "../components/tasks/SkillEvals";
 import { ScanCards } from "../components/scan/ScanCards";
 import { AsyncView } from "../components/shared/AsyncView";
@@ -132,6 +133,7 @@ function VersionTab({ tab, version, openedFile, onOpenFile }: VersionTabProps) {
           <ScanCards key={version.id} versionId={version.id} />
           <ProbesPanel key={`probes-${version.id}`} versionId={version.id} />
           <SkillEvals key={`evals-${version.id}`} version={version} />
+          <GenerateTasks key={`generate-${version.id}`} version={version} />
         </>
       );
   }

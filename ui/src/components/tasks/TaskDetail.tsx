@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
 import type { TaskBrief } from "../../bindings/TaskBrief";
 import type { TaskSpec } from "../../bindings/TaskSpec";
+import { DraftReviewForm, type Drafts } from "./DraftReviewForm";
 
 /** One task whole: why experiments leave it out (if they do), its instruction as plain text, and its warnings. */
-export function TaskDetail({ brief, spec }: { brief: TaskBrief; spec: TaskSpec | undefined }) {
+export function TaskDetail({ brief, spec, drafts }: { brief: TaskBrief; spec: TaskSpec | undefined; drafts: Drafts }) {
   const detail = useRef<HTMLDivElement>(null);
   // Below a long table the opened task would be out of sight.
   useEffect(() => {
@@ -16,7 +17,10 @@ export function TaskDetail({ brief, spec }: { brief: TaskBrief; spec: TaskSpec |
       </h3>
       {!brief.runnable && (
         <p className="notice notice-warning" data-testid="task-not-runnable">
-          No deterministic verifier: {brief.verifier}. Experiments leave this task out.
+          No deterministic verifier: {brief.verifier}.{" "}
+          {spec?.verifier.kind === "needs_judge"
+            ? "It runs only in an experiment with a judge."
+            : "Experiments leave this task out."}
         </p>
       )}
       {spec && (
@@ -40,6 +44,7 @@ export function TaskDetail({ brief, spec }: { brief: TaskBrief; spec: TaskSpec |
           </ul>
         </>
       )}
+      {drafts && <DraftReviewForm taskSetId={drafts.taskSetId} task={brief} onReviewed={drafts.onReviewed} />}
     </div>
   );
 }

@@ -20,13 +20,20 @@ export function TaskSetPanel({ id }: { id: number }) {
   return (
     <section className="panel" data-testid="task-set-detail" data-task-set-id={id} ref={panel}>
       <AsyncView state={state} what="the task set" onRetry={reload}>
-        {(detail) => <TaskSetView detail={detail} />}
+        {(detail) => <TaskSetView detail={detail} onReviewed={reload} />}
       </AsyncView>
     </section>
   );
 }
 
-function TaskSetView({ detail: { summary, tasks, specs } }: { detail: TaskSetDetail }) {
+function TaskSetView({
+  detail: { summary, tasks, specs },
+  onReviewed,
+}: {
+  detail: TaskSetDetail;
+  onReviewed: () => void;
+}) {
+  const drafts = summary.source_kind === "generated" ? { taskSetId: summary.id, onReviewed } : null;
   return (
     <>
       <header className="panel-header">
@@ -62,7 +69,7 @@ function TaskSetView({ detail: { summary, tasks, specs } }: { detail: TaskSetDet
           <ImportErrors errors={summary.errors} lineTestId="task-set-error-line" />
         </div>
       )}
-      <TasksTable tasks={tasks} specs={specs} />
+      <TasksTable tasks={tasks} specs={specs} drafts={drafts} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { TaskBrief } from "../../bindings/TaskBrief";
 import type { TaskSpec } from "../../bindings/TaskSpec";
 import { Badge } from "../shared/Badge";
 import { Table, type Column } from "../shared/Table";
+import type { Drafts } from "./DraftReviewForm";
 import { TaskDetail, TaskTitle } from "./TaskDetail";
 
 const columns: Column<TaskBrief>[] = [
@@ -16,7 +17,10 @@ const columns: Column<TaskBrief>[] = [
     className: "col-description",
     render: (t) => (
       <span title={t.verifier}>
-        {!t.runnable && <Badge tone="warning">left out</Badge>} {t.verifier}
+        {t.review !== null && (
+          <Badge tone={t.review.verdict === "approved" ? "success" : "danger"}>{t.review.verdict}</Badge>
+        )}
+        {!t.runnable && <Badge tone="warning">no verifier</Badge>} {t.verifier}
       </span>
     ),
   },
@@ -30,7 +34,7 @@ const columns: Column<TaskBrief>[] = [
 ];
 
 /** The tasks of a set; a click on one shows it whole below the table, another click folds it away. */
-export function TasksTable({ tasks, specs }: { tasks: TaskBrief[]; specs: TaskSpec[] }) {
+export function TasksTable({ tasks, specs, drafts }: { tasks: TaskBrief[]; specs: TaskSpec[]; drafts: Drafts }) {
   const [openId, setOpenId] = useState<string | null>(null);
   const open = tasks.find((t) => t.id === openId);
   return (
@@ -45,12 +49,13 @@ export function TasksTable({ tasks, specs }: { tasks: TaskBrief[]; specs: TaskSp
           "data-testid": "task-row",
           "data-task-id": t.id,
           "data-runnable": String(t.runnable),
+          "data-review": drafts === null ? "" : (t.review?.verdict ?? "draft"),
           className: t.id === openId ? "clickable selected" : "clickable",
           "aria-expanded": t.id === openId,
         })}
         empty="This set has no tasks."
       />
-      {open && <TaskDetail brief={open} spec={specs.find((s) => s.id === open.id)} />}
+      {open && <TaskDetail brief={open} spec={specs.find((s) => s.id === open.id)} drafts={drafts} />}
     </>
   );
 }
