@@ -877,45 +877,11 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
         None,
     )
     .await;
-    let verdict = |passed: bool, evidence: &str| {
-        let items: Vec<_> =
-            ["Names east as the region with the highest revenue per unit", "Gives the value 30 per unit"]
-                .iter()
-                .map(|t| serde_json::json!({"text": t, "passed": passed, "evidence": evidence}))
-                .collect();
-        serde_json::json!({ "expectations": items }).to_string()
-    };
-    let better = |run: &str| serde_json::json!({"better": run, "reason": "it read the skill"}).to_string();
-    let accomplished = |passed: bool| {
-        let item = serde_json::json!({"text": "The run accomplished the task as it was given", "passed": passed,
-            "evidence": if passed { "30 per unit" } else { "" }});
-        serde_json::json!({ "expectations": [item] }).to_string()
-    };
-    // ACES's rubric with a reference answer: the goal and five criteria, four of them met.
-    let rubric = |passed: bool| {
-        let evidence = if passed { "30 per unit" } else { "" };
-        let items: Vec<_> = [passed, passed, passed, passed, passed, false]
-            .iter()
-            .map(|p| serde_json::json!({"passed": p, "evidence": evidence}))
-            .collect();
-        serde_json::json!({ "expectations": items }).to_string()
-    };
-    // Grades a pass only where the run read the skill; compares by naming that run in either position.
-    let judge = driver::model_server(
-        serde_json::json!({"branches": [
-            {"if_prompt_contains": "without more work\n\n## Transcript of the run\n\n[call bash]",
-             "steps": [{"text": rubric(true)}]},
-            {"if_prompt_contains": "without more work", "steps": [{"text": rubric(false)}]},
-            {"if_prompt_contains": "as it was given\n\n## Transcript of the run\n\n[call bash]",
-             "steps": [{"text": accomplished(true)}]},
-            {"if_prompt_contains": "as it was given", "steps": [{"text": accomplished(false)}]},
-            {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
-            {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
-            {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
-            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
-        None,
-    )
-    .await;
+    // Grades, gives the rubric and calibrates in favour of the run that read the skill, and names
+    // that run in either position when comparing (see fixtures/models/README.md).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let script = std::fs::read_to_string(root.join("fixtures/models/csv-summary-judge.json")).unwrap();
+    let judge = driver::model_server(serde_json::from_str(&script).unwrap(), None).await;
     let home = tempfile::tempdir().unwrap();
     let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
     for (id, server) in [("agent", &agent), ("judge", &judge)] {
@@ -923,7 +889,6 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
         cli(&["credential", "set", id], &format!("sk-e2e-{id}-judged-0000"));
         cli(&["agent", "add", id, "--provider", id, "--model", "m"], "");
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
     cli(&["import", skill.to_str().unwrap()], "");
     cli(&["tasks", "import", skill.to_str().unwrap()], "");

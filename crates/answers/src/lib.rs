@@ -1,6 +1,23 @@
-//! Reading what a model answers: the JSON object in its text, and where a passage it quotes is in
+//! Asking a model and reading what it answers: a versioned prompt file with its hash (recorded
+//! with every answer), the JSON object in an answer's text, and where a passage it quotes is in
 //! the text it was shown. Shared by every check that takes a model's word only with a quote (the
-//! scan's model review, the judge's grading).
+//! scan's model review, the judge, task drafting).
+
+use sha2::{Digest, Sha256};
+
+/// A prompt kept as a file in the project: its name (the version) and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct Prompt {
+    pub version: &'static str,
+    pub text: &'static str,
+}
+
+impl Prompt {
+    /// SHA-256 of the text, recorded with what the model answers to it.
+    pub fn sha256(&self) -> String {
+        hex::encode(Sha256::digest(self.text.as_bytes()))
+    }
+}
 
 /// The JSON object in an answer: inside a Markdown fence or surrounded by prose, models add both.
 pub fn json_object(answer: &str) -> &str {

@@ -40,12 +40,13 @@ pub async fn generate(ws: &Workspace, version_id: i64, writer: &Judge, count: u3
         .ok_or_else(|| ExperimentError::NotFound(format!("{name} v{}: no SKILL.md stored", v.version)))?;
     let drafting = Drafting::prepare(&name, &description, &body, count).map_err(ExperimentError::InvalidInput)?;
     let session = Session::open(ws, writer)?;
-    let prompt_sha256 = Drafting::prompt_sha256();
+    let prompt = skillscope_generate::drafting::PROMPT;
+    let prompt_sha256 = prompt.sha256();
     let by = format!("{} · {}", writer.provider, writer.model);
     let source = format!(
         "drafted from {name} v{} by {by}, prompt {} (sha256 {})",
         v.version,
-        skillscope_generate::drafting::PROMPT_VERSION,
+        prompt.version,
         &prompt_sha256[..12]
     );
     let asked = session.ask(drafting.system(), drafting.user(), |a| drafting.check_answer(a, &source)).await;
@@ -68,7 +69,7 @@ pub async fn generate(ws: &Workspace, version_id: i64, writer: &Judge, count: u3
         drafts,
         writer: writer.clone(),
         model_reported: asked.model_reported,
-        prompt_version: skillscope_generate::drafting::PROMPT_VERSION.into(),
+        prompt_version: prompt.version.into(),
         prompt_sha256,
         temperature: TEMPERATURE,
     })

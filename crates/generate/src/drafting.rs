@@ -5,16 +5,14 @@
 
 use crate::leakage::{leakage, Leakage};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use skillscope_answers::json_object;
+use skillscope_answers::{json_object, Prompt};
 use skillscope_tasks::evals::{DEFAULT_AGENT_TIMEOUT_SECS, DEFAULT_VERIFIER_TIMEOUT_SECS};
 use skillscope_tasks::model::DEFAULT_WORKDIR;
 use skillscope_tasks::{TaskEnvironment, TaskSource, TaskSourceKind, TaskSpec, TaskVerifier};
 use ts_rs::TS;
 
-/// The prompt file's name; its text is part of the binary and its hash is recorded per draft set.
-pub const PROMPT_VERSION: &str = "draft-evals-v1";
-const PROMPT: &str = include_str!("../prompts/draft-evals-v1.md");
+/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
+pub const PROMPT: Prompt = Prompt { version: "draft-evals-v1", text: include_str!("../prompts/draft-evals-v1.md") };
 /// SKILL.md characters shown to the model; a longer one is cut, and the prompt says so.
 const SKILL_CHARS: usize = 40_000;
 /// The most tasks one request may ask for.
@@ -67,16 +65,11 @@ impl Drafting {
     }
 
     pub fn system(&self) -> &str {
-        PROMPT
+        PROMPT.text
     }
 
     pub fn user(&self) -> &str {
         &self.user
-    }
-
-    /// SHA-256 of the prompt file, recorded with the drafts.
-    pub fn prompt_sha256() -> String {
-        hex::encode(Sha256::digest(PROMPT.as_bytes()))
     }
 
     /// The drafts in `answer`, each a task with its leakage, from `source` (who drafted it);
@@ -182,6 +175,6 @@ mod tests {
         let none = answer(serde_json::json!([{"prompt": "a", "expectations": []}]));
         assert_eq!(d.check_answer(&none, "x").unwrap_err(), "task 1 has 0 expectation(s); 1 to 8 are needed");
         assert_eq!(Drafting::prepare("s", "d", BODY, 0).err().unwrap(), "ask for 1 to 20 tasks, not 0");
-        assert_eq!(Drafting::prompt_sha256().len(), 64);
+        assert_eq!(PROMPT.sha256().len(), 64);
     }
 }

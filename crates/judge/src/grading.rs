@@ -4,14 +4,13 @@
 //! that is not the JSON asked for, or grades other expectations than asked, is unusable.
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use skillscope_answers::{find_quote, json_object};
+use skillscope_answers::{find_quote, json_object, Prompt};
 use skillscope_atif::{StepSource, Trajectory};
 use ts_rs::TS;
 
-/// The prompt file's name; its text is part of the binary and its hash is recorded per verdict.
-pub const PROMPT_VERSION: &str = "grade-expectations-v1";
-const PROMPT: &str = include_str!("../prompts/grade-expectations-v1.md");
+/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
+pub const PROMPT: Prompt =
+    Prompt { version: "grade-expectations-v1", text: include_str!("../prompts/grade-expectations-v1.md") };
 /// Transcript characters shown: the start and, mostly, the end (where results and answers are).
 const HEAD_CHARS: usize = 20_000;
 const TAIL_CHARS: usize = 60_000;
@@ -120,16 +119,11 @@ impl Grading {
     }
 
     pub fn system(&self) -> &str {
-        PROMPT
+        PROMPT.text
     }
 
     pub fn user(&self) -> &str {
         &self.user
-    }
-
-    /// SHA-256 of the prompt file, recorded with each verdict.
-    pub fn prompt_sha256() -> String {
-        hex::encode(Sha256::digest(PROMPT.as_bytes()))
     }
 
     /// The verdicts in `answer`, checked; `Err` says why the answer cannot be used.
@@ -245,6 +239,6 @@ mod tests {
     fn the_expected_output_stands_in_for_missing_expectations() {
         assert_eq!(expectations(&[], Some("530")), ["The result agrees with the expected output: 530"]);
         assert!(expectations(&[], None).is_empty());
-        assert_eq!(Grading::prompt_sha256().len(), 64);
+        assert_eq!(PROMPT.sha256().len(), 64);
     }
 }

@@ -6,12 +6,11 @@
 
 use crate::call::{Asked, Session};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use skillscope_answers::json_object;
+use skillscope_answers::{json_object, Prompt};
 use ts_rs::TS;
 
-pub const PROMPT_VERSION: &str = "prefer-v1";
-const PROMPT: &str = include_str!("../prompts/prefer-v1.md");
+/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
+pub const PROMPT: Prompt = Prompt { version: "prefer-v1", text: include_str!("../prompts/prefer-v1.md") };
 const MAX_REASON_CHARS: usize = 500;
 
 /// Which arm the judge preferred, after both orders.
@@ -69,12 +68,7 @@ impl Comparison {
     }
 
     pub fn system() -> &'static str {
-        PROMPT
-    }
-
-    /// SHA-256 of the prompt file, recorded with each preference.
-    pub fn prompt_sha256() -> String {
-        hex::encode(Sha256::digest(PROMPT.as_bytes()))
+        PROMPT.text
     }
 
     /// The question with the without arm shown first (as A) or second.
@@ -118,7 +112,7 @@ impl Comparison {
 
     /// Asks both orders; either one unusable is a NO SCORE that says which.
     pub async fn compare(&self, session: &Session) -> Asked<Compared> {
-        let first = session.ask(PROMPT, &self.user(true), Self::check_answer).await;
+        let first = session.ask(PROMPT.text, &self.user(true), Self::check_answer).await;
         let first_answer = match first.outcome {
             Ok(a) => a,
             Err(e) => {
@@ -126,7 +120,7 @@ impl Comparison {
                 return Asked { model_reported: first.model_reported, outcome };
             }
         };
-        let second = session.ask(PROMPT, &self.user(false), Self::check_answer).await;
+        let second = session.ask(PROMPT.text, &self.user(false), Self::check_answer).await;
         Asked {
             model_reported: second.model_reported.or(first.model_reported),
             outcome: second

@@ -4,10 +4,11 @@
 
 use crate::call::{Judge, TEMPERATURE};
 use crate::error::Result;
-use crate::grading::{self, Grading};
-use crate::preference::{self, Compared, Comparison};
+use crate::grading;
+use crate::preference::{self, Compared};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
+use skillscope_answers::Prompt;
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use std::collections::HashMap;
@@ -27,12 +28,12 @@ pub struct JudgedBy {
 }
 
 impl JudgedBy {
-    fn new(judge: &Judge, model_reported: Option<String>, prompt_version: &str, prompt_sha256: String) -> Self {
+    fn new(judge: &Judge, model_reported: Option<String>, prompt: &Prompt) -> Self {
         JudgedBy {
             judge: judge.clone(),
             model_reported,
-            prompt_version: prompt_version.into(),
-            prompt_sha256,
+            prompt_version: prompt.version.into(),
+            prompt_sha256: prompt.sha256(),
             temperature: TEMPERATURE,
             judged_at: now(),
         }
@@ -68,7 +69,7 @@ impl Judgement {
         outcome: std::result::Result<grading::Graded, String>,
     ) -> Self {
         let (graded, no_score) = split(outcome);
-        let by = JudgedBy::new(judge, model_reported, grading::PROMPT_VERSION, Grading::prompt_sha256());
+        let by = JudgedBy::new(judge, model_reported, &grading::PROMPT);
         Judgement { trial_id, attempt, by, graded, no_score }
     }
 
@@ -101,7 +102,7 @@ impl Preference {
         outcome: std::result::Result<Compared, String>,
     ) -> Self {
         let (compared, no_score) = split(outcome);
-        let by = JudgedBy::new(judge, model_reported, preference::PROMPT_VERSION, Comparison::prompt_sha256());
+        let by = JudgedBy::new(judge, model_reported, &preference::PROMPT);
         let [(without_trial_id, without_attempt), (with_trial_id, with_attempt)] = arms;
         Preference { without_trial_id, without_attempt, with_trial_id, with_attempt, by, compared, no_score }
     }

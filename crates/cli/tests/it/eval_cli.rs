@@ -198,49 +198,20 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
             "steps": [{"tool": "bash", "args": {"command": "cat /skills/csv-summary/SKILL.md"}},
                       {"text": "East sells at 30 per unit, the highest."}]}]}),
     );
-    let verdict = |passed: bool, evidence: &str| {
-        let items: Vec<_> =
-            ["Names east as the region with the highest revenue per unit", "Gives the value 30 per unit"]
-                .iter()
-                .map(|t| serde_json::json!({"text": t, "passed": passed, "evidence": evidence}))
-                .collect();
-        serde_json::json!({ "expectations": items }).to_string()
-    };
-    let better = |run: &str| serde_json::json!({"better": run, "reason": "scripted"}).to_string();
-    // Calibrating, this judge passes the run that read the skill, whatever its verifier says.
-    let accomplished = |passed: bool| {
-        let item = serde_json::json!({"text": "The run accomplished the task as it was given", "passed": passed, "evidence": if passed { "30 per unit" } else { "" }});
-        serde_json::json!({ "expectations": [item] }).to_string()
-    };
-    // ACES's rubric on the case with a reference answer: the goal and five criteria; the run that
-    // read the skill meets the goal and four criteria, the other nothing.
-    let rubric = |passed: bool| {
-        let met = [passed, passed, passed, passed, passed, false];
-        let evidence = if passed { "30 per unit" } else { "" };
-        let items: Vec<_> = met.iter().map(|p| serde_json::json!({"passed": p, "evidence": evidence})).collect();
-        serde_json::json!({ "expectations": items }).to_string()
-    };
-    let judge = common::scripted_server(
-        &rt,
-        // A question without tools is answered by the first branch its prompt matches. Comparing,
-        // this judge names the run that read the skill, in either position.
-        serde_json::json!({"branches": [
-            {"if_prompt_contains": "without more work\n\n## Transcript of the run\n\n[call bash]", "steps": [{"text": rubric(true)}]},
-            {"if_prompt_contains": "without more work", "steps": [{"text": rubric(false)}]},
-            {"if_prompt_contains": "as it was given\n\n## Transcript of the run\n\n[call bash]", "steps": [{"text": accomplished(true)}]},
-            {"if_prompt_contains": "as it was given", "steps": [{"text": accomplished(false)}]},
-            {"if_prompt_contains": "## Run A\n\n[call bash]", "steps": [{"text": better("A")}]},
-            {"if_prompt_contains": "## Run B", "steps": [{"text": better("B")}]},
-            {"if_prompt_contains": "cat /skills/csv-summary/SKILL.md", "steps": [{"text": verdict(true, "30 per unit")}]},
-            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
-    );
-    // Names whichever run is shown first: a position-biased judge.
-    let biased = common::scripted_server(
-        &rt,
-        serde_json::json!({"branches": [
-            {"if_prompt_contains": "## Run B", "steps": [{"text": better("A")}]},
-            {"if_prompt_contains": "Transcript of the run", "steps": [{"text": verdict(false, "")}]}]}),
-    );
+    // Grades, gives the rubric and calibrates in favour of the run that read the skill, and names
+    // that run in either position when comparing (see fixtures/models/README.md).
+    let script: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("fixtures/models/csv-summary-judge.json")).unwrap())
+            .unwrap();
+    let judge = common::scripted_server(&rt, script.clone());
+    // The same grading, but comparing it names whichever run is shown first: a position-biased judge.
+    let mut biased = script;
+    let branches = biased["branches"].as_array_mut().unwrap();
+    let names_a =
+        branches.iter().find(|b| b["if_prompt_contains"] == "## Run A\n\n[call bash]").unwrap()["steps"].clone();
+    branches.retain(|b| !b["if_prompt_contains"].as_str().unwrap().starts_with("## Run"));
+    branches.insert(0, serde_json::json!({"if_prompt_contains": "## Run B", "steps": names_a}));
+    let biased = common::scripted_server(&rt, biased);
     let refusing = common::scripted_server(
         &rt,
         serde_json::json!({"branches": [{"if_prompt_contains": "Transcript", "steps": [{"text": "I cannot grade this."}]}]}),
