@@ -122,10 +122,32 @@ fn evaluation(policy: &Policy, ev: &SkillEvidence) -> Judged {
             problems.push(format!("{at}: the skill hurts (Δ {:+.1}, q {:.3})", s.delta, s.q_bh));
         }
     }
+    judged_lift(p, ev, &mut seen, &mut problems);
     Ok(match problems.is_empty() {
         true => (true, seen.join("; ")),
         false => (false, problems.join("; ")),
     })
+}
+
+/// The judged measure's Skill Lift of each configuration, when the policy sets a least lift.
+fn judged_lift(p: &crate::policy::Evaluation, ev: &SkillEvidence, seen: &mut Vec<String>, problems: &mut Vec<String>) {
+    let Some(least) = p.min_judged_lift else { return };
+    let rows: Vec<_> = ev
+        .recorded
+        .iter()
+        .flat_map(|r| &r.judged_lifts)
+        .filter(|l| l.measure == p.judged_measure && l.summary.n > 0)
+        .collect();
+    if rows.is_empty() {
+        problems.push(format!("no judged Skill Lift of {} on this exact content (run eval --judge)", p.judged_measure));
+    }
+    for l in rows {
+        let at = format!("experiment #{} {} ({})", l.experiment_id, l.summary.config, l.judge);
+        seen.push(format!("{at}: {} Skill Lift {:+.1} (n {})", l.measure, l.summary.delta, l.summary.n));
+        if l.summary.delta < least {
+            problems.push(format!("{at}: {} Skill Lift {:+.1} < {least:+.1}", l.measure, l.summary.delta));
+        }
+    }
 }
 
 fn decision(ev: &SkillEvidence) -> Judged {
@@ -215,6 +237,7 @@ mod tests {
                 version: 1,
                 evaluations: Vec::new(),
                 demo_rows: 0,
+                judged_lifts: Vec::new(),
                 probe_run: Some(ProbeRunView {
                     id: 7,
                     version_id: 1,
@@ -233,6 +256,62 @@ mod tests {
         let mut policy = Policy::default();
         policy.probes.required = required;
         judge(&policy, ev).checks.into_iter().find(|c| c.check == "probes").unwrap()
+    }
+
+    /// Statistics of `n` tasks each going from `without` to `with`.
+    fn summary(without: f64, with: f64, n: usize) -> skillscope_stats::Summary {
+        let pairs: Vec<_> = (0..n)
+            .map(|i| skillscope_stats::Pair {
+                skill: "notes".into(),
+                config: "c".into(),
+                condition: None,
+                task: format!("t{i}"),
+                repeat: None,
+                without,
+                with,
+                time_without: None,
+                time_with: None,
+                tokens_without: None,
+                tokens_with: None,
+            })
+            .collect();
+        skillscope_stats::analyze(&pairs).groups.remove(0)
+    }
+
+    #[test]
+    fn a_judged_skill_lift_below_the_policys_least_fails_the_evaluation() {
+        let mut ev = with_probes(true, Vec::new());
+        let recorded = ev.recorded.as_mut().unwrap();
+        recorded.evaluations.push(skillscope_review::report::UtilityRow {
+            experiment_id: 3,
+            experiment: "eval".into(),
+            provenance: None,
+            summary: summary(0.0, 1.0, 4),
+            ran_with: Vec::new(),
+        });
+        let lift = |measure: &str, with: f64| skillscope_review::report::JudgedLift {
+            experiment_id: 3,
+            measure: measure.into(),
+            judge: "judge p · m".into(),
+            summary: summary(0.5, with, 4),
+        };
+        recorded.judged_lifts = vec![lift("overall", 0.45), lift("behavior_check", 1.0)];
+        let check = |ev: &SkillEvidence, least: Option<f64>| {
+            let mut policy = Policy::default();
+            policy.evaluation.min_judged_lift = least;
+            judge(&policy, ev).checks.into_iter().find(|c| c.check == "evaluation").unwrap()
+        };
+        // Not set: the pass ratios decide.
+        assert_eq!(check(&ev, None).outcome, Outcome::Pass);
+        let c = check(&ev, Some(0.0));
+        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(c.detail, "experiment #3 c (judge p · m): overall Skill Lift -5.0 < +0.0");
+        assert_eq!(check(&ev, Some(-10.0)).outcome, Outcome::Pass);
+        ev.recorded.as_mut().unwrap().judged_lifts.clear();
+        assert_eq!(
+            check(&ev, Some(0.0)).detail,
+            "no judged Skill Lift of overall on this exact content (run eval --judge)"
+        );
     }
 
     #[test]

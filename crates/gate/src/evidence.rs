@@ -8,7 +8,7 @@ use skillscope_library::model::{ImportRequest, Source};
 use skillscope_library::{self as library, scans};
 use skillscope_probes::run::ProbeRunView;
 use skillscope_review::decisions::Decision;
-use skillscope_review::report::{self, UtilityRow};
+use skillscope_review::report::{self, JudgedLift, UtilityRow};
 use skillscope_scan::ScanReport;
 use skillscope_store::workspace::Workspace;
 use std::path::Path;
@@ -30,6 +30,8 @@ pub struct Recorded {
     pub evaluations: Vec<UtilityRow>,
     /// How many rows were left out because they are demo data.
     pub demo_rows: usize,
+    /// The judged measures' Skill Lift rows of experiments with a judge on this version.
+    pub judged_lifts: Vec<JudgedLift>,
     /// The latest probe run of this version.
     pub probe_run: Option<ProbeRunView>,
     /// The latest decision on this version.
@@ -43,7 +45,8 @@ fn recorded(ws: &Workspace, skill_id: i64, version_id: i64, version: u32) -> Res
     let decision = report.decisions.into_iter().find(|d| d.version_id == version_id);
     let (demo, evaluations): (Vec<UtilityRow>, Vec<UtilityRow>) =
         report.utility.into_iter().partition(|row| row.provenance.as_ref().is_some_and(|p| p.is_demo()));
-    Ok(Recorded { version, evaluations, demo_rows: demo.len(), probe_run, decision })
+    let judged_lifts = report.judged_lifts;
+    Ok(Recorded { version, evaluations, demo_rows: demo.len(), judged_lifts, probe_run, decision })
 }
 
 /// The skills of `target`: a folder, archive or git URL (every skill in it, read in place and not

@@ -3,6 +3,7 @@
 
 use crate::error::{GateError, Result};
 use serde::{Deserialize, Serialize};
+use skillscope_experiments::measures::JUDGED_MEASURES;
 use skillscope_scan::Severity;
 use std::path::Path;
 
@@ -51,6 +52,12 @@ pub struct Evaluation {
     #[serde(default)]
     pub run_with: Option<String>,
     pub repeats: u32,
+    /// With a judge: the judged measure whose Skill Lift the gate reads (`behavior_check`,
+    /// `goal_accuracy`, `accuracy` or `overall`), and the least lift (points) it accepts; unset:
+    /// judged measures are reported, not gated.
+    pub judged_measure: String,
+    #[serde(default)]
+    pub min_judged_lift: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -104,6 +111,12 @@ impl Policy {
         }
         if !(0.0..=1.0).contains(&self.evaluation.max_q) {
             return bad("evaluation.max_q must be within 0–1");
+        }
+        if !JUDGED_MEASURES.contains(&self.evaluation.judged_measure.as_str()) {
+            return bad("evaluation.judged_measure must be one of behavior_check, goal_accuracy, accuracy, overall");
+        }
+        if self.evaluation.min_judged_lift.is_some_and(|l| !(-100.0..=100.0).contains(&l)) {
+            return bad("evaluation.min_judged_lift must be within −100–100 points");
         }
         if !(1..=100).contains(&self.evaluation.repeats) {
             return bad("evaluation.repeats must be within 1–100");

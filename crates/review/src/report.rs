@@ -43,6 +43,17 @@ pub struct UtilityRow {
     pub ran_with: Vec<String>,
 }
 
+/// One judged measure's Skill Lift for one configuration of an experiment on this version.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JudgedLift {
+    pub experiment_id: i64,
+    /// `behavior_check`, `goal_accuracy`, `accuracy` or `overall` (ACES's six-metric mean).
+    pub measure: String,
+    /// "judge provider · model".
+    pub judge: String,
+    pub summary: Summary,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SafetySection {
     pub score: u32,
@@ -78,6 +89,8 @@ pub struct SkillReport {
     /// of this version, one line each, then the methods; empty when no experiment had a judge or
     /// routing cases.
     pub judged: Vec<String>,
+    /// The judged measures' Skill Lift rows behind those lines, for the gate.
+    pub judged_lifts: Vec<JudgedLift>,
     pub safety: SafetySection,
     pub quality: QualitySection,
     pub decisions: Vec<Decision>,
@@ -117,7 +130,12 @@ fn probe_lines(ws: &Workspace, version_id: i64) -> Result<Vec<String>> {
 /// This version's judged measures, preference and activation in experiment `e` (its rows named
 /// one of `labels`), one line each, and the methods they follow; empty when the experiment has
 /// neither a judge nor routing cases (measuring reads every trajectory, so it is not done then).
-fn judged_lines(ws: &Workspace, e: &experiments::ExperimentView, labels: &[String]) -> Result<Vec<String>> {
+fn judged_lines(
+    ws: &Workspace,
+    e: &experiments::ExperimentView,
+    labels: &[String],
+    lifts: &mut Vec<JudgedLift>,
+) -> Result<Vec<String>> {
     let routing = e.design.tasks.iter().any(|t| t.routing().is_some());
     if e.design.judge.is_none() && !routing {
         return Ok(Vec::new());
@@ -132,6 +150,12 @@ fn judged_lines(ws: &Workspace, e: &experiments::ExperimentView, labels: &[Strin
                 "{head} · {} · {}: {:.1} → {:.1} points, Skill Lift {:+.1} [{:+.1}, {:+.1}], q {:.3}, n {} ({judge})",
                 s.config, r.measure, s.mean_without, s.mean_with, s.delta, s.ci_low, s.ci_high, s.q_bh, s.n
             ));
+            lifts.push(JudgedLift {
+                experiment_id: e.id,
+                measure: r.measure.clone(),
+                judge: judge.clone(),
+                summary: s.clone(),
+            });
         }
     }
     for p in m.preference.iter().filter(|p| labels.contains(&p.skill)) {
@@ -171,6 +195,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
     let mut evidence = Vec::new();
     let mut other_versions = Vec::new();
     let mut judged = Vec::new();
+    let mut judged_lifts = Vec::new();
     for e in experiments::list(ws)? {
         if !e.design.skill_version_ids.contains(&chosen) {
             let ran: Vec<String> = detail
@@ -195,7 +220,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
             experiments::pairs(ws, e.id)?.into_iter().filter(|p| p.skill_version_id == chosen).collect();
         // This version's rows: named after the skill, or `name vN` when the experiment ran several.
         let labels = [s.name.clone(), format!("{} v{}", s.name, v.version)];
-        judged.extend(judged_lines(ws, &e, &labels)?);
+        judged.extend(judged_lines(ws, &e, &labels, &mut judged_lifts)?);
         for summary in
             results.report.skills.into_iter().chain(results.report.groups).filter(|x| labels.contains(&x.skill))
         {
@@ -236,6 +261,7 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
         utility,
         other_versions,
         judged,
+        judged_lifts,
         safety: SafetySection {
             model_review: scan.security.semantic_pass.as_ref().map(|p| p.summary()),
             probes: probe_lines(ws, chosen)?,

@@ -311,6 +311,21 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
         "{section}"
     );
     assert!(section.contains("preference for the with arm: 2/2 = 100%"), "{section}");
+    // The gate reads the judged Skill Lift the policy names: accuracy went up 80 points.
+    let gate = |least: f64| {
+        let policy = h.join("judged-policy.toml");
+        std::fs::write(
+            &policy,
+            format!("[quality]\nmin_score = 0.0\n[security]\nmin_score = 0\nmax_severity = \"critical\"\n[evaluation]\njudged_measure = \"accuracy\"\nmin_judged_lift = {least}\n"),
+        )
+        .unwrap();
+        let out = h.join("gate-out");
+        run(h, &["gate", "csv-summary", "--policy", policy.to_str().unwrap(), "--out", out.to_str().unwrap()], "")
+    };
+    assert_eq!(gate(50.0).status.code(), Some(0), "{}", common::text(&gate(50.0)));
+    let failed = gate(90.0);
+    assert_eq!(failed.status.code(), Some(1), "{}", common::text(&failed));
+    assert!(common::text(&failed).contains("accuracy Skill Lift +80.0 < +90.0"), "{}", common::text(&failed));
     // So do the charts: a Skill Lift chart per judged measure.
     let out = run(h, &["charts", "1", "--out", h.join("charts").to_str().unwrap()], "");
     let listed = String::from_utf8_lossy(&out.stdout).into_owned();
