@@ -8,6 +8,7 @@ use crate::decisions::{self, Decision, EvidenceLink};
 use crate::error::{Result, ReviewError};
 use serde::{Deserialize, Serialize};
 use skillscope_experiments as experiments;
+use skillscope_experiments::reviews::DraftVerdict;
 use skillscope_experiments::Provenance;
 use skillscope_library as library;
 use skillscope_library::scans;
@@ -181,6 +182,39 @@ fn judged_lines(
     Ok(out)
 }
 
+/// Who approved the generated drafts experiment `e` ran, and when; None when its tasks were not
+/// generated.
+fn approvals(ws: &Workspace, e: &experiments::ExperimentView) -> Result<Option<EvidenceLink>> {
+    let Some(set) = e.design.task_set_id else { return Ok(None) };
+    let detail = experiments::task_sets::get(ws, set)?;
+    if detail.summary.source_kind != skillscope_tasks::TaskSourceKind::Generated {
+        return Ok(None);
+    }
+    let ran: Vec<String> = detail
+        .tasks
+        .iter()
+        .filter(|t| e.design.tasks.iter().any(|d| d.id == t.id))
+        .filter_map(|t| t.review.as_ref())
+        .map(|r| {
+            let verdict = match r.verdict {
+                DraftVerdict::Approved => "approved",
+                DraftVerdict::Rejected => "rejected",
+            };
+            format!("{} {verdict} by {} at {}", r.task_id, r.reviewer, r.decided_at)
+        })
+        .collect();
+    Ok(Some(EvidenceLink {
+        kind: "task set".into(),
+        id: set,
+        label: format!(
+            "generated drafts of task set #{set} ({}) that experiment #{} ran: {}",
+            detail.summary.source_path,
+            e.id,
+            ran.join("; ")
+        ),
+    }))
+}
+
 pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<SkillReport> {
     let detail = library::get_skill(ws, skill_id)?;
     let s = &detail.summary;
@@ -216,6 +250,9 @@ pub fn build(ws: &Workspace, skill_id: i64, version: Option<u32>) -> Result<Skil
             id: e.id,
             label: format!("{} ({} scored pairs{demo})", e.name, results.pairs_scored),
         });
+        if let Some(link) = approvals(ws, &e)? {
+            evidence.push(link);
+        }
         let pairs: Vec<_> =
             experiments::pairs(ws, e.id)?.into_iter().filter(|p| p.skill_version_id == chosen).collect();
         // This version's rows: named after the skill, or `name vN` when the experiment ran several.

@@ -107,4 +107,8 @@ fn drafts_are_guarded_reviewed_and_only_approved_ones_run() {
     assert_eq!(pairs.len(), 1, "{v}");
     assert_eq!((pairs[0]["task"].as_str(), pairs[0]["scored"].as_bool()), (Some(first), Some(true)), "{v}");
     assert_eq!(pairs[0]["judged"]["with"]["score"].as_f64(), Some(1.0));
+    // The deployment report's evidence says who approved the draft the experiment ran.
+    let md = String::from_utf8_lossy(&run(h, &["report", "csv-summary", "--format", "md"], "").stdout).into_owned();
+    let line = md.lines().find(|l| l.starts_with("- task set #")).unwrap_or_else(|| panic!("{md}"));
+    assert!(line.contains(&format!("{first} approved by Ada Lovelace at ")) && !line.contains(second), "{line}");
 }

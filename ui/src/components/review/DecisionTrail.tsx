@@ -2,7 +2,7 @@ import type { Decision } from "../../bindings/Decision";
 import type { EvidenceLink } from "../../bindings/EvidenceLink";
 import { evidenceKey } from "../../lib/decisions";
 import { formatDateTime } from "../../lib/format";
-import { resultsHref, skillHref } from "../../lib/route";
+import { resultsHref, skillHref, taskSetHref } from "../../lib/route";
 import { Badge, VerdictBadge } from "../shared/Badge";
 import { EmptyState } from "../shared/EmptyState";
 import { Sha } from "../shared/Sha";
@@ -73,5 +73,6 @@ function DecisionRow({ decision: d }: { decision: Decision }) {
 function Evidence({ link, skillId }: { link: EvidenceLink; skillId: number }) {
   if (link.kind === "experiment") return <a href={resultsHref(link.id)}>{link.label}</a>;
   if (link.kind === "scan") return <a href={skillHref(skillId, "review")}>{link.label}</a>;
+  if (link.kind === "task set") return <a href={taskSetHref(link.id)}>{link.label}</a>;
   return <span>{link.label}</span>;
 }
