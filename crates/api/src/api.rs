@@ -289,17 +289,9 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
-    pub fn judge_experiment(&self, id: i64) -> Result<Judged> {
-        let rt = crate::runtime::current_thread("the judge")?;
-        Ok(rt.block_on(experiments::judging::judge_pending(self.workspace()?, id))?)
-    }
     pub fn calibrate_judge(&self, id: i64, gradings: u32, sample: u32) -> Result<Calibration> {
         let rt = crate::runtime::current_thread("the judge")?;
         Ok(rt.block_on(experiments::calibration::calibrate(self.workspace()?, id, gradings, sample))?)
-    }
-    pub fn generate_tasks(&self, version_id: i64, writer: Judge, count: u32) -> Result<GeneratedTasks> {
-        let rt = crate::runtime::current_thread("the task writer")?;
-        Ok(rt.block_on(experiments::drafts::generate(self.workspace()?, version_id, &writer, count))?)
     }
     pub fn review_draft(
         &self,

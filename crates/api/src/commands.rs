@@ -130,18 +130,10 @@ macro_rules! with_commands {
             fn experiment_results(id: i64) -> ExperimentResults;
             /// The experiment's charts, rendered (and escaped) by the back end.
             fn experiment_charts(id: i64) -> Vec<Chart>;
-            /// Has the experiment's judge grade every finished arm of a task with expectations that
-            /// is not graded yet, then compare the arms of every scored pair not yet compared;
-            /// resolves with how many arms it graded and pairs it compared (NO SCOREs included).
-            fn judge_experiment(id: i64) -> Judged;
             /// Calibrates the experiment's judge: up to `sample` graded arms graded `gradings`
             /// times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it
             /// as the experiment's latest calibration.
             fn calibrate_judge(id: i64, gradings: u32, sample: u32) -> Calibration;
-            /// Has `writer` (a provider configuration and model) draft `count` eval tasks with
-            /// expectations from the skill version, each checked for leakage of the SKILL.md
-            /// body; stores them as a task set of drafts that run only once approved.
-            fn generate_tasks(version_id: i64, writer: Judge, count: u32) -> GeneratedTasks;
             /// Records a reviewer's verdict on a drafted task of a generated set.
             fn review_draft(task_set_id: i64, task_id: String, verdict: DraftVerdict, reviewer: String) -> DraftReview;
             /// The experiment's latest judge calibration, if any.

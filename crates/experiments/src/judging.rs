@@ -5,8 +5,8 @@
 //! current attempts). A verdict that cannot be had is stored as NO SCORE with its reason: a
 //! graded arm's pair stays unscored; a pair without a preference counts in no preference rate.
 
-use crate::design::{design, pairs, ArmView, PairView};
-use crate::error::Result;
+use crate::design::{design, pairs, ArmView, ExperimentDesign, PairView};
+use crate::error::{ExperimentError, Result};
 use serde::{Deserialize, Serialize};
 use skillscope_judge::grading::{expectations, transcript, Grading};
 use skillscope_judge::preference::Comparison;
@@ -62,13 +62,31 @@ async fn grade_arm(
     Ok(())
 }
 
+/// Told after each verdict: (done, total so far); false stops the judging there (what is judged
+/// stays stored).
+pub type Progress<'a> = &'a mut dyn FnMut(u32, u32) -> bool;
+
+fn stopped() -> ExperimentError {
+    ExperimentError::Conflict("judging stopped on request; the verdicts given so far are kept".into())
+}
+
 /// Judges what is pending in the experiment; nothing when its design names no judge.
-pub async fn judge_pending(ws: &Workspace, experiment_id: i64) -> Result<Judged> {
+pub async fn judge_pending(ws: &Workspace, experiment_id: i64, progress: Progress<'_>) -> Result<Judged> {
     let design = design(ws, experiment_id)?;
     let Some(judge) = &design.judge else { return Ok(Judged::default()) };
     let session = Session::open(ws, judge)?;
     let mut done = Judged::default();
-    for p in pairs(ws, experiment_id)? {
+    let all = pairs(ws, experiment_id)?;
+    // The comparisons' count is known once the grading has scored the judged pairs; until then the
+    // total counts the pairs scored already.
+    let mut total = pending_grades(&design, &all)
+        + all.iter().filter(|p| p.excluded.is_empty() && p.preference.is_none()).count() as u32;
+    let mut tell = |done: &Judged, total: u32| match progress(done.graded + done.rubric + done.compared, total) {
+        true => Ok(()),
+        false => Err(stopped()),
+    };
+    tell(&done, total)?;
+    for p in all {
         let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
         let judged = task.judged();
         for arm in [&p.without, &p.with].into_iter().filter(|a| finished(a)) {
@@ -76,22 +94,41 @@ pub async fn judge_pending(ws: &Workspace, experiment_id: i64) -> Result<Judged>
                 let asked = expectations(asked, expected_output);
                 grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Expectations).await?;
                 done.graded += 1;
+                tell(&done, total)?;
             }
             // A routing case is there for where the agent went, not for what it achieved.
             if arm.rubric.is_none() && task.routing().is_none() {
                 let asked = rubric::asked(judged.and_then(|(_, reference)| reference));
                 grade_arm(ws, (&session, judge), &task.instruction, asked, arm, Graded::Rubric).await?;
                 done.rubric += 1;
+                tell(&done, total)?;
             }
         }
     }
     // Compared after grading, so that a pair's judged arms are scored first.
-    for p in pairs(ws, experiment_id)?.iter().filter(|p| p.excluded.is_empty() && p.preference.is_none()) {
+    let to_compare: Vec<PairView> =
+        pairs(ws, experiment_id)?.into_iter().filter(|p| p.excluded.is_empty() && p.preference.is_none()).collect();
+    total = done.graded + done.rubric + to_compare.len() as u32;
+    for p in &to_compare {
         let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
         store::save_preference(ws, &compare(ws, &session, judge, &task.instruction, p).await?)?;
         done.compared += 1;
+        tell(&done, total)?;
     }
     Ok(done)
+}
+
+/// Arms waiting for their expectations to be graded or for the rubric.
+fn pending_grades(design: &ExperimentDesign, all: &[PairView]) -> u32 {
+    let mut n = 0;
+    for p in all {
+        let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
+        for arm in [&p.without, &p.with].into_iter().filter(|a| finished(a)) {
+            n += u32::from(task.judged().is_some() && arm.judgement.is_none());
+            n += u32::from(task.routing().is_none() && arm.rubric.is_none());
+        }
+    }
+    n
 }
 
 async fn compare(

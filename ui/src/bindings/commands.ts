@@ -19,13 +19,10 @@ import type { ExperimentResults } from "./ExperimentResults";
 import type { ExperimentView } from "./ExperimentView";
 import type { ExportFormat } from "./ExportFormat";
 import type { FileContent } from "./FileContent";
-import type { GeneratedTasks } from "./GeneratedTasks";
 import type { HarnessStatus } from "./HarnessStatus";
 import type { ImportedTrajectory } from "./ImportedTrajectory";
 import type { JobEvent } from "./JobEvent";
 import type { JobRequest } from "./JobRequest";
-import type { Judge } from "./Judge";
-import type { Judged } from "./Judged";
 import type { NewDecision } from "./NewDecision";
 import type { PairAlignment } from "./PairAlignment";
 import type { PairView } from "./PairView";
@@ -224,14 +221,8 @@ export const experimentResults = (id: number) => call<ExperimentResults>("experi
 /** The experiment's charts, rendered (and escaped) by the back end. */
 export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
 
-/** Has the experiment's judge grade every finished arm of a task with expectations that is not graded yet, then compare the arms of every scored pair not yet compared; resolves with how many arms it graded and pairs it compared (NO SCOREs included). */
-export const judgeExperiment = (id: number) => call<Judged>("judge_experiment", { id });
-
 /** Calibrates the experiment's judge: up to `sample` graded arms graded `gradings` times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it as the experiment's latest calibration. */
 export const calibrateJudge = (id: number, gradings: number, sample: number) => call<Calibration>("calibrate_judge", { id, gradings, sample });
-
-/** Has `writer` (a provider configuration and model) draft `count` eval tasks with expectations from the skill version, each checked for leakage of the SKILL.md body; stores them as a task set of drafts that run only once approved. */
-export const generateTasks = (versionId: number, writer: Judge, count: number) => call<GeneratedTasks>("generate_tasks", { versionId, writer, count });
 
 /** Records a reviewer's verdict on a drafted task of a generated set. */
 export const reviewDraft = (taskSetId: number, taskId: string, verdict: DraftVerdict, reviewer: string) => call<DraftReview>("review_draft", { taskSetId, taskId, verdict, reviewer });

@@ -2,6 +2,9 @@
 
 use crate::errors::AppError;
 use serde::{Deserialize, Serialize};
+use skillscope_experiments::drafts::GeneratedTasks;
+use skillscope_experiments::judging::Judged;
+use skillscope_judge::Judge;
 use skillscope_library::model::{ImportOutcome, ImportRequest};
 use skillscope_runs::harnesses::{Harness, HarnessStatus};
 use ts_rs::TS;
@@ -27,6 +30,12 @@ pub enum JobRequest {
     BundleExport { experiment_id: i64, path: Option<String> },
     /// Imports the bundle at `path` as a new experiment.
     BundleImport { path: String },
+    /// Has the experiment's judge grade every finished arm not graded yet (expectations, ACES's
+    /// rubric), then compare every scored pair not compared yet; stopping keeps what is judged.
+    Judge { experiment_id: i64 },
+    /// Has `writer` draft `count` eval tasks from the skill version, each checked for leakage,
+    /// stored as a task set of drafts that run only once approved.
+    DraftTasks { version_id: i64, writer: Judge, count: u32 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -40,6 +49,8 @@ pub enum JobKind {
     ImagePull,
     BundleExport,
     BundleImport,
+    Judge,
+    DraftTasks,
 }
 
 impl JobRequest {
@@ -52,6 +63,8 @@ impl JobRequest {
             JobRequest::ImagePull { .. } => JobKind::ImagePull,
             JobRequest::BundleExport { .. } => JobKind::BundleExport,
             JobRequest::BundleImport { .. } => JobKind::BundleImport,
+            JobRequest::Judge { .. } => JobKind::Judge,
+            JobRequest::DraftTasks { .. } => JobKind::DraftTasks,
         }
     }
 }
@@ -66,6 +79,8 @@ impl JobKind {
             JobKind::ImagePull => "image_pull",
             JobKind::BundleExport => "bundle_export",
             JobKind::BundleImport => "bundle_import",
+            JobKind::Judge => "judge",
+            JobKind::DraftTasks => "draft_tasks",
         }
     }
 
@@ -78,6 +93,8 @@ impl JobKind {
             JobKind::ImagePull,
             JobKind::BundleExport,
             JobKind::BundleImport,
+            JobKind::Judge,
+            JobKind::DraftTasks,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)
@@ -147,6 +164,8 @@ pub enum JobOutcome {
     BundleImport {
         experiment_id: i64,
     },
+    Judge(Judged),
+    DraftTasks(Box<GeneratedTasks>),
 }
 
 /// A job's state as stored and as sent to the front end on every change.

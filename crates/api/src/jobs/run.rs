@@ -5,7 +5,7 @@
 use super::model::{JobEvent, JobOutcome, JobRequest, JobState};
 use super::store;
 use crate::errors::{AppError, ErrorCode, Result};
-use skillscope_experiments::bundle;
+use skillscope_experiments::{bundle, drafts, judging};
 use skillscope_library::error::LibraryError;
 use skillscope_library::import::{import, Progress};
 use skillscope_library::scans;
@@ -121,6 +121,17 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
             let bytes = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
             Ok(JobOutcome::BundleImport { experiment_id: bundle::import(ws, &bytes)? })
         }
+        JobRequest::Judge { experiment_id } => {
+            let rt = crate::runtime::current_thread("the judge")?;
+            let mut progress =
+                |done, total| step.progress(done, total, format!("Judged {done} of {total} verdict(s)")).is_ok();
+            Ok(JobOutcome::Judge(rt.block_on(judging::judge_pending(ws, *experiment_id, &mut progress))?))
+        }
+        JobRequest::DraftTasks { version_id, writer, count } => {
+            step.progress(0, 1, format!("{} · {} is drafting {count} task(s)", writer.provider, writer.model))?;
+            let rt = crate::runtime::current_thread("the task writer")?;
+            Ok(JobOutcome::DraftTasks(Box::new(rt.block_on(drafts::generate(ws, *version_id, writer, *count))?)))
+        }
     }
 }
 
@@ -195,6 +206,12 @@ fn finished_message(outcome: &JobOutcome) -> String {
         JobOutcome::ImagePull { image, id } => format!("Pulled {image} ({id})"),
         JobOutcome::BundleExport { path } => format!("Wrote {path}"),
         JobOutcome::BundleImport { experiment_id } => format!("Imported experiment #{experiment_id}"),
+        JobOutcome::Judge(j) => {
+            format!("Graded {} arm(s), gave {} the rubric, compared {} pair(s)", j.graded, j.rubric, j.compared)
+        }
+        JobOutcome::DraftTasks(g) => {
+            format!("Drafted {} task(s) into task set #{}", g.drafts.len(), g.import.task_set.id)
+        }
     }
 }
 
@@ -207,6 +224,8 @@ fn failed_message(req: &JobRequest) -> &'static str {
         JobRequest::ImagePull { .. } => "The pull failed",
         JobRequest::BundleExport { .. } => "The export failed",
         JobRequest::BundleImport { .. } => "The bundle import failed; nothing was changed",
+        JobRequest::Judge { .. } => "The judging stopped; the verdicts given before the error are kept",
+        JobRequest::DraftTasks { .. } => "No task was drafted; nothing was stored",
     }
 }
 
@@ -219,5 +238,7 @@ fn cancelled_message(req: &JobRequest) -> &'static str {
         JobRequest::ImagePull { .. } => "Cancelled; the pull was stopped",
         JobRequest::BundleExport { .. } => "Cancelled before the export started",
         JobRequest::BundleImport { .. } => "Cancelled before the import started",
+        JobRequest::Judge { .. } => "Cancelled; the verdicts given before the cancel are kept",
+        JobRequest::DraftTasks { .. } => "Cancelled; nothing was stored",
     }
 }

@@ -5,10 +5,12 @@
 
 use crate::common::*;
 use skillscope_api::experiments::{self, judging, Condition, ExperimentDesign};
+use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest, JobState};
 use skillscope_api::judge::grading::Grading;
 use skillscope_api::judge::{Judge, Session};
 use skillscope_api::tasks::TaskVerifier;
 use skillscope_api::Workspace;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[test]
 fn a_judged_task_is_unscored_until_graded_and_the_results_follow_the_judge() {
@@ -70,9 +72,22 @@ fn a_judged_task_is_unscored_until_graded_and_the_results_follow_the_judge() {
     assert_eq!(pair.excluded, ["without arm not judged yet", "with arm not judged yet"]);
     assert_eq!(pair.with.score, None, "the run's own pass (a final answer) is not its score");
 
-    let judged = rt.block_on(judging::judge_pending(&ws, id)).unwrap();
-    assert_eq!((judged.graded, judged.compared), (2, 1));
-    let again = rt.block_on(judging::judge_pending(&ws, id)).unwrap();
+    // As the app judges: a stored job with progress. Stopped after its first verdict, it keeps it;
+    // run again, it does the rest (the other arm's expectations, both arms' rubric, the comparison).
+    let request = JobRequest::Judge { experiment_id: id };
+    let cancel = AtomicBool::new(false);
+    let stop_after_one = |e: &JobEvent| {
+        if e.done >= 1 {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let last = jobs::run(&ws, jobs::create(&ws, &request).unwrap(), &request, &cancel, &stop_after_one);
+    // 4 so far: two gradings and two rubrics; the comparison counts once grading has scored the pair.
+    assert_eq!((last.state, last.done, last.total), (JobState::Cancelled, 1, 4), "{last:?}");
+    assert_eq!(last.message, "Cancelled; the verdicts given before the cancel are kept");
+    let Ok(JobOutcome::Judge(judged)) = jobs::run_here(&ws, &request, &|_: &JobEvent| {}) else { panic!("no outcome") };
+    assert_eq!((judged.graded, judged.rubric, judged.compared), (1, 2, 1));
+    let again = rt.block_on(judging::judge_pending(&ws, id, &mut |_, _| true)).unwrap();
     assert_eq!((again.graded, again.compared), (0, 0), "judged once per attempt");
     let after = experiments::results(&ws, id).unwrap();
     assert_eq!((after.pairs_scored, after.pairs_excluded), (1, 0), "the cached statistics were not kept");

@@ -1,4 +1,5 @@
-import { judgeExperiment } from "../../bindings/commands";
+import { useState } from "react";
+import { runToOutcome } from "../../api/jobs";
 import type { ExperimentView } from "../../bindings/ExperimentView";
 import type { Judged } from "../../bindings/Judged";
 import type { PairView } from "../../bindings/PairView";
@@ -10,17 +11,22 @@ import { ErrorPanel } from "../shared/ErrorPanel";
 type Props = { experiment: ExperimentView; pairs: PairView[]; onJudged: () => void };
 
 /**
- * Has the experiment's judge grade the finished, ungraded arms of judged tasks and compare the
- * scored pairs not yet compared; shown only when the experiment has a judge.
+ * Has the experiment's judge grade the finished, ungraded arms of judged tasks, give ACES's rubric
+ * to the arms without it and compare the scored pairs not yet compared, as a job with its
+ * progress; shown only when the experiment has a judge.
  */
 export function JudgeButton({ experiment, pairs, onJudged }: Props) {
   const [state, run] = useAction<Judged>();
+  const [progress, setProgress] = useState("");
   const judge = experiment.design.judge;
   if (judge === null) return null;
   const work = judgeWork(experiment.design, pairs);
   const judgeAll = () =>
     run(async () => {
-      const done = await judgeExperiment(experiment.id);
+      setProgress("");
+      const done = await runToOutcome({ kind: "judge", experiment_id: experiment.id }, (e) =>
+        setProgress(e.total > 0 ? ` ${e.done}/${e.total}` : ""),
+      );
       onJudged();
       return done;
     });
@@ -38,7 +44,7 @@ export function JudgeButton({ experiment, pairs, onJudged }: Props) {
         onClick={judgeAll}
       >
         {state.status === "running"
-          ? "Judging…"
+          ? `Judging…${progress}`
           : `Judge: grade ${plural(work.arms, "arm")}, rubric ${plural(work.rubric, "arm")}, compare ${plural(work.pairs, "pair")}`}
       </button>
       {state.status === "done" && (

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { generateTasks, listAgents } from "../../bindings/commands";
+import { runToOutcome } from "../../api/jobs";
+import { listAgents } from "../../bindings/commands";
 import type { GeneratedTasks } from "../../bindings/GeneratedTasks";
 import type { VersionDetail } from "../../bindings/VersionDetail";
 import { plural } from "../../lib/format";
@@ -28,7 +29,18 @@ export function GenerateTasks({ version }: { version: VersionDetail }) {
   const n = Number(count);
   const valid = chosen !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_COUNT;
   const draft = () =>
-    chosen && run(() => generateTasks(version.id, { provider: chosen.provider_id, model: chosen.model }, n));
+    chosen &&
+    run(() =>
+      runToOutcome(
+        {
+          kind: "draft_tasks",
+          version_id: version.id,
+          writer: { provider: chosen.provider_id, model: chosen.model },
+          count: n,
+        },
+        () => {},
+      ),
+    );
   const flagged = state.status === "done" ? state.data.drafts.filter((d) => d.leakage.flagged).length : 0;
   return (
     <section className="panel" data-testid="generate-tasks">
