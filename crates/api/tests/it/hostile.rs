@@ -37,8 +37,10 @@ fn attack(name: &'static str, command: impl Into<String>, says: &'static str, en
 fn attacks(model_port: u16) -> Vec<Attack> {
     let killed = "[killed: the command exceeded 5 s]";
     vec![
-        // `exec`: the waiting shell must not need a fork of its own once the bomb has used up the pids.
-        attack("fork-bomb", "bomb() { bomb | bomb & }; bomb; exec sleep 30", killed, true),
+        // The waiting shell forks once, before the bomb starts, then `exec`s: a shell that failed a
+        // fork of its own once the bomb had used up the pids would exit at once (ash aborts on a
+        // failed fork), and nothing would be left to time out.
+        attack("fork-bomb", "bomb() { bomb | bomb & }; (bomb) & exec sleep 30", killed, true),
         attack("memory-bomb", "head -c 2000000000 /dev/zero | tail", "[killed: the container's memory limit was reached]", false),
         attack(
             "disk-fill",
@@ -131,9 +133,10 @@ fn hostile_workloads_are_contained_and_the_host_and_queue_carry_on() {
             .unwrap_or_default();
         assert!(
             tool_output.contains(said) || t.message.contains(said),
-            "{name}: expected {said:?}; state {:?}, message {:?}",
+            "{name}: expected {said:?}; state {:?}, message {:?}; trajectory: {}",
             t.state,
-            t.message
+            t.message,
+            &tool_output[tool_output.len().saturating_sub(3000)..]
         );
     }
     let disk = all.iter().find(|t| t.label == "disk-fill").unwrap();

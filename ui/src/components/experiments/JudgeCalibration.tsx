@@ -1,6 +1,7 @@
 import { calibrateJudge, judgeCalibration } from "../../bindings/commands";
 import type { Calibration } from "../../bindings/Calibration";
 import type { ExperimentView } from "../../bindings/ExperimentView";
+import { formatDateTime } from "../../lib/format";
 import { formatShare, formatShareCi } from "../../lib/statsFormat";
 import { useAction } from "../../lib/useAction";
 import { useAsync } from "../../lib/useAsync";
@@ -17,7 +18,7 @@ type Fact = [label: string, value: string];
 /** A captioned two-column table of labelled values. */
 function FactTable({ caption, facts, testId }: { caption: string; facts: Fact[]; testId: string }) {
   return (
-    <table className="table" data-testid={testId}>
+    <table className="table table-facts" data-testid={testId}>
       <caption>{caption}</caption>
       <tbody>
         {facts.map(([label, value]) => (
@@ -43,7 +44,7 @@ function CalibrationTables({ c }: { c: Calibration }) {
       data-agree={v.agree}
     >
       <p className="muted" data-testid="judge-calibration-method">
-        {c.judge.provider} · {c.judge.model}, {c.created_at}. {c.method}.
+        {c.judge.provider} · {c.judge.model}, {formatDateTime(c.created_at)}. {c.method}.
       </p>
       <FactTable
         caption={`Repeatability: the same arms graded ${r.gradings} times`}
