@@ -260,21 +260,8 @@ mod tests {
 
     /// Statistics of `n` tasks each going from `without` to `with`.
     fn summary(without: f64, with: f64, n: usize) -> skillscope_stats::Summary {
-        let pairs: Vec<_> = (0..n)
-            .map(|i| skillscope_stats::Pair {
-                skill: "notes".into(),
-                config: "c".into(),
-                condition: None,
-                task: format!("t{i}"),
-                repeat: None,
-                without,
-                with,
-                time_without: None,
-                time_with: None,
-                tokens_without: None,
-                tokens_with: None,
-            })
-            .collect();
+        let pairs: Vec<_> =
+            (0..n).map(|i| skillscope_stats::Pair::new("notes", "c", &format!("t{i}"), without, with)).collect();
         skillscope_stats::analyze(&pairs).groups.remove(0)
     }
 
