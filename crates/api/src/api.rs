@@ -302,6 +302,9 @@ impl Api {
     ) -> Result<DraftReview> {
         Ok(experiments::drafts::review(self.workspace()?, &task_id, Some(task_set_id), verdict, &reviewer)?)
     }
+    pub fn edit_draft(&self, task_set_id: i64, task_id: String, edit: DraftEdit) -> Result<TaskSetDetail> {
+        Ok(experiments::drafts::edit(self.workspace()?, task_set_id, &task_id, &edit)?)
+    }
     pub fn judge_calibration(&self, id: i64) -> Result<Option<Calibration>> {
         Ok(experiments::calibration::latest(self.workspace()?, id)?)
     }

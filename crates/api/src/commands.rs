@@ -136,6 +136,8 @@ macro_rules! with_commands {
             fn calibrate_judge(id: i64, gradings: u32, sample: u32) -> Calibration;
             /// Records a reviewer's verdict on a drafted task of a generated set.
             fn review_draft(task_set_id: i64, task_id: String, verdict: DraftVerdict, reviewer: String) -> DraftReview;
+            /// Changes a draft of a generated set no experiment ran: its leakage is measured again and a verdict on the old text is withdrawn.
+            fn edit_draft(task_set_id: i64, task_id: String, edit: DraftEdit) -> TaskSetDetail;
             /// The experiment's latest judge calibration, if any.
             fn judge_calibration(id: i64) -> Option<Calibration>;
             /// ACES's deterministic runtime metrics of each scored pair's arms, their Skill Lift with

@@ -5,7 +5,7 @@ pub use crate::jobs::{JobEvent, JobKind, JobOutcome, JobRequest, JobState};
 pub use crate::settings::{PriceImport, Settings};
 pub use skillscope_experiments::calibration::Calibration;
 pub use skillscope_experiments::csv_export::CsvTable;
-pub use skillscope_experiments::drafts::GeneratedTasks;
+pub use skillscope_experiments::drafts::{DraftEdit, GeneratedTasks};
 pub use skillscope_experiments::estimate::ExperimentEstimate;
 pub use skillscope_experiments::judging::Judged;
 pub use skillscope_experiments::measures::ExperimentMeasures;

@@ -21,6 +21,7 @@ pub use errors::{AppError, ErrorCode, Result};
 pub use open::open;
 pub use skillscope_experiments::{self as experiments, bundle, demo};
 pub use skillscope_gate as gate;
+pub use skillscope_generate as generate;
 pub use skillscope_judge as judge;
 pub use skillscope_library::{self as library, import, model, package, render, scans, sources};
 pub use skillscope_probes as probes;

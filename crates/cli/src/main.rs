@@ -246,15 +246,25 @@ enum Command {
         #[command(subcommand)]
         cmd: tasks_cmd::TasksCmd,
     },
-    /// Draft tasks from a skill with a model: stored as a task set of drafts, each with its
-    /// leakage check; a draft runs only once approved (`tasks approve`).
+    /// Draft tasks from a skill with a model: requirement documents with pytest verifiers and
+    /// reference solutions, scenarios, or eval prompts, optionally set in a repository at a
+    /// commit (its environment is built first). Stored as a task set of drafts, each with its
+    /// guards (leakage; sanity checks of sandbox verifiers, run before this returns); a draft runs
+    /// only once approved (`tasks approve`).
     Generate {
         /// The skill (name or id); its latest version.
         skill: String,
         #[arg(long, value_enum, default_value = "evals")]
-        kind: generate_cmd::DraftKind,
-        #[arg(long, default_value_t = 3)]
-        count: u32,
+        kind: generate_cmd::Kind,
+        /// How many (default: 10 requirement documents, 3 scenarios or evals).
+        #[arg(long)]
+        count: Option<u32>,
+        /// A local folder or Git URL the tasks are set in.
+        #[arg(long)]
+        repo: Option<String>,
+        /// The repository's commit (default: HEAD).
+        #[arg(long, requires = "repo")]
+        commit: Option<String>,
         /// The agent configuration whose provider and model write the drafts.
         #[arg(long)]
         config: String,
@@ -354,8 +364,8 @@ fn run(cli: Cli) -> Result<bool, AppError> {
         Command::Diff { skill, from, to, json } => done(library_cmds::diff(&ws, &skill, from, to, json)),
         Command::Samples { json } => done(library_cmds::samples(&ws, json)),
         Command::Tasks { cmd } => done(tasks_cmd::run(&ws, cmd)),
-        Command::Generate { skill, kind, count, config, json } => {
-            done(generate_cmd::run(&ws, &skill, kind, count, &config, json))
+        Command::Generate { skill, kind, count, repo, commit, config, json } => {
+            done(generate_cmd::run(&ws, generate_cmd::Args { skill, kind, count, repo, commit, config, json }))
         }
         Command::Experiment { cmd } => done(experiment_cmd::run(&ws, cmd)),
         Command::Demo { .. } => unreachable!("handled before the workspace opens"),

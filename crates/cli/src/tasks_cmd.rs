@@ -1,8 +1,8 @@
-//! `skillscope tasks import|list|approve|reject`: task sets stored in the workspace (the same importers
+//! `skillscope tasks import|list|show|approve|reject|edit`: task sets stored in the workspace (the same importers
 //! and store as the app's Tasks page), for `skillscope eval --task-set`; reviews of generated drafts.
 
 use clap::{Subcommand, ValueEnum};
-use skillscope_api::experiments::drafts;
+use skillscope_api::experiments::drafts::{self, DraftEdit};
 use skillscope_api::experiments::reviews::DraftVerdict;
 use skillscope_api::experiments::task_sets::{self, TaskImportKind, TaskSetImport};
 use skillscope_api::{AppError, Workspace};
@@ -45,6 +45,14 @@ pub(crate) enum TasksCmd {
         #[arg(long)]
         json: bool,
     },
+    /// One stored task set: its tasks with their verifiers, warnings, and for drafts their
+    /// reviews and verifier sanity checks.
+    Show {
+        id: i64,
+        /// The whole set: `{"summary", "tasks", "specs"}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Approve a generated draft: it may then enter experiments.
     Approve {
         task_id: String,
@@ -53,6 +61,20 @@ pub(crate) enum TasksCmd {
         /// The generated set holding it (default: the newest that does).
         #[arg(long)]
         set: Option<i64>,
+    },
+    /// Change a generated draft no experiment ran: its instruction (from a file, `-` for stdin)
+    /// and, for a judged draft, its expectations. Its leakage is measured again and a verdict on
+    /// the old text is withdrawn.
+    Edit {
+        task_id: String,
+        /// The generated set holding it.
+        #[arg(long)]
+        set: i64,
+        #[arg(long)]
+        instruction_file: PathBuf,
+        /// Replaces a judged draft's expectations (repeat for each).
+        #[arg(long = "expectation")]
+        expectations: Vec<String>,
     },
     /// Reject a generated draft: it stays out of experiments.
     Reject {
@@ -76,6 +98,48 @@ pub(crate) fn run(ws: &Workspace, cmd: TasksCmd) -> Result<(), AppError> {
         }
         TasksCmd::Approve { task_id, reviewer, set } => review(ws, &task_id, set, DraftVerdict::Approved, &reviewer)?,
         TasksCmd::Reject { task_id, reviewer, set } => review(ws, &task_id, set, DraftVerdict::Rejected, &reviewer)?,
+        TasksCmd::Edit { task_id, set, instruction_file, expectations } => {
+            let instruction = if instruction_file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).map_err(|e| AppError::io("stdin", e))?
+            } else {
+                std::fs::read_to_string(&instruction_file).map_err(|e| AppError::io(instruction_file.display(), e))?
+            };
+            let expectations = (!expectations.is_empty()).then_some(expectations);
+            let detail = drafts::edit(ws, set, &task_id, &DraftEdit { instruction, expectations })?;
+            let brief = detail.tasks.iter().find(|t| t.id == task_id).expect("the edited task");
+            println!("{task_id} of task set #{set} edited; any verdict on it was withdrawn");
+            for w in &brief.warnings {
+                println!("  warning: {w}");
+            }
+        }
+        TasksCmd::Show { id, json } => {
+            let detail = task_sets::get(ws, id)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&detail)?);
+                return Ok(());
+            }
+            let s = &detail.summary;
+            println!(
+                "task set #{} ({} v{}, sha256 {}), from {}",
+                s.id,
+                s.name,
+                s.version,
+                &s.sha256[..12],
+                s.source_path
+            );
+            for t in &detail.tasks {
+                println!("{}  [{}]  {}", t.id, t.environment, t.verifier);
+                if let Some(r) = &t.review {
+                    println!("      {:?} by {} at {}", r.verdict, r.reviewer, r.decided_at);
+                }
+                if let Some(c) = &t.sanity {
+                    println!("      verifier sanity {:?}: {}", c.state, c.problems.join("; "));
+                }
+                for w in &t.warnings {
+                    println!("      warning: {w}");
+                }
+            }
+        }
         TasksCmd::List { json } => {
             let sets = task_sets::list(ws)?;
             if json {

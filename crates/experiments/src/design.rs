@@ -289,15 +289,26 @@ pub(crate) fn skill_name(ws: &Workspace, version_id: i64) -> Result<String> {
 /// One arm of a pair: `task` run by configuration `config` (whose harness picks the image of a
 /// task that names none) with `skills`.
 fn arm_spec(task: &ExperimentTask, config: &AgentConfig, skills: Vec<i64>) -> TrialSpec {
+    TrialSpec {
+        agent: Some(AgentTask {
+            agent_config_id: config.id,
+            instruction: task.instruction.clone(),
+            skill_version_ids: skills,
+        }),
+        ..task_trial(task, config.harness.task_image(&task.image), Vec::new())
+    }
+}
+
+/// `task`'s environment, settings and verifier as a trial in `image` (unless the task builds its
+/// own) that runs `command` where an arm runs its agent.
+pub(crate) fn task_trial(task: &ExperimentTask, image: &str, command: Vec<String>) -> TrialSpec {
     let image = match &task.dockerfile_context {
         Some(context) => {
             skillscope_runs::queue::model::ImageSource::Build { context: context.clone(), tag: task.image.clone() }
         }
-        None => skillscope_runs::queue::model::ImageSource::Image {
-            name: config.harness.task_image(&task.image).to_string(),
-        },
+        None => skillscope_runs::queue::model::ImageSource::Image { name: image.to_string() },
     };
-    let defaults = TrialSpec::command(&task.image, Vec::new());
+    let defaults = TrialSpec::command(&task.image, command);
     let s = &task.settings;
     TrialSpec {
         image,
@@ -317,11 +328,6 @@ fn arm_spec(task: &ExperimentTask, config: &AgentConfig, skills: Vec<i64>) -> Tr
         scoring: task.scoring.clone().filter(|s| s.runs_in_container()),
         verifier_in_place: task.verifier_in_place,
         run_as_root: s.run_as_root,
-        agent: Some(AgentTask {
-            agent_config_id: config.id,
-            instruction: task.instruction.clone(),
-            skill_version_ids: skills,
-        }),
         ..defaults
     }
 }

@@ -1,22 +1,47 @@
 //! Generated tasks: a model the user picks drafts them from a skill version
-//! (`skillscope_generate`); they are stored as a task set of drafts, and a reviewer approves or
-//! rejects each one. Only approved drafts enter experiments; who decided what and when is kept.
+//! (`skillscope_generate`), optionally set in a repository whose environment is built first
+//! (`environments`); they are stored as a task set of drafts, their verifiers are queued for the
+//! sanity checks (`sanity`), and a reviewer approves or rejects each one. Only approved drafts
+//! enter experiments; who decided what and when is kept.
 
+use crate::environments::{self, RepositoryEnvironment};
 use crate::error::{ExperimentError, Result};
 use crate::reviews::{self, DraftReview, DraftVerdict};
 use crate::task_sets::{self, TaskSetImport};
 use serde::{Deserialize, Serialize};
-use skillscope_generate::{Draft, Drafting};
+use skillscope_generate::environment::{PYTHON_BASE, WORKDIR};
+use skillscope_generate::{leakage, repository};
+use skillscope_generate::{Draft, DraftKind, Drafting, Setting, Skill};
 use skillscope_judge::{call::TEMPERATURE, Judge, Session};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
-use skillscope_tasks::TaskSourceKind;
+use skillscope_tasks::{TaskEnvironment, TaskSourceKind, TaskVerifier};
 use ts_rs::TS;
+
+/// Repository text shown to the writer, at most.
+const REPOSITORY_CHARS: usize = 30_000;
+
+/// What to draft.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct DraftRequest {
+    pub version_id: i64,
+    pub writer: Judge,
+    /// Named so, not `kind`: a job request's tag is `kind`.
+    pub draft_kind: DraftKind,
+    pub count: u32,
+    /// A local folder or Git URL the tasks are set in.
+    pub repository: Option<String>,
+    /// The repository's commit (any name Git resolves; HEAD when absent).
+    pub commit: Option<String>,
+}
 
 /// What a generation stored, with who wrote the drafts and with which prompt.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct GeneratedTasks {
+    /// Named so, not `kind`: a job outcome's tag is `kind`.
+    pub draft_kind: DraftKind,
     pub import: TaskSetImport,
     pub drafts: Vec<Draft>,
     pub writer: Judge,
@@ -25,24 +50,36 @@ pub struct GeneratedTasks {
     pub prompt_version: String,
     pub prompt_sha256: String,
     pub temperature: f32,
+    /// The repository's environment, when the tasks are set in one.
+    pub environment: Option<RepositoryEnvironment>,
+    /// The queue run checking the drafts' verifiers, when any runs in the sandbox.
+    pub sanity_run: Option<i64>,
 }
 
-/// Drafts `count` tasks for skill version `version_id` with `writer` and stores them as a task
-/// set of drafts named `<skill> v<N> generated`.
-pub async fn generate(ws: &Workspace, version_id: i64, writer: &Judge, count: u32) -> Result<GeneratedTasks> {
-    let v = skillscope_library::get_version(ws, version_id)?;
-    let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{version_id}"));
+/// Drafts `r.count` tasks of `r.draft_kind` for skill version `r.version_id` with `r.writer`, stores
+/// them as a task set of drafts named `<skill> v<N> <kind>`, and queues their verifier checks.
+pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks> {
+    let v = skillscope_library::get_version(ws, r.version_id)?;
+    let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{}", r.version_id));
     let description = v.frontmatter.description.clone().unwrap_or_default();
-    let body = skillscope_library::version_files(ws, version_id)?
-        .into_iter()
-        .find(|(f, _)| f.path == "SKILL.md")
-        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
-        .ok_or_else(|| ExperimentError::NotFound(format!("{name} v{}: no SKILL.md stored", v.version)))?;
-    let drafting = Drafting::prepare(&name, &description, &body, count).map_err(ExperimentError::InvalidInput)?;
-    let session = Session::open(ws, writer)?;
-    let prompt = skillscope_generate::drafting::PROMPT;
+    let body = skill_md(ws, r.version_id)?;
+    if r.commit.is_some() && r.repository.is_none() {
+        return Err(ExperimentError::InvalidInput("a commit needs a repository (--repo)".into()));
+    }
+    let (setting, environment) = match r.repository.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(source) => {
+            let (environment, built, repo) = environments::build(ws, source, r.commit.as_deref()).await?;
+            let shown = Some(repository::shown(&repo, REPOSITORY_CHARS));
+            (Setting { environment, shown }, Some(built))
+        }
+        None => (Setting { environment: default_environment(r.draft_kind), shown: None }, None),
+    };
+    let skill = Skill { name: &name, description: &description, body: &body };
+    let drafting = Drafting::prepare(r.draft_kind, &skill, r.count, setting).map_err(ExperimentError::InvalidInput)?;
+    let session = Session::open(ws, &r.writer)?;
+    let prompt = r.draft_kind.prompt();
     let prompt_sha256 = prompt.sha256();
-    let by = format!("{} · {}", writer.provider, writer.model);
+    let by = format!("{} · {}", r.writer.provider, r.writer.model);
     let source = format!(
         "drafted from {name} v{} by {by}, prompt {} (sha256 {})",
         v.version,
@@ -56,23 +93,92 @@ pub async fn generate(ws: &Workspace, version_id: i64, writer: &Judge, count: u3
         ))
     })?;
     let tasks = drafts.iter().map(|d| d.task.clone()).collect();
-    let import = task_sets::store(
-        ws,
-        &format!("{name} v{} generated", v.version),
-        TaskSourceKind::Generated,
-        &source,
-        tasks,
-        Vec::new(),
+    let set_name = format!("{name} v{} {}", v.version, r.draft_kind.as_str());
+    let import = task_sets::store(ws, &set_name, TaskSourceKind::Generated, &source, tasks, Vec::new())?;
+    ws.conn()?.execute(
+        "INSERT OR IGNORE INTO generated_sets(task_set_id, version_id) VALUES (?1, ?2)",
+        rusqlite::params![import.task_set.id, r.version_id],
     )?;
+    let sanity_run = crate::sanity::queue(ws, &task_sets::get(ws, import.task_set.id)?)?;
     Ok(GeneratedTasks {
+        draft_kind: r.draft_kind,
         import,
         drafts,
-        writer: writer.clone(),
+        writer: r.writer.clone(),
         model_reported: asked.model_reported,
         prompt_version: prompt.version.into(),
         prompt_sha256,
         temperature: TEMPERATURE,
+        environment,
+        sanity_run,
     })
+}
+
+/// The SKILL.md text of skill version `version_id`.
+fn skill_md(ws: &Workspace, version_id: i64) -> Result<String> {
+    skillscope_library::version_files(ws, version_id)?
+        .into_iter()
+        .find(|(f, _)| f.path == "SKILL.md")
+        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+        .ok_or_else(|| ExperimentError::NotFound(format!("skill version #{version_id}: no SKILL.md stored")))
+}
+
+/// A reviewer's change to a draft: its instruction and, for a judged draft, its expectations.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct DraftEdit {
+    pub instruction: String,
+    /// Replaces a judged draft's expectations when given.
+    pub expectations: Option<Vec<String>>,
+}
+
+/// Changes draft `task_id` of generated set `set_id` in place: its leakage is measured again
+/// against the SKILL.md it was drafted from, and a verdict given on the old text is withdrawn. A
+/// set an experiment ran stays as it ran.
+pub fn edit(ws: &Workspace, set_id: i64, task_id: &str, e: &DraftEdit) -> Result<task_sets::TaskSetDetail> {
+    let set = task_sets::get(ws, set_id)?;
+    if set.summary.source_kind != TaskSourceKind::Generated {
+        return Err(ExperimentError::InvalidInput(format!(
+            "task set #{set_id} was not generated; only drafts are edited"
+        )));
+    }
+    if let Some(experiment) = set.summary.used_by.first() {
+        return Err(ExperimentError::Conflict(format!(
+            "task set #{set_id} was run by experiment #{experiment}: its tasks stay as they ran; draft again to change them"
+        )));
+    }
+    let instruction = e.instruction.trim();
+    if instruction.is_empty() {
+        return Err(ExperimentError::InvalidInput("the instruction is empty".into()));
+    }
+    let version_id: i64 =
+        ws.conn()?.query_row("SELECT version_id FROM generated_sets WHERE task_set_id = ?1", [set_id], |r| r.get(0))?;
+    let body = skill_md(ws, version_id)?;
+    let mut specs = set.specs;
+    let t = specs
+        .iter_mut()
+        .find(|t| t.id == task_id)
+        .ok_or_else(|| ExperimentError::NotFound(format!("task set #{set_id} has no draft {task_id:?}")))?;
+    t.instruction = instruction.into();
+    if let (Some(new), TaskVerifier::NeedsJudge { expectations, .. }) = (&e.expectations, &mut t.verifier) {
+        let kept: Vec<String> = new.iter().map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
+        if kept.is_empty() {
+            return Err(ExperimentError::InvalidInput("a judged draft needs at least one expectation".into()));
+        }
+        *expectations = kept;
+    }
+    t.warnings.retain(|w| !w.starts_with(leakage::WARNING_PREFIX));
+    t.warnings.extend(leakage::warning(&leakage::leakage(instruction, &body)));
+    task_sets::replace_tasks(ws, set_id, &specs)?;
+    reviews::withdraw(ws, set_id, task_id)?;
+    task_sets::get(ws, set_id)
+}
+
+/// Where drafts set in no repository run: requirement documents need Python and pytest; the
+/// judged kinds run in the default task image.
+fn default_environment(kind: DraftKind) -> TaskEnvironment {
+    let image = (kind == DraftKind::Requirements).then(|| PYTHON_BASE.to_string());
+    TaskEnvironment { image, workdir: Some(WORKDIR.into()), ..TaskEnvironment::default() }
 }
 
 /// Records `reviewer`'s verdict on drafted task `task_id` of the newest generated set holding it

@@ -9,6 +9,7 @@ pub mod csv_export;
 pub mod demo;
 mod design;
 pub mod drafts;
+pub mod environments;
 pub mod error;
 pub mod estimate;
 pub mod judging;
@@ -18,6 +19,7 @@ pub mod preference;
 pub mod rerun;
 mod results_cache;
 pub mod reviews;
+pub mod sanity;
 pub mod task_sets;
 
 pub use chart_set::{charts, Chart};

@@ -35,6 +35,13 @@ pub fn save(ws: &Workspace, r: &DraftReview) -> Result<()> {
     Ok(())
 }
 
+/// Withdraws the verdict on a task whose text changed since.
+pub fn withdraw(ws: &Workspace, set_id: i64, task_id: &str) -> Result<()> {
+    ws.conn()?
+        .execute("DELETE FROM draft_reviews WHERE task_set_id = ?1 AND task_id = ?2", params![set_id, task_id])?;
+    Ok(())
+}
+
 /// The reviews of set `id`, by task id.
 pub fn of_set(ws: &Workspace, id: i64) -> Result<HashMap<String, DraftReview>> {
     let conn = ws.conn()?;

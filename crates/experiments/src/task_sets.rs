@@ -6,6 +6,7 @@
 
 use crate::error::{ExperimentError, Result};
 use crate::reviews::{self, DraftReview, DraftVerdict};
+use crate::sanity::VerifierSanity;
 use crate::{ExperimentTask, TaskSettings};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
@@ -68,6 +69,8 @@ pub struct TaskBrief {
     pub warnings: Vec<String>,
     /// For a generated draft: the reviewer's verdict, if any (only approved drafts run).
     pub review: Option<DraftReview>,
+    /// For a generated draft whose verifier runs in the sandbox: its sanity checks.
+    pub sanity: Option<VerifierSanity>,
 }
 
 /// What an import did: the stored set (new, or the same content stored before) and its tasks.
@@ -242,7 +245,8 @@ pub fn get(ws: &Workspace, id: i64) -> Result<TaskSetDetail> {
     let specs: Vec<TaskSpec> = serde_json::from_str(&tasks_json)?;
     let summary = summary(stored, &tasks_json, &usage(ws)?)?;
     let mut reviews = reviews::of_set(ws, id)?;
-    let tasks = specs.iter().map(|t| brief(t, reviews.remove(&t.id))).collect();
+    let mut sanity = crate::sanity::of_set(ws, id)?;
+    let tasks = specs.iter().map(|t| brief(t, reviews.remove(&t.id), sanity.remove(&t.id))).collect();
     Ok(TaskSetDetail { summary, tasks, specs })
 }
 
@@ -328,7 +332,7 @@ fn usage(ws: &Workspace) -> Result<Vec<(i64, i64)>> {
     Ok(rows)
 }
 
-fn brief(t: &TaskSpec, review: Option<DraftReview>) -> TaskBrief {
+fn brief(t: &TaskSpec, review: Option<DraftReview>, sanity: Option<VerifierSanity>) -> TaskBrief {
     TaskBrief {
         id: t.id.clone(),
         name: t.name.clone(),
@@ -341,7 +345,28 @@ fn brief(t: &TaskSpec, review: Option<DraftReview>) -> TaskBrief {
         },
         warnings: t.warnings.clone(),
         review,
+        sanity,
     }
+}
+
+/// Replaces the tasks of set `id` (a reviewer's edit of drafts no experiment ran); its hash follows
+/// its content.
+pub(crate) fn replace_tasks(ws: &Workspace, id: i64, tasks: &[TaskSpec]) -> Result<()> {
+    let sha = content_hash(tasks)?;
+    let conn = ws.conn()?;
+    let same: Option<i64> = conn
+        .query_row("SELECT id FROM task_sets WHERE sha256 = ?1 AND id != ?2", params![sha, id], |r| r.get(0))
+        .optional()?;
+    if let Some(other) = same {
+        return Err(ExperimentError::Conflict(format!(
+            "the edited tasks are those of task set #{other}; use that one"
+        )));
+    }
+    conn.execute(
+        "UPDATE task_sets SET tasks_json = ?2, sha256 = ?3 WHERE id = ?1",
+        params![id, serde_json::to_string(tasks)?, sha],
+    )?;
+    Ok(())
 }
 
 /// The hash names content only: where the tasks were read from is left out, and a build context
@@ -354,22 +379,21 @@ fn content_hash(tasks: &[TaskSpec]) -> Result<String> {
     Ok(hex::encode(Sha256::digest(serde_json::to_vec(&anonymous)?)))
 }
 
-/// Copies a task's Dockerfile context into the workspace, in a folder named by its content, so
-/// the stored set still builds after its source folder is gone.
+/// Copies a task's Dockerfile context into the workspace (see [`store_context`]), so the stored
+/// set still builds after its source folder is gone.
 fn keep_build_context(ws: &Workspace, t: &mut TaskSpec) -> Result<()> {
     let Some(context) = &t.environment.dockerfile_context else { return Ok(()) };
     let files = read_tree(Path::new(context), &mut t.warnings)
         .map_err(|e| ExperimentError::InvalidInput(format!("task {}: build context: {e}", t.id)))?;
-    let mut h = Sha256::new();
-    for f in &files {
-        h.update(f.path.as_bytes());
-        h.update([0]);
-        h.update(Sha256::digest(&f.contents));
-    }
-    let dir = ws.home().join("task-sets").join("contexts").join(hex::encode(h.finalize()));
-    write_once(&dir, &files)?;
-    t.environment.dockerfile_context = Some(dir.display().to_string());
+    t.environment.dockerfile_context = Some(store_context(ws, &files)?.display().to_string());
     Ok(())
+}
+
+/// Writes a Dockerfile context into the workspace, in a folder named by its content (written once).
+pub(crate) fn store_context(ws: &Workspace, files: &[skillscope_tasks::TaskFile]) -> Result<PathBuf> {
+    let dir = ws.home().join("task-sets").join("contexts").join(skillscope_tasks::tree_sha256(files));
+    write_once(&dir, files)?;
+    Ok(dir)
 }
 
 /// Writes `files` under `dir` unless it exists: the folder is named by its content, and a trial
@@ -399,7 +423,7 @@ fn write_once(dir: &Path, files: &[skillscope_tasks::TaskFile]) -> Result<()> {
 }
 
 /// A stored task as an experiment runs it; its workspace files are written once per set.
-fn experiment_task(ws: &Workspace, set_sha: &str, t: TaskSpec) -> Result<ExperimentTask> {
+pub(crate) fn experiment_task(ws: &Workspace, set_sha: &str, t: TaskSpec) -> Result<ExperimentTask> {
     let safe: String = t.id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
     let workspace: PathBuf = ws.home().join("task-sets").join(&set_sha[..16]).join(&safe);
     write_once(&workspace, &t.environment.workspace_files)?;

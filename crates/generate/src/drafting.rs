@@ -1,23 +1,21 @@
-//! Drafting eval tasks from a skill: what the model is asked (`prompts/draft-evals-v1.md`, the
-//! skill's name, description and SKILL.md, and how many tasks) and how its answer is checked. The
-//! call belongs to the caller. Every draft becomes a task graded by a judge (skill-creator's
-//! expectations), with its leakage measured against the SKILL.md body.
+//! Drafting tasks from a skill: what the model is asked (the kind's prompt, the skill's name,
+//! description and SKILL.md, the repository when there is one, and how many tasks) and how its
+//! answer is checked. The call belongs to the caller. Every draft's instruction has its leakage
+//! measured against the SKILL.md body; the kind's module reads the answer's items.
 
+use crate::kind::DraftKind;
 use crate::leakage::{leakage, Leakage};
+use crate::{evals, requirements, scenarios};
 use serde::{Deserialize, Serialize};
-use skillscope_answers::{json_object, Prompt};
+use skillscope_answers::json_object;
 use skillscope_tasks::evals::{DEFAULT_AGENT_TIMEOUT_SECS, DEFAULT_VERIFIER_TIMEOUT_SECS};
-use skillscope_tasks::model::DEFAULT_WORKDIR;
 use skillscope_tasks::{TaskEnvironment, TaskSource, TaskSourceKind, TaskSpec, TaskVerifier};
 use ts_rs::TS;
 
-/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
-pub const PROMPT: Prompt = Prompt { version: "draft-evals-v1", text: include_str!("../prompts/draft-evals-v1.md") };
 /// SKILL.md characters shown to the model; a longer one is cut, and the prompt says so.
 const SKILL_CHARS: usize = 40_000;
 /// The most tasks one request may ask for.
 pub const MAX_COUNT: u32 = 20;
-const MAX_EXPECTATIONS: usize = 8;
 
 /// A drafted task, with its leakage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -27,45 +25,70 @@ pub struct Draft {
     pub leakage: Leakage,
 }
 
-/// A skill prepared for drafting `count` tasks.
+/// The skill a request drafts from.
+pub struct Skill<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    /// The SKILL.md text.
+    pub body: &'a str,
+}
+
+/// Where the drafted tasks run: the environment every draft gets, and what the model is shown of
+/// it (a repository's files), if anything.
+#[derive(Default)]
+pub struct Setting {
+    pub environment: TaskEnvironment,
+    pub shown: Option<String>,
+}
+
+/// One task read from an answer, before its leakage is measured.
+pub(crate) struct Item {
+    /// Shown after the task's number in its name (a title, a gap), if anything.
+    pub label: Option<String>,
+    pub instruction: String,
+    pub verifier: TaskVerifier,
+    pub reference_solution: Option<String>,
+}
+
+/// A skill prepared for drafting `count` tasks of one kind.
 pub struct Drafting {
+    kind: DraftKind,
     skill: String,
     body: String,
     count: u32,
     user: String,
-}
-
-#[derive(Deserialize)]
-struct Answer {
-    evals: Vec<Item>,
-}
-
-#[derive(Deserialize)]
-struct Item {
-    prompt: String,
-    #[serde(default)]
-    expected_output: Option<String>,
-    #[serde(default)]
-    expectations: Vec<String>,
+    environment: TaskEnvironment,
 }
 
 impl Drafting {
-    /// `count` tasks (1 to [`MAX_COUNT`]) for skill `name`, described as `description`, whose
-    /// SKILL.md body is `body`.
-    pub fn prepare(name: &str, description: &str, body: &str, count: u32) -> Result<Drafting, String> {
+    /// `count` tasks (1 to [`MAX_COUNT`]) of `kind` for `skill`, set in `setting`.
+    pub fn prepare(kind: DraftKind, skill: &Skill, count: u32, setting: Setting) -> Result<Drafting, String> {
         if count == 0 || count > MAX_COUNT {
             return Err(format!("ask for 1 to {MAX_COUNT} tasks, not {count}"));
         }
-        let shown: String = body.chars().take(SKILL_CHARS).collect();
-        let cut = if shown.len() < body.len() { "\n[… the rest of SKILL.md left out …]" } else { "" };
+        let shown: String = skill.body.chars().take(SKILL_CHARS).collect();
+        let cut = if shown.len() < skill.body.len() { "\n[… the rest of SKILL.md left out …]" } else { "" };
+        let repository = setting.shown.map(|r| format!("\n\n## Repository\n\n{r}")).unwrap_or_default();
         let user = format!(
-            "Write {count} task(s).\n\n## Skill\n\nName: {name}\nDescription: {description}\n\n## SKILL.md\n\n{shown}{cut}"
+            "Write {count} task(s).\n\n## Skill\n\nName: {}\nDescription: {}\n\n## SKILL.md\n\n{shown}{cut}{repository}",
+            skill.name, skill.description
         );
-        Ok(Drafting { skill: name.into(), body: body.into(), count, user })
+        Ok(Drafting {
+            kind,
+            skill: skill.name.into(),
+            body: skill.body.into(),
+            count,
+            user,
+            environment: setting.environment,
+        })
     }
 
-    pub fn system(&self) -> &str {
-        PROMPT.text
+    pub fn kind(&self) -> DraftKind {
+        self.kind
+    }
+
+    pub fn system(&self) -> &'static str {
+        self.kind.prompt().text
     }
 
     pub fn user(&self) -> &str {
@@ -75,56 +98,81 @@ impl Drafting {
     /// The drafts in `answer`, each a task with its leakage, from `source` (who drafted it);
     /// `Err` says why the answer cannot be used.
     pub fn check_answer(&self, answer: &str, source: &str) -> Result<Vec<Draft>, String> {
-        let parsed: Answer = serde_json::from_str(json_object(answer))
+        let json: serde_json::Value = serde_json::from_str(json_object(answer))
             .map_err(|e| format!("the model's answer is not the JSON asked for ({e})"))?;
-        if parsed.evals.len() != self.count as usize {
-            return Err(format!("the model wrote {} task(s), {} were asked", parsed.evals.len(), self.count));
+        let items = match self.kind {
+            DraftKind::Evals => evals::items(json),
+            DraftKind::Scenarios => scenarios::items(json),
+            DraftKind::Requirements => requirements::items(json),
+        }?;
+        if items.len() != self.count as usize {
+            return Err(format!("the model wrote {} task(s), {} were asked", items.len(), self.count));
         }
-        parsed.evals.into_iter().enumerate().map(|(i, item)| self.draft(i + 1, item, source)).collect()
+        Ok(items.into_iter().enumerate().map(|(i, item)| self.draft(i + 1, item, source)).collect())
     }
 
-    fn draft(&self, n: usize, item: Item, source: &str) -> Result<Draft, String> {
-        let prompt = item.prompt.trim();
-        let expectations: Vec<String> =
-            item.expectations.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
-        if prompt.is_empty() {
-            return Err(format!("task {n} has no prompt"));
-        }
-        if expectations.is_empty() || expectations.len() > MAX_EXPECTATIONS {
-            return Err(format!(
-                "task {n} has {} expectation(s); 1 to {MAX_EXPECTATIONS} are needed",
-                expectations.len()
-            ));
-        }
-        let leakage = leakage(prompt, &self.body);
-        let mut warnings = Vec::new();
-        if leakage.flagged {
-            let spans: Vec<String> = leakage.spans.iter().map(|s| format!("\"{}\"", s.text)).collect();
-            warnings.push(format!(
-                "leakage: {:.0}% of the instruction's words are in runs copied from SKILL.md (longest {} words): {}; review before approving",
-                leakage.shared_share * 100.0,
-                leakage.longest_span_words,
-                spans.join(", ")
-            ));
-        }
+    fn draft(&self, n: usize, item: Item, source: &str) -> Draft {
+        let leakage = leakage(&item.instruction, &self.body);
+        let warnings = crate::leakage::warning(&leakage).into_iter().collect();
+        let noun = self.kind.noun();
+        let tag = match self.kind {
+            DraftKind::Evals => "gen",
+            DraftKind::Scenarios => "scn",
+            DraftKind::Requirements => "req",
+        };
+        let name = match &item.label {
+            Some(label) => format!("{} {noun} #{n}: {label}", self.skill),
+            None => format!("{} {noun} #{n}", self.skill),
+        };
         let task = TaskSpec {
-            id: format!("{}#gen-{n}", self.skill),
-            name: format!("{} generated #{n}", self.skill),
+            id: format!("{}#{tag}-{n}", self.skill),
+            name,
             source: TaskSource { kind: TaskSourceKind::Generated, path: source.into() },
-            instruction: prompt.into(),
-            environment: TaskEnvironment { workdir: Some(DEFAULT_WORKDIR.into()), ..TaskEnvironment::default() },
-            verifier: TaskVerifier::NeedsJudge {
-                expectations,
-                expected_output: item.expected_output.map(|o| o.trim().to_string()).filter(|o| !o.is_empty()),
-            },
+            instruction: item.instruction,
+            environment: self.environment.clone(),
+            verifier: item.verifier,
             agent_timeout_secs: DEFAULT_AGENT_TIMEOUT_SECS,
             verifier_timeout_secs: DEFAULT_VERIFIER_TIMEOUT_SECS,
             verifier_in_place: false,
             run_as_root: false,
+            reference_solution: item.reference_solution,
             warnings,
         };
-        Ok(Draft { task, leakage })
+        Draft { task, leakage }
     }
+}
+
+/// The array `key` of an answer, each element read by `item` (with its 1-based number).
+pub(crate) fn each<T: serde::de::DeserializeOwned>(
+    json: serde_json::Value,
+    key: &str,
+    item: impl Fn(usize, T) -> Result<Item, String>,
+) -> Result<Vec<Item>, String> {
+    let list =
+        json.get(key).and_then(|v| v.as_array()).ok_or_else(|| format!("the model's answer has no `{key}` list"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let t = serde_json::from_value(v.clone()).map_err(|e| format!("task {}: {e}", i + 1))?;
+            item(i + 1, t)
+        })
+        .collect()
+}
+
+/// The trimmed, non-empty lines of `list`, 1 to [`MAX_EXPECTATIONS`] of them, for task `n`.
+pub(crate) fn expectations(n: usize, list: &[String]) -> Result<Vec<String>, String> {
+    let kept: Vec<String> = list.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
+    if kept.is_empty() || kept.len() > MAX_EXPECTATIONS {
+        return Err(format!("task {n} has {} expectation(s); 1 to {MAX_EXPECTATIONS} are needed", kept.len()));
+    }
+    Ok(kept)
+}
+
+const MAX_EXPECTATIONS: usize = 8;
+
+/// `text` trimmed, or None when blank.
+pub(crate) fn filled(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
 }
 
 #[cfg(test)]
@@ -132,18 +180,23 @@ mod tests {
     use super::*;
 
     const BODY: &str = "# CSV summary\n\nAlways count the data rows without the header line, then total the units and the revenue columns and write them as Rows, Total units and Total revenue lines in summary.md.";
+    const SKILL: Skill = Skill { name: "csv-summary", description: "Summarise CSV files", body: BODY };
 
-    fn answer(items: serde_json::Value) -> String {
-        format!("Here they are:\n```json\n{}\n```", serde_json::json!({ "evals": items }))
+    fn answer(key: &str, items: serde_json::Value) -> String {
+        format!("Here they are:\n```json\n{}\n```", serde_json::json!({ key: items }))
+    }
+
+    fn prepare(kind: DraftKind, count: u32) -> Drafting {
+        Drafting::prepare(kind, &SKILL, count, Setting::default()).unwrap()
     }
 
     #[test]
-    fn good_drafts_become_judged_tasks_and_a_leaky_one_is_flagged() {
-        let d = Drafting::prepare("csv-summary", "Summarise CSV files", BODY, 2).unwrap();
-        assert!(d.user().starts_with("Write 2 task(s)."));
+    fn good_evals_become_judged_tasks_and_a_leaky_one_is_flagged() {
+        let d = prepare(DraftKind::Evals, 2);
+        assert!(d.user().starts_with("Write 2 task(s).") && !d.user().contains("## Repository"));
         let drafts = d
             .check_answer(
-                &answer(serde_json::json!([
+                &answer("evals", serde_json::json!([
                     {"prompt": "Summarise input/q3.csv for the finance team.", "expected_output": "Rows: 4",
                      "expectations": ["States 4 rows", " "]},
                     {"prompt": "Please count the data rows without the header line, then total the units and the revenue columns of q3.csv.",
@@ -167,14 +220,83 @@ mod tests {
 
     #[test]
     fn malformed_and_unverifiable_answers_say_why() {
-        let d = Drafting::prepare("s", "d", BODY, 1).unwrap();
+        let d = prepare(DraftKind::Evals, 1);
         assert!(d.check_answer("I'd rather not.", "x").unwrap_err().starts_with("the model's answer is not the JSON"));
-        let two =
-            answer(serde_json::json!([{"prompt": "a", "expectations": ["e"]}, {"prompt": "b", "expectations": ["e"]}]));
+        let two = answer(
+            "evals",
+            serde_json::json!([{"prompt": "a", "expectations": ["e"]}, {"prompt": "b", "expectations": ["e"]}]),
+        );
         assert_eq!(d.check_answer(&two, "x").unwrap_err(), "the model wrote 2 task(s), 1 were asked");
-        let none = answer(serde_json::json!([{"prompt": "a", "expectations": []}]));
+        let none = answer("evals", serde_json::json!([{"prompt": "a", "expectations": []}]));
         assert_eq!(d.check_answer(&none, "x").unwrap_err(), "task 1 has 0 expectation(s); 1 to 8 are needed");
-        assert_eq!(Drafting::prepare("s", "d", BODY, 0).err().unwrap(), "ask for 1 to 20 tasks, not 0");
-        assert_eq!(PROMPT.sha256().len(), 64);
+        let wrong_kind = answer("scenarios", serde_json::json!([]));
+        assert_eq!(d.check_answer(&wrong_kind, "x").unwrap_err(), "the model's answer has no `evals` list");
+        let err = Drafting::prepare(DraftKind::Evals, &SKILL, 0, Setting::default()).err().unwrap();
+        assert_eq!(err, "ask for 1 to 20 tasks, not 0");
+        for kind in DraftKind::ALL {
+            assert_eq!(kind.prompt().sha256().len(), 64);
+        }
+    }
+
+    #[test]
+    fn scenarios_name_their_gap_and_need_one() {
+        let d = prepare(DraftKind::Scenarios, 1);
+        let good = answer(
+            "scenarios",
+            serde_json::json!([{"gap": "Counts the header as a data row",
+            "prompt": "How many orders are in orders.csv?", "expectations": ["Says 3 orders"]}]),
+        );
+        let drafts = d.check_answer(&good, "x").unwrap();
+        let t = &drafts[0].task;
+        assert_eq!(
+            (t.id.as_str(), t.name.as_str()),
+            ("csv-summary#scn-1", "csv-summary scenario #1: Counts the header as a data row")
+        );
+        assert!(
+            matches!(&t.verifier, TaskVerifier::NeedsJudge { expectations, .. } if expectations == &["Says 3 orders"])
+        );
+        let gapless = answer("scenarios", serde_json::json!([{"prompt": "p", "expectations": ["e"]}]));
+        assert_eq!(
+            d.check_answer(&gapless, "x").unwrap_err(),
+            "scenario 1 names no gap of the agent without the skill"
+        );
+    }
+
+    const DOC: &str = "# Task: Add a median\n\n## Background\nstats.py has mean().\n\n## Files to Create/Modify\n- `stats.py` (modify)\n\n## Requirements\nAdd median(values).\n\n## Acceptance Criteria\n- median([3, 1, 2]) is 2\n";
+    const TESTS: &str = "from stats import median\n\ndef test_odd():\n    \"\"\"Odd length.\"\"\"\n    assert median([3, 1, 2]) == 2\n\ndef test_even():\n    \"\"\"Even length.\"\"\"\n    assert median([1, 2, 3, 4]) == 2.5\n\nclass TestOne:\n    def test_one(self):\n        \"\"\"One value.\"\"\"\n        assert median([5]) == 5\n";
+
+    #[test]
+    fn requirement_documents_get_their_pytest_file_and_reference_solution() {
+        let env = TaskEnvironment { image: Some("img".into()), ..TaskEnvironment::default() };
+        let setting = Setting { environment: env.clone(), shown: Some("Files:\n- stats.py".into()) };
+        let d = Drafting::prepare(DraftKind::Requirements, &SKILL, 1, setting).unwrap();
+        assert!(d.user().ends_with("## Repository\n\nFiles:\n- stats.py"));
+        let good = answer(
+            "tasks",
+            serde_json::json!([{"document": DOC, "tests": TESTS, "solution": "cat >> stats.py <<'EOF'\n...\nEOF"}]),
+        );
+        let t = d.check_answer(&good, "x").unwrap().remove(0).task;
+        assert_eq!((t.id.as_str(), t.name.as_str()), ("csv-summary#req-1", "csv-summary requirement #1: Add a median"));
+        assert_eq!((t.instruction.as_str(), &t.environment), (DOC.trim(), &env));
+        assert!(t.reference_solution.as_deref().unwrap().starts_with("cat >> stats.py"));
+        let TaskVerifier::Pytest { test_files, tests_dir, .. } = &t.verifier else { panic!("{:?}", t.verifier) };
+        assert_eq!((test_files[0].path.as_str(), tests_dir.as_str()), ("test_requirement.py", "/skillscope-tests"));
+
+        let few = answer(
+            "tasks",
+            serde_json::json!([{"document": DOC, "tests": "def test_a():\n    pass\ndef helper_test():\n    pass\n"}]),
+        );
+        assert_eq!(
+            d.check_answer(&few, "x").unwrap_err(),
+            "requirement 1's pytest file has 1 test function(s); at least 3 are needed"
+        );
+        let no_files = DOC.replace("## Files to Create/Modify\n- `stats.py` (modify)\n\n", "");
+        let missing = answer("tasks", serde_json::json!([{"document": no_files, "tests": TESTS}]));
+        assert_eq!(
+            d.check_answer(&missing, "x").unwrap_err(),
+            "requirement 1 has no `## Files to Create/Modify` section (or it is empty)"
+        );
+        let untitled = answer("tasks", serde_json::json!([{"document": "## Background\nx", "tests": TESTS}]));
+        assert_eq!(d.check_answer(&untitled, "x").unwrap_err(), "requirement 1: no `# Task:` title");
     }
 }

@@ -92,6 +92,23 @@ pub fn leakage(instruction: &str, skill_body: &str) -> Leakage {
     Leakage { shared_share, longest_span_words, spans, flagged }
 }
 
+/// The warning a reviewer reads on a flagged draft, with the copied spans; None when not flagged.
+pub fn warning(l: &Leakage) -> Option<String> {
+    if !l.flagged {
+        return None;
+    }
+    let spans: Vec<String> = l.spans.iter().map(|s| format!("\"{}\"", s.text)).collect();
+    Some(format!(
+        "{WARNING_PREFIX}{:.0}% of the instruction's words are in runs copied from SKILL.md (longest {} words): {}; review before approving",
+        l.shared_share * 100.0,
+        l.longest_span_words,
+        spans.join(", ")
+    ))
+}
+
+/// How a leakage warning starts, so an edit can replace it.
+pub const WARNING_PREFIX: &str = "leakage: ";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,18 @@
-//! Tasks from the skill itself. A model the user picks drafts skill-creator-style eval prompts,
-//! each with an expected output and expectations a judge grades, from a skill version's SKILL.md
-//! (`drafting`); every draft is checked for leakage of the skill's procedure into its instruction
-//! (`leakage`) before a reviewer approves or rejects it.
+//! Tasks from the skill itself. A model the user picks drafts requirement documents with pytest
+//! verifiers and reference solutions, scenarios aimed at the baseline's gaps, or eval prompts with
+//! expectations (`kind`, `drafting` and one module per kind), optionally set in a repository at a
+//! commit (`repository`) whose environment is a Dockerfile context built from its manifests
+//! (`environment`). Every draft is checked for leakage of the skill's procedure into its
+//! instruction (`leakage`) before a reviewer approves or rejects it.
 
 pub mod drafting;
+pub mod environment;
+mod evals;
+pub mod kind;
 pub mod leakage;
+pub mod repository;
+pub mod requirements;
+mod scenarios;
 
-pub use drafting::{Draft, Drafting};
+pub use drafting::{Draft, Drafting, Setting, Skill};
+pub use kind::DraftKind;

@@ -40,7 +40,7 @@ pub async fn busybox(engine: &Engine) -> Result<String, SandboxError> {
     let context = tempfile::tempdir()?;
     write_busybox_rootfs(&context.path().join("rootfs"), &String::from_utf8_lossy(&applets.stdout))?;
     std::fs::write(context.path().join("Dockerfile"), BUSYBOX_DOCKERFILE)?;
-    engine.build_image(context.path(), BUSYBOX_TAG).await
+    Ok(engine.build_image(context.path(), BUSYBOX_TAG).await?.id)
 }
 
 /// A Unix host only: the image is the host's own static busybox (elsewhere the command above
@@ -77,8 +77,9 @@ fn write_busybox_rootfs(rootfs: &Path, applets: &str) -> Result<(), SandboxError
 }
 
 /// The packages `skillscope/debian-python:12` adds to a minimal Debian: Python and pytest for
-/// tasks, ripgrep for OpenCode's skill tool (it fails without `rg`, and would download it).
-const DEBIAN_PACKAGES: &str = "python3,python3-pytest,ripgrep";
+/// tasks, pip for the dependencies of environments built from a repository, ripgrep for
+/// OpenCode's skill tool (it fails without `rg`, and would download it).
+const DEBIAN_PACKAGES: &str = "python3,python3-pytest,python3-pip,ripgrep";
 /// The image's label naming [`DEBIAN_PACKAGES`]: an image made from another list is out of date.
 const RECIPE_LABEL: &str = "org.skillscope.packages";
 

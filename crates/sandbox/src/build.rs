@@ -17,11 +17,22 @@ use crate::transfer::pack_dir;
 /// Label holding the sha256 of the context tar an image was built from.
 pub const CONTEXT_LABEL: &str = "skillscope.context_sha256";
 
+/// An image made from a Dockerfile context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltImage {
+    /// The local image id (`sha256:…`).
+    pub id: String,
+    /// True when an image built earlier from a byte-identical context was reused.
+    pub reused: bool,
+    /// SHA-256 of the context tar: the cache key.
+    pub context_sha256: String,
+}
+
 impl Engine {
     /// Builds the Dockerfile context at `context_dir` (a Harbor `environment/` directory)
     /// and tags it `tag`. An image already built from a byte-identical context is reused
-    /// (and tagged `tag`) instead. Returns the image id.
-    pub async fn build_image(&self, context_dir: &Path, tag: &str) -> Result<String, SandboxError> {
+    /// (and tagged `tag`) instead.
+    pub async fn build_image(&self, context_dir: &Path, tag: &str) -> Result<BuiltImage, SandboxError> {
         if !context_dir.join("Dockerfile").is_file() {
             return Err(SandboxError::ImageBuild(format!("no Dockerfile in {}", context_dir.display())));
         }
@@ -29,7 +40,7 @@ impl Engine {
         let sha = hex::encode(Sha256::digest(&context));
         if let Some(id) = self.image_with_context(&sha).await? {
             self.tag(&id, tag).await?;
-            return Ok(id);
+            return Ok(BuiltImage { id, reused: true, context_sha256: sha });
         }
 
         let dangling_before = self.dangling_images().await?;
@@ -63,7 +74,9 @@ impl Engine {
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             return Err(SandboxError::ImageBuild(format!("{tag}: {message}\n{}", tail.join("\n"))));
         }
-        self.image_id(tag).await?.ok_or_else(|| SandboxError::ImageBuild(format!("{tag}: built image not found")))
+        let id = self.image_id(tag).await?;
+        let id = id.ok_or_else(|| SandboxError::ImageBuild(format!("{tag}: built image not found")))?;
+        Ok(BuiltImage { id, reused: false, context_sha256: sha })
     }
 
     async fn image_with_context(&self, sha: &str) -> Result<Option<String>, SandboxError> {

@@ -15,7 +15,7 @@ mod snapshot;
 mod spec;
 mod transfer;
 
-pub use build::CONTEXT_LABEL;
+pub use build::{BuiltImage, CONTEXT_LABEL};
 pub use changes::{EngineChange, EngineChangeKind};
 pub use container::{Container, ContainerState};
 pub use discovery::{engine_status, EngineState, EngineStatus};

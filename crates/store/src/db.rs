@@ -355,6 +355,15 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (task_set_id, task_id)
     );
     "#,
+    // 17: a generated task set's skill version (its leakage is measured against that SKILL.md),
+    // and the queue run that checks its verifiers (untouched, reference, twice).
+    r#"
+    CREATE TABLE generated_sets (
+        task_set_id INTEGER PRIMARY KEY REFERENCES task_sets(id),
+        version_id INTEGER NOT NULL REFERENCES skill_versions(id),
+        sanity_run_id INTEGER REFERENCES runs(id)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

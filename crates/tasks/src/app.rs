@@ -121,6 +121,7 @@ pub fn to_task(input: &AppTaskInput) -> Result<TaskSpec, AppInputError> {
         verifier_timeout_secs: input.verifier_timeout_secs.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place: false,
         run_as_root: false,
+        reference_solution: None,
         warnings: Vec::new(),
     })
 }

@@ -206,6 +206,7 @@ fn case_to_task(ctx: &CaseCtx, skill: &str, case: &Value) -> Result<TaskSpec, Im
         verifier_timeout_secs: DEFAULT_VERIFIER_TIMEOUT_SECS,
         verifier_in_place: false,
         run_as_root: false,
+        reference_solution: None,
         warnings,
     })
 }

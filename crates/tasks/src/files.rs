@@ -30,6 +30,19 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ImportError> {
 
 /// Every regular file under `dir`, sorted, with paths relative to `dir`.
 /// Symbolic links are not followed; each one skipped adds a warning.
+/// SHA-256 over every file's path and its content's SHA-256, in the order given: names a tree of
+/// files by its content alone.
+pub fn tree_sha256(files: &[TaskFile]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for f in files {
+        h.update(f.path.as_bytes());
+        h.update([0]);
+        h.update(Sha256::digest(&f.contents));
+    }
+    hex::encode(h.finalize())
+}
+
 pub fn read_tree(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<TaskFile>, ImportError> {
     let mut out = Vec::new();
     let mut total = 0u64;

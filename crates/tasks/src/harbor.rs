@@ -159,6 +159,7 @@ pub fn import_task(dir: &Path) -> Result<TaskSpec, ImportError> {
             .unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place,
         run_as_root,
+        reference_solution: None,
         warnings,
     })
 }

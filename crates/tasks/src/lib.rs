@@ -22,6 +22,6 @@ pub mod score;
 pub mod swe_skills_bench;
 
 pub use error::{ImportBatch, ImportError};
-pub use files::{read_tree, sh_quote};
+pub use files::{read_tree, sh_quote, tree_sha256};
 pub use model::{TaskEnvironment, TaskFile, TaskRepository, TaskSource, TaskSourceKind, TaskSpec, TaskVerifier};
 pub use score::{score, verifier_plan, Score, ScoreError, VerifierPlan};

@@ -36,6 +36,12 @@ pub struct TaskSpec {
     /// `[verifier]` `user` is root); otherwise they run as an unprivileged user.
     #[serde(default)]
     pub run_as_root: bool,
+    /// A shell script, run in the workdir, that solves the task: the verifier must pass after it
+    /// (a generated task's sanity check). Left out of the JSON when absent, so the content hashes
+    /// of tasks without one do not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reference_solution: Option<String>,
     /// Things the importer noticed that a reviewer should know before
     /// spending runs on the task (missing test files, bundled skills, settings
     /// that are not applied, ...). Empty when nothing stood out.
@@ -106,8 +112,8 @@ pub struct TaskEnvironment {
     pub workdir: Option<String>,
     /// Files written into `workdir` before the agent starts.
     pub workspace_files: Vec<TaskFile>,
-    /// A repository checked out in `workdir` by the first `setup` commands
-    /// (informational: the checkout commands are already in `setup`).
+    /// The repository `workdir` holds (informational: it is checked out by the first `setup`
+    /// commands, or built into the image of a generated task's environment).
     pub repository: Option<TaskRepository>,
     /// Shell commands (`sh -c`) run in order in `workdir` before the agent.
     pub setup: Vec<String>,
@@ -207,10 +213,13 @@ mod tests {
             verifier_timeout_secs: 5,
             verifier_in_place: false,
             run_as_root: false,
+            reference_solution: None,
             warnings: vec![],
         };
         let v = serde_json::to_value(&t).unwrap();
         assert_eq!(v["environment"]["workspace_files"][0]["contents"], "AP8K");
+        // Absent, it is left out, so tasks stored before it existed keep their content hash.
+        assert!(v.get("reference_solution").is_none());
         assert_eq!(v["verifier"]["kind"], "pytest");
         assert_eq!(v["source"]["kind"], "app");
         let back: TaskSpec = serde_json::from_value(v).unwrap();

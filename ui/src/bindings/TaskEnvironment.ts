@@ -22,8 +22,8 @@ workdir: string | null,
  */
 workspace_files: Array<TaskFile>, 
 /**
- * A repository checked out in `workdir` by the first `setup` commands
- * (informational: the checkout commands are already in `setup`).
+ * The repository `workdir` holds (informational: it is checked out by the first `setup`
+ * commands, or built into the image of a generated task's environment).
  */
 repository: TaskRepository | null, 
 /**

@@ -25,6 +25,12 @@ verifier_in_place: boolean,
  */
 run_as_root: boolean, 
 /**
+ * A shell script, run in the workdir, that solves the task: the verifier must pass after it
+ * (a generated task's sanity check). Left out of the JSON when absent, so the content hashes
+ * of tasks without one do not change.
+ */
+reference_solution?: string, 
+/**
  * Things the importer noticed that a reviewer should know before
  * spending runs on the task (missing test files, bundled skills, settings
  * that are not applied, ...). Empty when nothing stood out.

@@ -8,6 +8,7 @@ import type { Calibration } from "./Calibration";
 import type { Chart } from "./Chart";
 import type { CsvTable } from "./CsvTable";
 import type { Decision } from "./Decision";
+import type { DraftEdit } from "./DraftEdit";
 import type { DraftReview } from "./DraftReview";
 import type { DraftVerdict } from "./DraftVerdict";
 import type { EngineStatus } from "./EngineStatus";
@@ -226,6 +227,9 @@ export const calibrateJudge = (id: number, gradings: number, sample: number) => 
 
 /** Records a reviewer's verdict on a drafted task of a generated set. */
 export const reviewDraft = (taskSetId: number, taskId: string, verdict: DraftVerdict, reviewer: string) => call<DraftReview>("review_draft", { taskSetId, taskId, verdict, reviewer });
+
+/** Changes a draft of a generated set no experiment ran: its leakage is measured again and a verdict on the old text is withdrawn. */
+export const editDraft = (taskSetId: number, taskId: string, edit: DraftEdit) => call<TaskSetDetail>("edit_draft", { taskSetId, taskId, edit });
 
 /** The experiment's latest judge calibration, if any. */
 export const judgeCalibration = (id: number) => call<Calibration | null>("judge_calibration", { id });

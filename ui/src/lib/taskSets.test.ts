@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaskSetSummary } from "../bindings/TaskSetSummary";
-import { storedText, taskSetName, taskSetOption } from "./taskSets";
+import { fileText, sanityScores, storedText, taskSetName, taskSetOption } from "./taskSets";
 
 const set: TaskSetSummary = {
   id: 4,
@@ -26,5 +26,13 @@ describe("task set names", () => {
     const stored = { task_set: set, tasks: [], errors: [], reused: false };
     expect(storedText(stored)).toBe("Stored as task set #4 hello-tasks v2");
     expect(storedText({ ...stored, reused: true })).toBe("Already stored as task set #4 hello-tasks v2");
+  });
+});
+
+describe("generated verifiers", () => {
+  it("shows a task file's text and a sanity run's pass ratios", () => {
+    expect(fileText(btoa("def test_a():\n    assert True\n"))).toBe("def test_a():\n    assert True\n");
+    expect(fileText("/w==")).toBe("\uFFFD");
+    expect(sanityScores([0, 0.5, null])).toBe("0.00, 0.50, –");
   });
 });

@@ -24,3 +24,14 @@ export const SOURCE_KINDS: Record<TaskSourceKind, string> = {
 export function storedText({ task_set, reused }: TaskSetImport): string {
   return `${reused ? "Already stored as" : "Stored as"} task set #${task_set.id} ${taskSetName(task_set)}`;
 }
+
+/** A task file's text: its contents travel base64-encoded; bytes that are not UTF-8 show as U+FFFD. */
+export function fileText(base64: string): string {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+/** A verifier sanity run's pass ratios, "0.00, 0.00", a dash for one not scored (yet). */
+export function sanityScores(scores: (number | null)[]): string {
+  return scores.map((s) => (s === null ? "–" : s.toFixed(2))).join(", ");
+}

@@ -2,9 +2,8 @@
 
 use crate::errors::AppError;
 use serde::{Deserialize, Serialize};
-use skillscope_experiments::drafts::GeneratedTasks;
+use skillscope_experiments::drafts::{DraftRequest, GeneratedTasks};
 use skillscope_experiments::judging::Judged;
-use skillscope_judge::Judge;
 use skillscope_library::model::{ImportOutcome, ImportRequest};
 use skillscope_runs::harnesses::{Harness, HarnessStatus};
 use ts_rs::TS;
@@ -33,9 +32,10 @@ pub enum JobRequest {
     /// Has the experiment's judge grade every finished arm not graded yet (expectations, ACES's
     /// rubric), then compare every scored pair not compared yet; stopping keeps what is judged.
     Judge { experiment_id: i64 },
-    /// Has `writer` draft `count` eval tasks from the skill version, each checked for leakage,
-    /// stored as a task set of drafts that run only once approved.
-    DraftTasks { version_id: i64, writer: Judge, count: u32 },
+    /// Has a writer draft tasks of one kind from a skill version (set in a repository, whose
+    /// environment is built first, when one is named), each checked for leakage, stored as a task
+    /// set of drafts that run only once approved; their verifiers' sanity checks are queued.
+    DraftTasks(DraftRequest),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -181,4 +181,27 @@ pub struct JobEvent {
     pub message: String,
     pub error: Option<AppError>,
     pub outcome: Option<JobOutcome>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Requests are stored and cross IPC as JSON tagged by `kind`: a payload field of that name
+    /// would be swallowed by the tag.
+    #[test]
+    fn a_draft_request_survives_its_json_round_trip() {
+        let request = JobRequest::DraftTasks(DraftRequest {
+            version_id: 3,
+            writer: skillscope_judge::Judge { provider: "p".into(), model: "m".into() },
+            draft_kind: skillscope_generate::DraftKind::Requirements,
+            count: 10,
+            repository: Some("/repo".into()),
+            commit: None,
+        });
+        let json = serde_json::to_value(&request).unwrap();
+        assert_eq!((json["kind"].as_str(), json["draft_kind"].as_str()), (Some("draft_tasks"), Some("requirements")));
+        let JobRequest::DraftTasks(back) = serde_json::from_value(json).unwrap() else { panic!("another request") };
+        assert_eq!((back.draft_kind, back.count), (skillscope_generate::DraftKind::Requirements, 10));
+    }
 }

@@ -127,10 +127,16 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
                 |done, total| step.progress(done, total, format!("Judged {done} of {total} verdict(s)")).is_ok();
             Ok(JobOutcome::Judge(rt.block_on(judging::judge_pending(ws, *experiment_id, &mut progress))?))
         }
-        JobRequest::DraftTasks { version_id, writer, count } => {
-            step.progress(0, 1, format!("{} · {} is drafting {count} task(s)", writer.provider, writer.model))?;
+        JobRequest::DraftTasks(r) => {
+            let steps = 1 + u32::from(r.repository.is_some());
+            if steps == 2 {
+                step.progress(0, steps, "Building the repository's environment".into())?;
+            }
+            let w = &r.writer;
+            let what = format!("{} · {} is drafting {} {}", w.provider, w.model, r.count, r.draft_kind.as_str());
+            step.progress(steps - 1, steps, what)?;
             let rt = crate::runtime::current_thread("the task writer")?;
-            Ok(JobOutcome::DraftTasks(Box::new(rt.block_on(drafts::generate(ws, *version_id, writer, *count))?)))
+            Ok(JobOutcome::DraftTasks(Box::new(rt.block_on(drafts::generate(ws, r))?)))
         }
     }
 }
@@ -225,7 +231,7 @@ fn failed_message(req: &JobRequest) -> &'static str {
         JobRequest::BundleExport { .. } => "The export failed",
         JobRequest::BundleImport { .. } => "The bundle import failed; nothing was changed",
         JobRequest::Judge { .. } => "The judging stopped; the verdicts given before the error are kept",
-        JobRequest::DraftTasks { .. } => "No task was drafted; nothing was stored",
+        JobRequest::DraftTasks(_) => "No task was drafted; nothing was stored",
     }
 }
 
@@ -239,6 +245,6 @@ fn cancelled_message(req: &JobRequest) -> &'static str {
         JobRequest::BundleExport { .. } => "Cancelled before the export started",
         JobRequest::BundleImport { .. } => "Cancelled before the import started",
         JobRequest::Judge { .. } => "Cancelled; the verdicts given before the cancel are kept",
-        JobRequest::DraftTasks { .. } => "Cancelled; nothing was stored",
+        JobRequest::DraftTasks(_) => "Cancelled; nothing was stored",
     }
 }

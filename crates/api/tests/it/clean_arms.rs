@@ -93,7 +93,7 @@ fn run_with(
         judge: None,
     };
     let context = design.tasks[0].dockerfile_context.clone().unwrap();
-    let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap();
+    let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap().id;
     before(&ws, &image);
     let id = experiments::create(&ws, &design).unwrap();
     let (sink, _) = recorder();

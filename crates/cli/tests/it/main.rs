@@ -9,6 +9,7 @@ mod eval_cli;
 mod gate_action;
 mod gate_cli;
 mod generate_cli;
+mod generate_repo_cli;
 mod probe_cli;
 mod queue_crash;
 mod scan_review;

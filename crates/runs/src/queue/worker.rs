@@ -358,7 +358,7 @@ async fn execute(
             // one context would give two image ids (and fail the pair's fairness check).
             static BUILDS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
             let _one = BUILDS.lock().await;
-            engine.build_image(std::path::Path::new(context), tag).await?
+            engine.build_image(std::path::Path::new(context), tag).await?.id
         }
     };
     let mut snapshot = match &prepared {

@@ -452,8 +452,9 @@ async fn builds_images_and_reuses_unchanged_contexts() {
 
     let dangling_before = dangling();
     let t = Instant::now();
-    let id = engine.build_image(ctx.path(), &tag).await.unwrap();
-    let first = t.elapsed();
+    let built = engine.build_image(ctx.path(), &tag).await.unwrap();
+    let (id, first) = (built.id, t.elapsed());
+    assert!(!built.reused);
     assert!(id.starts_with("sha256:"));
     assert_eq!(dangling(), dangling_before, "build left intermediates behind");
 
@@ -461,7 +462,7 @@ async fn builds_images_and_reuses_unchanged_contexts() {
     let again = engine.build_image(ctx.path(), &tag).await.unwrap();
     let second = t.elapsed();
     eprintln!("build: first {first:?}, reuse {second:?}");
-    assert_eq!(again, id);
+    assert_eq!((again.id.as_str(), again.reused), (id.as_str(), true));
     assert!(second < first && second < Duration::from_secs(1), "{second:?} vs {first:?}");
 
     let c = scope.started(&engine, &scope.spec(&tag)).await;

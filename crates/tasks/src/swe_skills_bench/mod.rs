@@ -102,6 +102,7 @@ pub fn import_requirement(
         verifier_timeout_secs: unit_timeout.unwrap_or(DEFAULT_VERIFIER_TIMEOUT_SECS),
         verifier_in_place: false,
         run_as_root: false,
+        reference_solution: None,
         warnings,
     })
 }

@@ -1,9 +1,16 @@
 import { useEffect, useRef } from "react";
 import type { TaskBrief } from "../../bindings/TaskBrief";
 import type { TaskSpec } from "../../bindings/TaskSpec";
+import { fileText } from "../../lib/taskSets";
+import { DraftEditForm } from "./DraftEditForm";
 import { DraftReviewForm, type Drafts } from "./DraftReviewForm";
+import { VerifierSanityView } from "./VerifierSanityView";
 
-/** One task whole: why experiments leave it out (if they do), its instruction as plain text, and its warnings. */
+/**
+ * One task whole: why experiments leave it out (if they do), its instruction as plain text, its
+ * warnings, a generated pytest verifier and reference solution, and for a draft its sanity
+ * checks, its edit and its review.
+ */
 export function TaskDetail({ brief, spec, drafts }: { brief: TaskBrief; spec: TaskSpec | undefined; drafts: Drafts }) {
   const detail = useRef<HTMLDivElement>(null);
   // Below a long table the opened task would be out of sight.
@@ -43,6 +50,24 @@ export function TaskDetail({ brief, spec, drafts }: { brief: TaskBrief; spec: Ta
             ))}
           </ul>
         </>
+      )}
+      {spec?.verifier.kind === "pytest" &&
+        spec.source.kind === "generated" &&
+        spec.verifier.test_files.map((f) => (
+          <details key={f.path} data-testid="task-test-file">
+            <summary>Verifier: {f.path}</summary>
+            <pre className="output">{fileText(f.contents)}</pre>
+          </details>
+        ))}
+      {spec?.reference_solution && (
+        <details data-testid="task-reference-solution">
+          <summary>Reference solution</summary>
+          <pre className="output">{spec.reference_solution}</pre>
+        </details>
+      )}
+      {brief.sanity && <VerifierSanityView sanity={brief.sanity} onRefresh={drafts?.onReviewed ?? (() => {})} />}
+      {drafts && spec && (
+        <DraftEditForm key={spec.id} taskSetId={drafts.taskSetId} spec={spec} onEdited={drafts.onReviewed} />
       )}
       {drafts && <DraftReviewForm taskSetId={drafts.taskSetId} task={brief} onReviewed={drafts.onReviewed} />}
     </div>
