@@ -72,10 +72,8 @@ pub fn queue(ws: &Workspace, set: &TaskSetDetail) -> Result<Option<i64>> {
     }
     let run =
         store::create_run(ws, &format!("verifier sanity: {} v{}", set.summary.name, set.summary.version), &trials)?;
-    ws.conn()?.execute(
-        "UPDATE generated_sets SET sanity_run_id = ?2 WHERE task_set_id = ?1",
-        params![set.summary.id, run],
-    )?;
+    ws.conn()?
+        .execute("UPDATE generated_sets SET sanity_run_id = ?2 WHERE task_set_id = ?1", params![set.summary.id, run])?;
     Ok(Some(run))
 }
 
