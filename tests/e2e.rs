@@ -707,8 +707,11 @@ async fn a_skills_own_evals_become_a_task_set_from_its_page() {
     s.close().await;
 }
 
-/// Issue 19: from a skill's page a model drafts tasks; on the Tasks page the draft that copies the
-/// skill's procedure shows the copied span, and the reviewer approves the clean one by name.
+/// Issue 19: from a skill's page a model drafts eval tasks; on the Tasks page the draft that copies
+/// the skill's procedure shows the copied span, the reviewer approves the clean one by name, and
+/// editing it withdraws the approval. Then requirement documents set in a repository: the window
+/// builds its environment, and the Tasks page shows each generated verifier's sanity checks as the
+/// queue runs them (a sound one, one that passes on the untouched repository).
 #[tokio::test(flavor = "multi_thread")]
 async fn drafted_tasks_are_checked_for_leakage_and_reviewed_in_the_window() {
     driver::join_session_keyring();
@@ -717,19 +720,32 @@ async fn drafted_tasks_are_checked_for_leakage_and_reviewed_in_the_window() {
     let drafts = serde_json::json!({"evals": [
         {"prompt": clean, "expected_output": "Rows: 3", "expectations": ["States the number of rows"]},
         {"prompt": leaky, "expected_output": "Rows: 3", "expectations": ["States the number of rows"]}]});
-    let writer = driver::model_server(
-        serde_json::json!({"branches": [{"if_prompt_contains": "## SKILL.md", "steps": [{"text": drafts.to_string()}]}]}),
-        None,
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // Requirement documents when the request shows a repository, else the eval drafts.
+    let mut script: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("fixtures/models/stats-requirements-writer.json")).unwrap(),
     )
-    .await;
+    .unwrap();
+    script["branches"][0]["if_prompt_contains"] = "## Repository".into();
+    let evals = serde_json::json!({"if_prompt_contains": "## SKILL.md", "steps": [{"text": drafts.to_string()}]});
+    script["branches"].as_array_mut().unwrap().push(evals);
+    let writer = driver::model_server(script, None).await;
     let home = tempfile::tempdir().unwrap();
     let cli = |args: &[&str], stdin: &str| driver::cli(home.path(), args, stdin);
     cli(&["provider", "add", "writer", "--api", "openai_chat", "--base-url", &writer.base_url], "");
     cli(&["credential", "set", "writer"], "sk-e2e-writer-0000000");
     cli(&["agent", "add", "writer", "--provider", "writer", "--model", "m"], "");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let skill = root.join("fixtures/tasks/evals/csv-summary").canonicalize().unwrap();
     cli(&["import", skill.to_str().unwrap()], "");
+    let repo = home.path().join("stats-lib");
+    let git = format!(
+        "cp -r '{}' '{}' && cd '{}' && git init -q . && git config user.email t@e && git config user.name t && git add . && git commit -qm init",
+        root.join("fixtures/repos/stats-lib").display(),
+        repo.display(),
+        repo.display()
+    );
+    let made = std::process::Command::new("sh").arg("-c").arg(&git).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
 
     let s = Session::start(home.path()).await;
     s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-summary] td")).await.click().await.unwrap();
@@ -765,6 +781,50 @@ async fn drafted_tasks_are_checked_for_leakage_and_reviewed_in_the_window() {
     let review = s.wait_for(Locator::Css("[data-testid=draft-review][data-verdict=approved]")).await;
     s.wait_text(&review, "Approved by Ada Lovelace").await;
     s.screenshot("e2e-draft-review.png").await;
+    // An edit of the approved draft withdraws the approval: it was given to the old text.
+    s.click(Locator::Css("[data-testid=draft-edit]")).await;
+    let instruction = s.wait_for(Locator::Css("[data-testid=draft-edit-instruction]")).await;
+    instruction.send_keys(" Reply in one line.").await.unwrap();
+    s.click(Locator::Css("[data-testid=draft-edit-save]")).await;
+    s.wait_for(Locator::Css("[data-testid=task-row][data-task-id$='gen-1'][data-review=draft]")).await;
+    let edited = s.wait_for(Locator::Css("[data-testid=task-instruction]")).await;
+    s.wait_text(&edited, "Reply in one line.").await;
+
+    // Requirement documents set in the repository: its environment is built, then each verifier is
+    // checked in the sandbox by the queue, and the page shows the checks as they finish.
+    s.click(Locator::Css("[data-testid=nav-library]")).await;
+    s.click(Locator::Css("[data-testid=skill-row][data-skill-name=csv-summary] td")).await;
+    s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    s.click(Locator::Css("[data-testid=tab-review]")).await;
+    s.wait_for(Locator::Css("[data-testid=generate-kind]")).await.select_by_value("requirements").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=generate-writer] option[value='1']")).await;
+    s.wait_for(Locator::Css("[data-testid=generate-writer]")).await.select_by_value("1").await.unwrap();
+    let count = s.wait_for(Locator::Css("[data-testid=generate-count]")).await;
+    count.clear().await.unwrap();
+    count.send_keys("3").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=generate-repository]"))
+        .await
+        .send_keys(repo.to_str().unwrap())
+        .await
+        .unwrap();
+    s.click(Locator::Css("[data-testid=generate-run]")).await;
+    let result = s.wait_for_within(Locator::Css("[data-testid=generate-result]"), Duration::from_secs(300)).await;
+    s.wait_text(&result, "3 drafts stored").await;
+    s.wait_text(&result, "pip installs requirements.txt").await;
+    s.wait_text(&result, "Their verifiers are being checked in the sandbox").await;
+    s.click(Locator::Css("[data-testid=generate-review-link]")).await;
+    s.click(Locator::Css("[data-testid=task-row][data-task-id$='req-2'] td")).await;
+    let flagged = s
+        .wait_for_within(Locator::Css("[data-testid=verifier-sanity][data-state=flagged]"), Duration::from_secs(300))
+        .await;
+    s.wait_text(&flagged, "passes on the untouched environment (pass ratio 1.00): it does not test the change").await;
+    s.wait_for(Locator::Css("[data-testid=task-row][data-task-id$='req-2'][data-sanity=flagged]")).await;
+    s.click(Locator::Css("[data-testid=task-row][data-task-id$='req-1'] td")).await;
+    let sound = s.wait_for(Locator::Css("[data-testid=verifier-sanity][data-state=passed]")).await;
+    s.wait_text(&sound, "After the reference solution: 1.00, 1.00 (must pass)").await;
+    s.wait_for(Locator::Css("[data-testid=task-test-file]")).await;
+    s.screenshot("e2e-verifier-sanity.png").await;
     s.close().await;
 }
 

@@ -1,6 +1,7 @@
 //! Issue 19, tasks set in a repository: `skillscope generate --kind requirements --repo R --commit
-//! C` with the scripted model server as the writer, over a small Python repository this test
-//! creates (a module, and a requirements file naming a wheel vendored in the repository). The
+//! C` with the scripted model server as the writer (`fixtures/models/stats-requirements-writer.json`),
+//! over `fixtures/repos/stats-lib` put under Git by this test (a module, and a requirements file
+//! naming a wheel vendored in the repository). The
 //! environment is built from the repository at the commit, with the dependency installed, and
 //! reused on the second generation; each generated pytest verifier is checked in the sandbox
 //! (fails untouched, passes after the reference solution, same result twice) and a faulty one is
@@ -21,84 +22,58 @@ fn sh(dir: &Path, script: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-/// A Git repository: `stats.py` with mean(), and `tinyround`, a wheel under `vendor/` that
-/// `requirements.txt` names (so pip installs it without a network). Returns its last commit.
-fn make_repository(dir: &Path, requirement: &str) -> String {
-    std::fs::create_dir_all(dir.join("vendor")).unwrap();
-    std::fs::write(dir.join("stats.py"), "def mean(values):\n    return sum(values) / len(values)\n").unwrap();
-    std::fs::write(dir.join("README.md"), "# stats\n\nSmall statistics helpers.\n").unwrap();
-    std::fs::write(dir.join("requirements.txt"), format!("{requirement}\n")).unwrap();
-    sh(
-        dir,
-        r#"python3 - <<'PY'
-import zipfile
-with zipfile.ZipFile("vendor/tinyround-0.1-py3-none-any.whl", "w") as z:
-    z.writestr("tinyround/__init__.py", "def r2(x):\n    return round(x, 2)\n")
-    z.writestr("tinyround-0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: tinyround\nVersion: 0.1\n")
-    z.writestr("tinyround-0.1.dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
-    z.writestr("tinyround-0.1.dist-info/RECORD", "")
-PY"#,
-    );
+/// `fixtures/repos/stats-lib` as a Git repository at `dir`, its requirements file replaced by
+/// `requirement` when given. Returns its commit.
+fn make_repository(dir: &Path, requirement: Option<&str>) -> String {
+    let fixture = root().join("fixtures/repos/stats-lib");
+    sh(Path::new("/"), &format!("cp -r '{}' '{}'", fixture.display(), dir.display()));
+    if let Some(r) = requirement {
+        std::fs::write(dir.join("requirements.txt"), format!("{r}\n")).unwrap();
+    }
     sh(dir, "git init -q . && git config user.email t@e && git config user.name t && git add . && git commit -qm init && git rev-parse HEAD")
 }
 
-const DOC: &str = "# Task: Add a median\n\n## Background\n`stats.py` holds small statistics helpers; it has `mean` only.\n\n## Files to Create/Modify\n- `stats.py` (modify)\n\n## Requirements\nAdd `median(values)` returning the median of a non-empty list of numbers, rounded to two decimals.\n\n## Acceptance Criteria\n- `median([3, 1, 2])` is 2\n- `median([1, 2, 3, 4])` is 2.5\n- `median([1, 2])` is 1.5\n";
-const TESTS: &str = "import tinyround\nfrom stats import median\n\ndef test_odd():\n    \"\"\"Odd length.\"\"\"\n    assert median([3, 1, 2]) == 2\n\ndef test_even():\n    \"\"\"Even length.\"\"\"\n    assert median([1, 2, 3, 4]) == 2.5\n\ndef test_rounded():\n    \"\"\"Rounded with the vendored helper.\"\"\"\n    assert median([1, 2]) == tinyround.r2(1.5)\n";
-const SOLUTION: &str = "cat >> stats.py <<'PY'\n\ndef median(values):\n    import tinyround\n    s = sorted(values)\n    n = len(s)\n    m = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n    return tinyround.r2(m)\nPY\n";
-
-fn requirement(document: &str, tests: &str, solution: &str) -> serde_json::Value {
-    serde_json::json!({"document": document, "tests": tests, "solution": solution})
-}
-
-/// A writer answering every drafting request (a question without tools) with these tasks.
+/// A writer answering a drafting request (a question without tools) with these tasks.
 fn writer(tasks: serde_json::Value) -> serde_json::Value {
     let text = serde_json::json!({ "tasks": tasks }).to_string();
     serde_json::json!({"branches": [{"if_prompt_contains": "## SKILL.md", "steps": [{"text": text}]}]})
+}
+
+/// The fixture writer's sound requirement, changed by `change`.
+fn sound_requirement(script: &serde_json::Value, change: impl Fn(&mut serde_json::Value)) -> serde_json::Value {
+    let text = script["branches"][0]["steps"][0]["text"].as_str().unwrap();
+    let mut sound = serde_json::from_str::<serde_json::Value>(text).unwrap()["tasks"][0].clone();
+    change(&mut sound);
+    sound
 }
 
 #[test]
 fn requirements_in_a_repository_are_built_checked_in_the_sandbox_reviewed_and_run() {
     join_session_keyring();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let trivial_tests = TESTS
-        .replace("from stats import median", "from stats import mean as median")
-        .replace("[3, 1, 2]) == 2", "[2, 2, 2]) == 2")
-        .replace("[1, 2, 3, 4]) == 2.5", "[2, 3]) == 2.5");
-    let trivial = DOC.replace("Add a median", "Keep the mean");
-    let wrong = DOC.replace("Add a median", "Add a median, wrongly solved");
-    let good = common::scripted_server(
-        &rt,
-        writer(serde_json::json!([
-            requirement(DOC, TESTS, SOLUTION),
-            requirement(&trivial, &trivial_tests, "true"),
-            requirement(&wrong, TESTS, "echo 'def median(values):\n    return 2' >> stats.py"),
-        ])),
-    );
-    let unverifiable = common::scripted_server(
-        &rt,
-        writer(serde_json::json!([requirement(DOC, "def test_one():\n    assert True\n", SOLUTION)])),
-    );
-    let malformed = common::scripted_server(
-        &rt,
-        writer(serde_json::json!([requirement(&DOC.replace("## Acceptance Criteria", "## Notes"), TESTS, SOLUTION)])),
-    );
-    let write_median = format!("cd /workspace && {}", SOLUTION);
-    let agent = common::scripted_server(
-        &rt,
-        serde_json::json!({"default": [{"tool": "bash", "args": {"command": write_median}}, {"text": "Added median."}]}),
-    );
+    // Three documents: sound, passing untouched, wrongly solved; as an agent, it solves the sound one.
+    let script: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("fixtures/models/stats-requirements-writer.json")).unwrap(),
+    )
+    .unwrap();
+    let good = common::scripted_server(&rt, script.clone());
+    let one_test = sound_requirement(&script, |r| r["tests"] = "def test_one():\n    assert True\n".into());
+    let unverifiable = common::scripted_server(&rt, writer(serde_json::json!([one_test])));
+    let no_criteria = sound_requirement(&script, |r| {
+        r["document"] = r["document"].as_str().unwrap().replace("## Acceptance Criteria", "## Notes").into()
+    });
+    let malformed = common::scripted_server(&rt, writer(serde_json::json!([no_criteria])));
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     ok(run(h, &["image", "bootstrap"], ""));
-    for (id, server) in [("good", &good), ("unverifiable", &unverifiable), ("malformed", &malformed), ("agent", &agent)]
-    {
+    for (id, server) in [("good", &good), ("unverifiable", &unverifiable), ("malformed", &malformed)] {
         ok(run(h, &["provider", "add", id, "--api", "openai_chat", "--base-url", &server.base_url], ""));
         ok(run(h, &["credential", "set", id], &format!("sk-{id}-generate-repo-test-0000")));
         ok(run(h, &["agent", "add", id, "--provider", id, "--model", "m"], ""));
     }
     ok(run(h, &["import", root().join("fixtures/tasks/evals/csv-summary").to_str().unwrap()], ""));
     let repo = h.join("stats-repo");
-    let commit = make_repository(&repo, "./vendor/tinyround-0.1-py3-none-any.whl");
+    let commit = make_repository(&repo, None);
     // A later commit the tasks are not set at: the environment holds the pinned one.
     sh(&repo, "echo 'def later(): pass' >> stats.py && git commit -qam later");
     let generate = |writer: &str, repo: &Path, commit: &str| {
@@ -154,7 +129,7 @@ fn requirements_in_a_repository_are_built_checked_in_the_sandbox_reviewed_and_ru
         assert!(text(&out).contains(why), "{}", text(&out));
     }
     let absent = h.join("absent-repo");
-    let absent_commit = make_repository(&absent, "skillscope-absent-package==9.9.9");
+    let absent_commit = make_repository(&absent, Some("skillscope-absent-package==9.9.9"));
     let out = generate("good", &absent, &absent_commit);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
@@ -178,7 +153,7 @@ fn requirements_in_a_repository_are_built_checked_in_the_sandbox_reviewed_and_ru
 
     // The approved requirement runs in its built environment, both arms, scored by its pytest file.
     ok(run(h, &["tasks", "approve", &first, "--reviewer", "Grace Hopper"], ""));
-    let v = ok(run(h, &["eval", "--skill", "csv-summary", "--task-set", &set, "--config", "agent", "--json"], ""));
+    let v = ok(run(h, &["eval", "--skill", "csv-summary", "--task-set", &set, "--config", "good", "--json"], ""));
     assert_eq!((v["pairs_scored"].as_u64(), v["pairs_excluded"].as_u64()), (Some(1), Some(0)), "{v}");
     let s = &v["report"]["skills"][0];
     assert_eq!((s["mean_without"].as_f64(), s["mean_with"].as_f64()), (Some(100.0), Some(100.0)), "{s}");

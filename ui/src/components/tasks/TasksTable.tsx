@@ -20,7 +20,13 @@ const columns: Column<TaskBrief>[] = [
         {t.review !== null && (
           <Badge tone={t.review.verdict === "approved" ? "success" : "danger"}>{t.review.verdict}</Badge>
         )}
-        {!t.runnable && <Badge tone="warning">no verifier</Badge>} {t.verifier}
+        {!t.runnable && <Badge tone="warning">no verifier</Badge>}
+        {t.sanity?.state === "flagged" && (
+          <Badge tone="danger" title={t.sanity.problems.join("; ")}>
+            verifier flagged
+          </Badge>
+        )}
+        {t.sanity?.state === "pending" && <Badge>verifier being checked</Badge>} {t.verifier}
       </span>
     ),
   },
@@ -50,6 +56,7 @@ export function TasksTable({ tasks, specs, drafts }: { tasks: TaskBrief[]; specs
           "data-task-id": t.id,
           "data-runnable": String(t.runnable),
           "data-review": drafts === null ? "" : (t.review?.verdict ?? "draft"),
+          "data-sanity": t.sanity?.state ?? "",
           className: t.id === openId ? "clickable selected" : "clickable",
           "aria-expanded": t.id === openId,
         })}
