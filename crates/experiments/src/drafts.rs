@@ -15,7 +15,7 @@ use skillscope_generate::{Draft, DraftKind, Drafting, Setting, Skill};
 use skillscope_judge::{call::TEMPERATURE, Judge, Session};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
-use skillscope_tasks::{TaskEnvironment, TaskSourceKind, TaskVerifier};
+use skillscope_tasks::{TaskEnvironment, TaskFile, TaskSourceKind, TaskVerifier};
 use ts_rs::TS;
 
 /// Repository text shown to the writer, at most.
@@ -62,7 +62,7 @@ pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks
     let v = skillscope_library::get_version(ws, r.version_id)?;
     let name = v.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{}", r.version_id));
     let description = v.frontmatter.description.clone().unwrap_or_default();
-    let body = skill_md(ws, r.version_id)?;
+    let (body, others) = skill_files(ws, r.version_id)?;
     if r.commit.is_some() && r.repository.is_none() {
         return Err(ExperimentError::InvalidInput("a commit needs a repository (--repo)".into()));
     }
@@ -74,7 +74,7 @@ pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks
         }
         None => (Setting { environment: default_environment(r.draft_kind), shown: None }, None),
     };
-    let skill = Skill { name: &name, description: &description, body: &body };
+    let skill = Skill { name: &name, description: &description, body: &body, others: &others };
     let drafting = Drafting::prepare(r.draft_kind, &skill, r.count, setting).map_err(ExperimentError::InvalidInput)?;
     let session = Session::open(ws, &r.writer)?;
     let prompt = r.draft_kind.prompt();
@@ -114,13 +114,20 @@ pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks
     })
 }
 
-/// The SKILL.md text of skill version `version_id`.
-fn skill_md(ws: &Workspace, version_id: i64) -> Result<String> {
-    skillscope_library::version_files(ws, version_id)?
-        .into_iter()
-        .find(|(f, _)| f.path == "SKILL.md")
-        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
-        .ok_or_else(|| ExperimentError::NotFound(format!("skill version #{version_id}: no SKILL.md stored")))
+/// The SKILL.md text of skill version `version_id`, and its other files.
+fn skill_files(ws: &Workspace, version_id: i64) -> Result<(String, Vec<TaskFile>)> {
+    let mut body = None;
+    let mut others = Vec::new();
+    for (f, bytes) in skillscope_library::version_files(ws, version_id)? {
+        if f.path == "SKILL.md" {
+            body = Some(String::from_utf8_lossy(&bytes).into_owned());
+        } else {
+            others.push(TaskFile::new(f.path, bytes));
+        }
+    }
+    let body =
+        body.ok_or_else(|| ExperimentError::NotFound(format!("skill version #{version_id}: no SKILL.md stored")))?;
+    Ok((body, others))
 }
 
 /// A reviewer's change to a draft: its instruction and, for a judged draft, its expectations.
@@ -153,7 +160,7 @@ pub fn edit(ws: &Workspace, set_id: i64, task_id: &str, e: &DraftEdit) -> Result
     }
     let version_id: i64 =
         ws.conn()?.query_row("SELECT version_id FROM generated_sets WHERE task_set_id = ?1", [set_id], |r| r.get(0))?;
-    let body = skill_md(ws, version_id)?;
+    let (body, _) = skill_files(ws, version_id)?;
     let mut specs = set.specs;
     let t = specs
         .iter_mut()

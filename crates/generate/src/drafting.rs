@@ -14,6 +14,8 @@ use ts_rs::TS;
 
 /// SKILL.md characters shown to the model; a longer one is cut, and the prompt says so.
 const SKILL_CHARS: usize = 40_000;
+/// Characters of the skill's other files shown to the model.
+const OTHER_CHARS: usize = 20_000;
 /// The most tasks one request may ask for.
 pub const MAX_COUNT: u32 = 20;
 
@@ -31,6 +33,8 @@ pub struct Skill<'a> {
     pub description: &'a str,
     /// The SKILL.md text.
     pub body: &'a str,
+    /// The skill's other files (references, scripts, assets).
+    pub others: &'a [skillscope_tasks::TaskFile],
 }
 
 /// Where the drafted tasks run: the environment every draft gets, and what the model is shown of
@@ -68,9 +72,14 @@ impl Drafting {
         }
         let shown: String = skill.body.chars().take(SKILL_CHARS).collect();
         let cut = if shown.len() < skill.body.len() { "\n[… the rest of SKILL.md left out …]" } else { "" };
+        let others = if skill.others.is_empty() {
+            String::new()
+        } else {
+            format!("\n\n## The skill's other files\n\n{}", crate::listing::show(skill.others, OTHER_CHARS))
+        };
         let repository = setting.shown.map(|r| format!("\n\n## Repository\n\n{r}")).unwrap_or_default();
         let user = format!(
-            "Write {count} task(s).\n\n## Skill\n\nName: {}\nDescription: {}\n\n## SKILL.md\n\n{shown}{cut}{repository}",
+            "Write {count} task(s).\n\n## Skill\n\nName: {}\nDescription: {}\n\n## SKILL.md\n\n{shown}{cut}{others}{repository}",
             skill.name, skill.description
         );
         Ok(Drafting {
@@ -180,7 +189,7 @@ mod tests {
     use super::*;
 
     const BODY: &str = "# CSV summary\n\nAlways count the data rows without the header line, then total the units and the revenue columns and write them as Rows, Total units and Total revenue lines in summary.md.";
-    const SKILL: Skill = Skill { name: "csv-summary", description: "Summarise CSV files", body: BODY };
+    const SKILL: Skill = Skill { name: "csv-summary", description: "Summarise CSV files", body: BODY, others: &[] };
 
     fn answer(key: &str, items: serde_json::Value) -> String {
         format!("Here they are:\n```json\n{}\n```", serde_json::json!({ key: items }))
@@ -194,6 +203,11 @@ mod tests {
     fn good_evals_become_judged_tasks_and_a_leaky_one_is_flagged() {
         let d = prepare(DraftKind::Evals, 2);
         assert!(d.user().starts_with("Write 2 task(s).") && !d.user().contains("## Repository"));
+        let others = [skillscope_tasks::TaskFile::new("references/format.md", "Rows first.")];
+        let with_files = Skill { others: &others, ..SKILL };
+        let d2 = Drafting::prepare(DraftKind::Evals, &with_files, 1, Setting::default()).unwrap();
+        assert!(d2.user().contains("## The skill's other files\n\nFiles:\n- references/format.md (11 bytes)\n"));
+        assert!(d2.user().contains("### references/format.md\n\n```\nRows first.\n```"));
         let drafts = d
             .check_answer(
                 &answer("evals", serde_json::json!([

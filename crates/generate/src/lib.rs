@@ -1,6 +1,7 @@
 //! Tasks from the skill itself. A model the user picks drafts requirement documents with pytest
 //! verifiers and reference solutions, scenarios aimed at the baseline's gaps, or eval prompts with
-//! expectations (`kind`, `drafting` and one module per kind), optionally set in a repository at a
+//! expectations (`kind`, `drafting` and one module per kind) from a skill's SKILL.md and its other
+//! files (`listing` says what it is shown of them), optionally set in a repository at a
 //! commit (`repository`) whose environment is a Dockerfile context built from its manifests
 //! (`environment`). Every draft is checked for leakage of the skill's procedure into its
 //! instruction (`leakage`) before a reviewer approves or rejects it.
@@ -10,6 +11,7 @@ pub mod environment;
 mod evals;
 pub mod kind;
 pub mod leakage;
+mod listing;
 pub mod repository;
 pub mod requirements;
 mod scenarios;

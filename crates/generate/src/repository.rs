@@ -148,28 +148,11 @@ fn read_tar(tar: &[u8]) -> Result<Vec<TaskFile>, String> {
     Ok(files)
 }
 
-/// What the model is shown of a repository: its file list and the text of its smaller files,
-/// up to `budget` characters, README first.
+/// What the model is shown of a repository: where it is from, then its files (see
+/// [`crate::listing::show`]) within `budget` characters.
 pub fn shown(repo: &Repository, budget: usize) -> String {
-    let mut out = format!(
-        "Source: {}{}\n\nFiles:\n",
-        repo.origin.source,
-        repo.origin.commit.as_deref().map(|c| format!(" at commit {c}")).unwrap_or_default()
-    );
-    for f in repo.files.iter().take(500) {
-        out.push_str(&format!("- {} ({} bytes)\n", f.path, f.contents.len()));
-    }
-    let mut order: Vec<&TaskFile> = repo.files.iter().filter(|f| std::str::from_utf8(&f.contents).is_ok()).collect();
-    order.sort_by_key(|f| (!f.path.to_lowercase().starts_with("readme"), f.contents.len()));
-    for f in order {
-        let text = String::from_utf8_lossy(&f.contents);
-        let block = format!("\n### {}\n\n```\n{}\n```\n", f.path, text.trim_end());
-        if out.len() + block.len() > budget {
-            continue;
-        }
-        out.push_str(&block);
-    }
-    out
+    let commit = repo.origin.commit.as_deref().map(|c| format!(" at commit {c}")).unwrap_or_default();
+    format!("Source: {}{commit}\n\n{}", repo.origin.source, crate::listing::show(&repo.files, budget))
 }
 
 #[cfg(test)]
