@@ -99,7 +99,7 @@ pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks
         "INSERT OR IGNORE INTO generated_sets(task_set_id, version_id) VALUES (?1, ?2)",
         rusqlite::params![import.task_set.id, r.version_id],
     )?;
-    let sanity_run = crate::sanity::queue(ws, &task_sets::get(ws, import.task_set.id)?)?;
+    let sanity_run = crate::sanity_queue::queue(ws, &task_sets::get(ws, import.task_set.id)?)?;
     Ok(GeneratedTasks {
         draft_kind: r.draft_kind,
         import,

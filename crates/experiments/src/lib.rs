@@ -20,6 +20,7 @@ pub mod rerun;
 mod results_cache;
 pub mod reviews;
 pub mod sanity;
+mod sanity_queue;
 pub mod task_sets;
 
 pub use chart_set::{charts, Chart};

@@ -2,11 +2,11 @@
 //! task's verifier runs twice on the untouched environment (it must fail: a verifier that passes
 //! before any work tests nothing) and, when the task has a reference solution, twice after it (it
 //! must pass). Two runs of the same case that score differently flag the verifier as flaky. The
-//! runs are one queue run per task set, run like any other; the verdict is read from their scores.
+//! runs are one queue run per task set, run like any other (queued by `sanity_queue`); the verdict
+//! is read here from their scores.
 
 use crate::error::Result;
-use crate::task_sets::{self, TaskSetDetail};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 use skillscope_runs::queue::model::TrialState;
 use skillscope_runs::queue::store;
@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use ts_rs::TS;
 
 /// Runs of each case: two, so that a flaky verifier shows.
-const REPEATS: u32 = 2;
-const UNTOUCHED: &str = "untouched";
-const REFERENCE: &str = "reference";
+pub(crate) const REPEATS: u32 = 2;
+pub(crate) const UNTOUCHED: &str = "untouched";
+pub(crate) const REFERENCE: &str = "reference";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -45,39 +45,7 @@ pub struct VerifierSanity {
     pub problems: Vec<String>,
 }
 
-/// Queues the checks of every task of generated set `set` (recorded by `drafts`) whose verifier
-/// runs in the sandbox;
-/// returns the queue run, or None when no task has such a verifier. A set checked before keeps
-/// its run.
-pub fn queue(ws: &Workspace, set: &TaskSetDetail) -> Result<Option<i64>> {
-    if let Some(run) = run_of(ws, set.summary.id)? {
-        return Ok(Some(run));
-    }
-    let mut trials = Vec::new();
-    for t in set.specs.iter().filter(|t| t.is_deterministic()) {
-        let task = task_sets::experiment_task(ws, &set.summary.sha256, t.clone())?;
-        let mut cases = vec![(UNTOUCHED, "true".to_string())];
-        if let Some(solution) = &t.reference_solution {
-            cases.push((REFERENCE, solution.clone()));
-        }
-        for (case, script) in cases {
-            for n in 1..=REPEATS {
-                let command = vec!["sh".into(), "-c".into(), script.clone()];
-                trials.push((label(&t.id, case, n), crate::design::task_trial(&task, &task.image, command)));
-            }
-        }
-    }
-    if trials.is_empty() {
-        return Ok(None);
-    }
-    let run =
-        store::create_run(ws, &format!("verifier sanity: {} v{}", set.summary.name, set.summary.version), &trials)?;
-    ws.conn()?
-        .execute("UPDATE generated_sets SET sanity_run_id = ?2 WHERE task_set_id = ?1", params![set.summary.id, run])?;
-    Ok(Some(run))
-}
-
-fn run_of(ws: &Workspace, set_id: i64) -> Result<Option<i64>> {
+pub(crate) fn run_of(ws: &Workspace, set_id: i64) -> Result<Option<i64>> {
     Ok(ws
         .conn()?
         .query_row("SELECT sanity_run_id FROM generated_sets WHERE task_set_id = ?1", [set_id], |r| r.get(0))
@@ -85,7 +53,7 @@ fn run_of(ws: &Workspace, set_id: i64) -> Result<Option<i64>> {
         .flatten())
 }
 
-fn label(task_id: &str, case: &str, n: u32) -> String {
+pub(crate) fn label(task_id: &str, case: &str, n: u32) -> String {
     format!("{task_id} · {case} {n}")
 }
 

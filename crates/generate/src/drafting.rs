@@ -3,13 +3,14 @@
 //! answer is checked. The call belongs to the caller. Every draft's instruction has its leakage
 //! measured against the SKILL.md body; the kind's module reads the answer's items.
 
+use crate::items::Item;
 use crate::kind::DraftKind;
 use crate::leakage::{leakage, Leakage};
 use crate::{evals, requirements, scenarios};
 use serde::{Deserialize, Serialize};
 use skillscope_answers::json_object;
 use skillscope_tasks::evals::{DEFAULT_AGENT_TIMEOUT_SECS, DEFAULT_VERIFIER_TIMEOUT_SECS};
-use skillscope_tasks::{TaskEnvironment, TaskSource, TaskSourceKind, TaskSpec, TaskVerifier};
+use skillscope_tasks::{TaskEnvironment, TaskSource, TaskSourceKind, TaskSpec};
 use ts_rs::TS;
 
 /// SKILL.md characters shown to the model; a longer one is cut, and the prompt says so.
@@ -43,15 +44,6 @@ pub struct Skill<'a> {
 pub struct Setting {
     pub environment: TaskEnvironment,
     pub shown: Option<String>,
-}
-
-/// One task read from an answer, before its leakage is measured.
-pub(crate) struct Item {
-    /// Shown after the task's number in its name (a title, a gap), if anything.
-    pub label: Option<String>,
-    pub instruction: String,
-    pub verifier: TaskVerifier,
-    pub reference_solution: Option<String>,
 }
 
 /// A skill prepared for drafting `count` tasks of one kind.
@@ -151,42 +143,10 @@ impl Drafting {
     }
 }
 
-/// The array `key` of an answer, each element read by `item` (with its 1-based number).
-pub(crate) fn each<T: serde::de::DeserializeOwned>(
-    json: serde_json::Value,
-    key: &str,
-    item: impl Fn(usize, T) -> Result<Item, String>,
-) -> Result<Vec<Item>, String> {
-    let list =
-        json.get(key).and_then(|v| v.as_array()).ok_or_else(|| format!("the model's answer has no `{key}` list"))?;
-    list.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let t = serde_json::from_value(v.clone()).map_err(|e| format!("task {}: {e}", i + 1))?;
-            item(i + 1, t)
-        })
-        .collect()
-}
-
-/// The trimmed, non-empty lines of `list`, 1 to [`MAX_EXPECTATIONS`] of them, for task `n`.
-pub(crate) fn expectations(n: usize, list: &[String]) -> Result<Vec<String>, String> {
-    let kept: Vec<String> = list.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
-    if kept.is_empty() || kept.len() > MAX_EXPECTATIONS {
-        return Err(format!("task {n} has {} expectation(s); 1 to {MAX_EXPECTATIONS} are needed", kept.len()));
-    }
-    Ok(kept)
-}
-
-const MAX_EXPECTATIONS: usize = 8;
-
-/// `text` trimmed, or None when blank.
-pub(crate) fn filled(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skillscope_tasks::TaskVerifier;
 
     const BODY: &str = "# CSV summary\n\nAlways count the data rows without the header line, then total the units and the revenue columns and write them as Rows, Total units and Total revenue lines in summary.md.";
     const SKILL: Skill = Skill { name: "csv-summary", description: "Summarise CSV files", body: BODY, others: &[] };

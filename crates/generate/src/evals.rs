@@ -1,7 +1,7 @@
 //! skill-creator-style eval prompts: each a request with an expected output and expectations a
 //! judge grades.
 
-use crate::drafting::{each, expectations, filled, Item};
+use crate::items::{each, expectations, filled, Item};
 use serde::Deserialize;
 use skillscope_tasks::TaskVerifier;
 

@@ -9,6 +9,7 @@
 pub mod drafting;
 pub mod environment;
 mod evals;
+mod items;
 pub mod kind;
 pub mod leakage;
 mod listing;

@@ -3,7 +3,7 @@
 //! generated pytest file of at least [`MIN_TESTS`] tests, with a reference solution that must make
 //! them pass (checked in the sandbox before a reviewer approves the task).
 
-use crate::drafting::{each, filled, Item};
+use crate::items::{each, filled, Item};
 use serde::Deserialize;
 use skillscope_tasks::swe_skills_bench::doc;
 use skillscope_tasks::{TaskFile, TaskVerifier};

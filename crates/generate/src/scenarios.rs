@@ -2,7 +2,7 @@
 //! expectations a judge grades. The gap becomes part of the task's name, so a reviewer sees what
 //! each scenario is for.
 
-use crate::drafting::{each, expectations, filled, Item};
+use crate::items::{each, expectations, filled, Item};
 use serde::Deserialize;
 use skillscope_tasks::TaskVerifier;
 
