@@ -289,10 +289,6 @@ impl Api {
     pub fn evidence_options(&self, version_id: i64) -> Result<Vec<EvidenceLink>> {
         Ok(basis::options(self.workspace()?, version_id)?)
     }
-    pub fn calibrate_judge(&self, id: i64, gradings: u32, sample: u32) -> Result<Calibration> {
-        let rt = crate::runtime::current_thread("the judge")?;
-        Ok(rt.block_on(experiments::calibration::calibrate(self.workspace()?, id, gradings, sample))?)
-    }
     pub fn review_draft(
         &self,
         task_set_id: i64,

@@ -130,10 +130,6 @@ macro_rules! with_commands {
             fn experiment_results(id: i64) -> ExperimentResults;
             /// The experiment's charts, rendered (and escaped) by the back end.
             fn experiment_charts(id: i64) -> Vec<Chart>;
-            /// Calibrates the experiment's judge: up to `sample` graded arms graded `gradings`
-            /// times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it
-            /// as the experiment's latest calibration.
-            fn calibrate_judge(id: i64, gradings: u32, sample: u32) -> Calibration;
             /// Records a reviewer's verdict on a drafted task of a generated set.
             fn review_draft(task_set_id: i64, task_id: String, verdict: DraftVerdict, reviewer: String) -> DraftReview;
             /// Changes a draft of a generated set no experiment ran: its leakage is measured again and a verdict on the old text is withdrawn.

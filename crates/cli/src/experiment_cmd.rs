@@ -173,7 +173,12 @@ pub(crate) fn print_activation(rows: &[experiments::activation::Activation], met
 
 fn calibrate(ws: &Workspace, id: i64, gradings: u32, sample: u32, json: bool) -> Result<(), AppError> {
     let rt = crate::runtime()?;
-    let c = rt.block_on(experiments::calibration::calibrate(ws, id, gradings, sample))?;
+    let mut progress = |done, total| {
+        eprint!("\rgraded {done} of {total} for the calibration");
+        true
+    };
+    let c = rt.block_on(experiments::calibration::calibrate(ws, id, gradings, sample, &mut progress))?;
+    eprintln!();
     if json {
         println!("{}", serde_json::to_string_pretty(&c)?);
         return Ok(());

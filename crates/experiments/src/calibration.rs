@@ -4,7 +4,7 @@
 
 use crate::design::{design, pairs, ArmView};
 use crate::error::{ExperimentError, Result};
-use crate::judging::arm_transcript;
+use crate::judging::{arm_transcript, Progress};
 use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 use skillscope_judge::calibration::{self, Repeatability, VerifierAgreement};
@@ -43,8 +43,16 @@ async fn grade(
 }
 
 /// Calibrates the experiment's judge with `gradings` gradings per arm over at most `sample` arms
-/// per check, and keeps the result as the experiment's latest calibration.
-pub async fn calibrate(ws: &Workspace, experiment_id: i64, gradings: u32, sample: u32) -> Result<Calibration> {
+/// per check, and keeps the result as the experiment's latest calibration. `progress` hears the
+/// gradings done of those planned; when it answers false the calibration stops and nothing is kept
+/// (a calibration is whole or not at all).
+pub async fn calibrate(
+    ws: &Workspace,
+    experiment_id: i64,
+    gradings: u32,
+    sample: u32,
+    progress: Progress<'_>,
+) -> Result<Calibration> {
     if gradings < 2 || sample == 0 {
         return Err(ExperimentError::InvalidInput("a calibration needs at least 2 gradings per arm and 1 arm".into()));
     }
@@ -54,24 +62,43 @@ pub async fn calibrate(ws: &Workspace, experiment_id: i64, gradings: u32, sample
     })?;
     let session = Session::open(ws, &judge)?;
     let all = pairs(ws, experiment_id)?;
-    let arms = all.iter().flat_map(|p| [(p, &p.without), (p, &p.with)]);
-    let (mut repeated, mut against) = (Vec::new(), Vec::new());
-    for (p, arm) in arms {
+    // The arms first, so the total is known: graded arms to grade again, verifier-scored ones to grade.
+    let (mut regrade, mut verified) = (Vec::new(), Vec::new());
+    for (p, arm) in all.iter().flat_map(|p| [(p, &p.without), (p, &p.with)]) {
         let Some(task) = design.tasks.iter().find(|t| t.id == p.task) else { continue };
         match (task.judged(), arm.judgement.as_ref().and_then(|j| j.graded.clone()), arm.score) {
-            (Some((asked, expected)), Some(stored), _) if (repeated.len() as u32) < sample => {
-                let mut all = vec![Some(stored)];
-                for _ in 1..gradings {
-                    all.push(grade(ws, &session, &task.instruction, expectations(asked, expected), arm).await?);
-                }
-                repeated.push(all);
+            (Some((asked, expected)), Some(stored), _) if (regrade.len() as u32) < sample => {
+                regrade.push((task, expectations(asked, expected), stored, arm))
             }
-            (None, _, Some(verified)) if p.excluded.is_empty() && (against.len() as u32) < sample => {
-                let judged = grade(ws, &session, &task.instruction, vec![GOAL.into()], arm).await?;
-                against.push((verified, judged.map(|g| g.score)));
+            (None, _, Some(score)) if p.excluded.is_empty() && (verified.len() as u32) < sample => {
+                verified.push((task, score, arm))
             }
             _ => {}
         }
+    }
+    let total = regrade.len() as u32 * (gradings - 1) + verified.len() as u32;
+    let mut done = 0;
+    let mut tell = |done: u32| match progress(done, total) {
+        true => Ok(()),
+        false => Err(ExperimentError::Conflict("the calibration stopped on request; nothing was kept".into())),
+    };
+    tell(done)?;
+    let mut repeated = Vec::new();
+    for (task, asked, stored, arm) in regrade {
+        let mut all = vec![Some(stored)];
+        for _ in 1..gradings {
+            all.push(grade(ws, &session, &task.instruction, asked.clone(), arm).await?);
+            done += 1;
+            tell(done)?;
+        }
+        repeated.push(all);
+    }
+    let mut against = Vec::new();
+    for (task, score, arm) in verified {
+        let judged = grade(ws, &session, &task.instruction, vec![GOAL.into()], arm).await?;
+        against.push((score, judged.map(|g| g.score)));
+        done += 1;
+        tell(done)?;
     }
     let c = Calibration {
         judge,

@@ -10,6 +10,7 @@ use crate::design::{list, pairs, skill_name, ArmView, Condition, PairView};
 use crate::error::{ExperimentError, Result};
 use crate::preference::{self, PreferenceSummary};
 use serde::{Deserialize, Serialize};
+use skillscope_judge::preference::Preferred;
 use skillscope_measures::{measure, Case, Measures};
 use skillscope_runs::trajectories;
 use skillscope_stats::Report;
@@ -21,13 +22,14 @@ use ts_rs::TS;
 pub const PASS_THRESHOLD: f64 = 0.5;
 
 /// How the judged measures are made, said wherever the measures are shown.
-pub const JUDGED_METHOD: &str = "With a judge: behavior_check is its graded expectations (pass ratio), on pairs whose tasks have expectations; goal_accuracy (1 or 0: the run accomplished the task) and accuracy (five criteria against the task's reference answer, passed / 5; left out where a task has none, which ACES would score 1.0) are its ACES rubric, every verdict quote-checked; each on pairs whose arms were both scored. composite is the mean of the three deterministic metrics; overall is ACES's per-trial mean of all six, on pairs where both arms have all six";
+pub const JUDGED_METHOD: &str = "With a judge: behavior_check is its graded expectations (pass ratio), on pairs whose tasks have expectations; goal_accuracy (1 or 0: the run accomplished the task) and accuracy (five criteria against the task's reference answer, passed / 5; left out where a task has none, which ACES would score 1.0) are its ACES rubric, every verdict quote-checked; each on pairs whose arms were both scored. composite is the mean of the three deterministic metrics; overall is ACES's per-trial mean of all six, on pairs where both arms have all six. preference is the judge's pairwise verdict as a paired measure, on pairs it compared in both orders: the preferred arm scores 1 and the other 0, a tie 0.5 each, so its delta is the net preference for the with arm (share preferred with − share preferred without), tested as any delta";
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct MeasureReport {
     /// `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean); with a judge,
-    /// `behavior_check`, `goal_accuracy`, `accuracy` and `overall` (the mean of all six).
+    /// `behavior_check`, `goal_accuracy`, `accuracy`, `overall` (the mean of all six) and
+    /// `preference` (the pairwise verdicts as a paired measure: its delta is the net preference).
     pub measure: String,
     /// The paired statistics of the measure (in points: 100 × the [0, 1] score), per skill and
     /// configuration as for pass ratios; each row's delta is that measure's Skill Lift.
@@ -80,7 +82,16 @@ pub struct ExperimentMeasures {
 }
 
 /// The measures a judge gives, by name.
-pub const JUDGED_MEASURES: [&str; 4] = ["behavior_check", "goal_accuracy", "accuracy", "overall"];
+pub const JUDGED_MEASURES: [&str; 5] = ["behavior_check", "goal_accuracy", "accuracy", "overall", "preference"];
+
+/// What a judged measure's delta is called: the net preference for the with arm, or Skill Lift.
+pub fn lift_name(measure: &str) -> &'static str {
+    if measure == "preference" {
+        "net preference"
+    } else {
+        "Skill Lift"
+    }
+}
 
 /// One arm's value of a judged measure, if it has one.
 type ArmScore = fn(&ArmView) -> Option<f64>;
@@ -178,6 +189,20 @@ pub fn experiment_measures(ws: &Workspace, experiment_id: i64) -> Result<Experim
         if !pairs.is_empty() {
             metrics.push(MeasureReport { measure: name.into(), report: skillscope_stats::analyze(&pairs) });
         }
+    }
+    let preferred: Vec<_> = scored
+        .iter()
+        .filter_map(|p| {
+            let with = match p.preference.as_ref()?.compared.as_ref()?.preferred {
+                Preferred::With => 1.0,
+                Preferred::Without => 0.0,
+                Preferred::Tie => 0.5,
+            };
+            Some(p.stats_pair(1.0 - with, with))
+        })
+        .collect();
+    if !preferred.is_empty() {
+        metrics.push(MeasureReport { measure: "preference".into(), report: skillscope_stats::analyze(&preferred) });
     }
     // ACES's overall: the six metrics' mean, where an arm has all six.
     let six = |m: &Measures, a: &ArmView| -> Option<f64> {

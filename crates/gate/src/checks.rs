@@ -5,6 +5,7 @@
 use crate::evidence::SkillEvidence;
 use crate::policy::Policy;
 use serde::Serialize;
+use skillscope_experiments::measures::lift_name;
 use skillscope_probes::outcome::Outcome as Probe;
 use skillscope_review::decisions::Verdict;
 
@@ -129,7 +130,8 @@ fn evaluation(policy: &Policy, ev: &SkillEvidence) -> Judged {
     })
 }
 
-/// The judged measure's Skill Lift of each configuration, when the policy sets a least lift.
+/// The judged measure's Skill Lift (net preference, for `preference`) of each configuration, when
+/// the policy sets a least lift.
 fn judged_lift(p: &crate::policy::Evaluation, ev: &SkillEvidence, seen: &mut Vec<String>, problems: &mut Vec<String>) {
     let Some(least) = p.min_judged_lift else { return };
     let rows: Vec<_> = ev
@@ -138,14 +140,15 @@ fn judged_lift(p: &crate::policy::Evaluation, ev: &SkillEvidence, seen: &mut Vec
         .flat_map(|r| &r.judged_lifts)
         .filter(|l| l.measure == p.judged_measure && l.summary.n > 0)
         .collect();
+    let name = lift_name(&p.judged_measure);
     if rows.is_empty() {
-        problems.push(format!("no judged Skill Lift of {} on this exact content (run eval --judge)", p.judged_measure));
+        problems.push(format!("no judged {name} of {} on this exact content (run eval --judge)", p.judged_measure));
     }
     for l in rows {
         let at = format!("experiment #{} {} ({})", l.experiment_id, l.summary.config, l.judge);
-        seen.push(format!("{at}: {} Skill Lift {:+.1} (n {})", l.measure, l.summary.delta, l.summary.n));
+        seen.push(format!("{at}: {} {name} {:+.1} (n {})", l.measure, l.summary.delta, l.summary.n));
         if l.summary.delta < least {
-            problems.push(format!("{at}: {} Skill Lift {:+.1} < {least:+.1}", l.measure, l.summary.delta));
+            problems.push(format!("{at}: {} {name} {:+.1} < {least:+.1}", l.measure, l.summary.delta));
         }
     }
 }
@@ -282,7 +285,7 @@ mod tests {
             judge: "judge p · m".into(),
             summary: summary(0.5, with, 4),
         };
-        recorded.judged_lifts = vec![lift("overall", 0.45), lift("behavior_check", 1.0)];
+        recorded.judged_lifts = vec![lift("overall", 0.45), lift("behavior_check", 1.0), lift("preference", 0.25)];
         let check = |ev: &SkillEvidence, least: Option<f64>| {
             let mut policy = Policy::default();
             policy.evaluation.min_judged_lift = least;
@@ -294,6 +297,12 @@ mod tests {
         assert_eq!(c.outcome, Outcome::Fail);
         assert_eq!(c.detail, "experiment #3 c (judge p · m): overall Skill Lift -5.0 < +0.0");
         assert_eq!(check(&ev, Some(-10.0)).outcome, Outcome::Pass);
+        // The judge's preferences gate as their net preference for the with arm.
+        let mut by_preference = Policy::default();
+        by_preference.evaluation.judged_measure = "preference".into();
+        by_preference.evaluation.min_judged_lift = Some(0.0);
+        let c = judge(&by_preference, &ev).checks.into_iter().find(|c| c.check == "evaluation").unwrap();
+        assert_eq!(c.detail, "experiment #3 c (judge p · m): preference net preference -25.0 < +0.0");
         ev.recorded.as_mut().unwrap().judged_lifts.clear();
         assert_eq!(
             check(&ev, Some(0.0)).detail,

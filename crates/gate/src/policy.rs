@@ -53,8 +53,9 @@ pub struct Evaluation {
     pub run_with: Option<String>,
     pub repeats: u32,
     /// With a judge: the judged measure whose Skill Lift the gate reads (`behavior_check`,
-    /// `goal_accuracy`, `accuracy` or `overall`), and the least lift (points) it accepts; unset:
-    /// judged measures are reported, not gated.
+    /// `goal_accuracy`, `accuracy`, `overall`, or `preference`, whose lift is the net preference
+    /// for the with arm), and the least lift (points) it accepts; unset: judged measures are
+    /// reported, not gated.
     pub judged_measure: String,
     #[serde(default)]
     pub min_judged_lift: Option<f64>,
@@ -113,7 +114,9 @@ impl Policy {
             return bad("evaluation.max_q must be within 0–1");
         }
         if !JUDGED_MEASURES.contains(&self.evaluation.judged_measure.as_str()) {
-            return bad("evaluation.judged_measure must be one of behavior_check, goal_accuracy, accuracy, overall");
+            return bad(
+                "evaluation.judged_measure must be one of behavior_check, goal_accuracy, accuracy, overall, preference",
+            );
         }
         if self.evaluation.min_judged_lift.is_some_and(|l| !(-100.0..=100.0).contains(&l)) {
             return bad("evaluation.min_judged_lift must be within −100–100 points");

@@ -229,6 +229,18 @@ mod tests {
         assert!(
             matches!(&t.verifier, TaskVerifier::NeedsJudge { expectations, .. } if expectations == &["Says 3 orders"])
         );
+        // A scenario a script can check gets a reward script and its reference solution instead.
+        let scripted = answer(
+            "scenarios",
+            serde_json::json!([{"gap": "g", "prompt": "Write total.txt",
+            "reward_script": "grep -qx 530 total.txt && echo '{\"score\": 1}' || echo '{\"score\": 0}'",
+            "solution": "echo 530 > total.txt"}]),
+        );
+        let t = d.check_answer(&scripted, "x").unwrap().remove(0).task;
+        assert!(
+            matches!(&t.verifier, TaskVerifier::JsonScoreCommand { command } if command.starts_with("grep -qx 530"))
+        );
+        assert_eq!(t.reference_solution.as_deref(), Some("echo 530 > total.txt"));
         let gapless = answer("scenarios", serde_json::json!([{"prompt": "p", "expectations": ["e"]}]));
         assert_eq!(
             d.check_answer(&gapless, "x").unwrap_err(),

@@ -1,6 +1,7 @@
 //! SkillAudit-style scenarios: a request aimed at a named gap of the agent without the skill, with
-//! expectations a judge grades. The gap becomes part of the task's name, so a reviewer sees what
-//! each scenario is for.
+//! expectations a judge grades, or, when the writer gives one, a reward script that scores the
+//! result in the sandbox (with an optional reference solution; both then face the verifier sanity
+//! checks). The gap becomes part of the task's name, so a reviewer sees what each scenario is for.
 
 use crate::items::{each, expectations, filled, Item};
 use serde::Deserialize;
@@ -18,6 +19,12 @@ struct Scenario {
     expected_output: Option<String>,
     #[serde(default)]
     expectations: Vec<String>,
+    /// A shell script run in the working directory after the agent; its last JSON line is
+    /// `{"score": x}`, x in [0, 1].
+    #[serde(default)]
+    reward_script: Option<String>,
+    #[serde(default)]
+    solution: Option<String>,
 }
 
 pub(crate) fn items(json: serde_json::Value) -> Result<Vec<Item>, String> {
@@ -33,14 +40,16 @@ pub(crate) fn items(json: serde_json::Value) -> Result<Vec<Item>, String> {
         if label.len() < gap.len() {
             label.push('…');
         }
-        Ok(Item {
-            label: Some(label),
-            instruction,
-            verifier: TaskVerifier::NeedsJudge {
-                expectations: expectations(n, &s.expectations)?,
-                expected_output: filled(s.expected_output),
-            },
-            reference_solution: None,
-        })
+        let (verifier, reference_solution) = match filled(s.reward_script) {
+            Some(command) => (TaskVerifier::JsonScoreCommand { command }, filled(s.solution)),
+            None => (
+                TaskVerifier::NeedsJudge {
+                    expectations: expectations(n, &s.expectations)?,
+                    expected_output: filled(s.expected_output),
+                },
+                None,
+            ),
+        };
+        Ok(Item { label: Some(label), instruction, verifier, reference_solution })
     })
 }

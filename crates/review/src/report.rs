@@ -148,8 +148,17 @@ fn judged_lines(
     for r in m.metrics.iter().filter(|r| experiments::measures::JUDGED_MEASURES.contains(&r.measure.as_str())) {
         for s in r.report.groups.iter().filter(|s| labels.contains(&s.skill)) {
             out.push(format!(
-                "{head} · {} · {}: {:.1} → {:.1} points, Skill Lift {:+.1} [{:+.1}, {:+.1}], q {:.3}, n {} ({judge})",
-                s.config, r.measure, s.mean_without, s.mean_with, s.delta, s.ci_low, s.ci_high, s.q_bh, s.n
+                "{head} · {} · {}: {:.1} → {:.1} points, {} {:+.1} [{:+.1}, {:+.1}], q {:.3}, n {} ({judge})",
+                s.config,
+                r.measure,
+                s.mean_without,
+                s.mean_with,
+                experiments::measures::lift_name(&r.measure),
+                s.delta,
+                s.ci_low,
+                s.ci_high,
+                s.q_bh,
+                s.n
             ));
             lifts.push(JudgedLift {
                 experiment_id: e.id,

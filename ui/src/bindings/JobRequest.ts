@@ -7,4 +7,4 @@ import type { ImportRequest } from "./ImportRequest";
  * Long work other than trials. The request is stored with the job, so a job's row says what
  * it was asked to do.
  */
-export type JobRequest = { "kind": "import" } & ImportRequest | { "kind": "scan_library" } | { "kind": "harness_install", harness: Harness, } | { "kind": "image_preparation", debian: boolean, } | { "kind": "image_pull", image: string, } | { "kind": "bundle_export", experiment_id: number, path: string | null, } | { "kind": "bundle_import", path: string, } | { "kind": "judge", experiment_id: number, } | { "kind": "draft_tasks" } & DraftRequest;
+export type JobRequest = { "kind": "import" } & ImportRequest | { "kind": "scan_library" } | { "kind": "harness_install", harness: Harness, } | { "kind": "image_preparation", debian: boolean, } | { "kind": "image_pull", image: string, } | { "kind": "bundle_export", experiment_id: number, path: string | null, } | { "kind": "bundle_import", path: string, } | { "kind": "judge", experiment_id: number, } | { "kind": "calibrate_judge", experiment_id: number, gradings: number, sample: number, } | { "kind": "draft_tasks" } & DraftRequest;

@@ -4,7 +4,8 @@ import type { StatsReport } from "./StatsReport";
 export type MeasureReport = { 
 /**
  * `security`, `skill_execution`, `skill_efficiency`, `composite` (their mean); with a judge,
- * `behavior_check`, `goal_accuracy`, `accuracy` and `overall` (the mean of all six).
+ * `behavior_check`, `goal_accuracy`, `accuracy`, `overall` (the mean of all six) and
+ * `preference` (the pairwise verdicts as a paired measure: its delta is the net preference).
  */
 measure: string, 
 /**

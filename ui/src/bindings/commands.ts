@@ -222,9 +222,6 @@ export const experimentResults = (id: number) => call<ExperimentResults>("experi
 /** The experiment's charts, rendered (and escaped) by the back end. */
 export const experimentCharts = (id: number) => call<Array<Chart>>("experiment_charts", { id });
 
-/** Calibrates the experiment's judge: up to `sample` graded arms graded `gradings` times in all, and up to `sample` verifier-scored arms graded by the judge; keeps it as the experiment's latest calibration. */
-export const calibrateJudge = (id: number, gradings: number, sample: number) => call<Calibration>("calibrate_judge", { id, gradings, sample });
-
 /** Records a reviewer's verdict on a drafted task of a generated set. */
 export const reviewDraft = (taskSetId: number, taskId: string, verdict: DraftVerdict, reviewer: string) => call<DraftReview>("review_draft", { taskSetId, taskId, verdict, reviewer });
 

@@ -204,6 +204,7 @@ describe("heatmap measures", () => {
       "goal_accuracy",
       "accuracy",
       "overall",
+      "preference",
     ]);
   });
 });

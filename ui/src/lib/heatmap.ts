@@ -49,6 +49,7 @@ export const HEAT_MEASURES = [
   ["goal_accuracy", "goal_accuracy (judge)"],
   ["accuracy", "accuracy (judge)"],
   ["overall", "ACES overall (six metrics)"],
+  ["preference", "net preference (judge)"],
 ] as const;
 
 /** The statistics of one measure; null when the experiment has none (a judged measure without a judge). */

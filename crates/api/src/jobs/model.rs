@@ -2,6 +2,7 @@
 
 use crate::errors::AppError;
 use serde::{Deserialize, Serialize};
+use skillscope_experiments::calibration::Calibration;
 use skillscope_experiments::drafts::{DraftRequest, GeneratedTasks};
 use skillscope_experiments::judging::Judged;
 use skillscope_library::model::{ImportOutcome, ImportRequest};
@@ -32,6 +33,10 @@ pub enum JobRequest {
     /// Has the experiment's judge grade every finished arm not graded yet (expectations, ACES's
     /// rubric), then compare every scored pair not compared yet; stopping keeps what is judged.
     Judge { experiment_id: i64 },
+    /// Calibrates the experiment's judge: up to `sample` graded arms graded `gradings` times in
+    /// all, and up to `sample` verifier-scored arms graded by the judge; kept as the experiment's
+    /// latest calibration only when whole.
+    CalibrateJudge { experiment_id: i64, gradings: u32, sample: u32 },
     /// Has a writer draft tasks of one kind from a skill version (set in a repository, whose
     /// environment is built first, when one is named), each checked for leakage, stored as a task
     /// set of drafts that run only once approved; their verifiers' sanity checks are queued.
@@ -50,6 +55,7 @@ pub enum JobKind {
     BundleExport,
     BundleImport,
     Judge,
+    CalibrateJudge,
     DraftTasks,
 }
 
@@ -64,6 +70,7 @@ impl JobRequest {
             JobRequest::BundleExport { .. } => JobKind::BundleExport,
             JobRequest::BundleImport { .. } => JobKind::BundleImport,
             JobRequest::Judge { .. } => JobKind::Judge,
+            JobRequest::CalibrateJudge { .. } => JobKind::CalibrateJudge,
             JobRequest::DraftTasks { .. } => JobKind::DraftTasks,
         }
     }
@@ -80,6 +87,7 @@ impl JobKind {
             JobKind::BundleExport => "bundle_export",
             JobKind::BundleImport => "bundle_import",
             JobKind::Judge => "judge",
+            JobKind::CalibrateJudge => "calibrate_judge",
             JobKind::DraftTasks => "draft_tasks",
         }
     }
@@ -94,6 +102,7 @@ impl JobKind {
             JobKind::BundleExport,
             JobKind::BundleImport,
             JobKind::Judge,
+            JobKind::CalibrateJudge,
             JobKind::DraftTasks,
         ]
         .into_iter()
@@ -165,6 +174,7 @@ pub enum JobOutcome {
         experiment_id: i64,
     },
     Judge(Judged),
+    CalibrateJudge(Box<Calibration>),
     DraftTasks(Box<GeneratedTasks>),
 }
 

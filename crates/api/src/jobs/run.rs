@@ -5,7 +5,7 @@
 use super::model::{JobEvent, JobOutcome, JobRequest, JobState};
 use super::store;
 use crate::errors::{AppError, ErrorCode, Result};
-use skillscope_experiments::{bundle, drafts, judging};
+use skillscope_experiments::{bundle, calibration, drafts, judging};
 use skillscope_library::error::LibraryError;
 use skillscope_library::import::{import, Progress};
 use skillscope_library::scans;
@@ -127,6 +127,14 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
                 |done, total| step.progress(done, total, format!("Judged {done} of {total} verdict(s)")).is_ok();
             Ok(JobOutcome::Judge(rt.block_on(judging::judge_pending(ws, *experiment_id, &mut progress))?))
         }
+        JobRequest::CalibrateJudge { experiment_id, gradings, sample } => {
+            let rt = crate::runtime::current_thread("the judge")?;
+            let mut progress = |done, total| {
+                step.progress(done, total, format!("Graded {done} of {total} for the calibration")).is_ok()
+            };
+            let c = calibration::calibrate(ws, *experiment_id, *gradings, *sample, &mut progress);
+            Ok(JobOutcome::CalibrateJudge(Box::new(rt.block_on(c)?)))
+        }
         JobRequest::DraftTasks(r) => {
             let steps = 1 + u32::from(r.repository.is_some());
             if steps == 2 {
@@ -215,6 +223,7 @@ fn finished_message(outcome: &JobOutcome) -> String {
         JobOutcome::Judge(j) => {
             format!("Graded {} arm(s), gave {} the rubric, compared {} pair(s)", j.graded, j.rubric, j.compared)
         }
+        JobOutcome::CalibrateJudge(c) => format!("Calibrated the judge ({} · {})", c.judge.provider, c.judge.model),
         JobOutcome::DraftTasks(g) => {
             format!("Drafted {} task(s) into task set #{}", g.drafts.len(), g.import.task_set.id)
         }
@@ -231,6 +240,7 @@ fn failed_message(req: &JobRequest) -> &'static str {
         JobRequest::BundleExport { .. } => "The export failed",
         JobRequest::BundleImport { .. } => "The bundle import failed; nothing was changed",
         JobRequest::Judge { .. } => "The judging stopped; the verdicts given before the error are kept",
+        JobRequest::CalibrateJudge { .. } => "The calibration stopped; the latest one before it is kept",
         JobRequest::DraftTasks(_) => "No task was drafted; nothing was stored",
     }
 }
@@ -245,6 +255,7 @@ fn cancelled_message(req: &JobRequest) -> &'static str {
         JobRequest::BundleExport { .. } => "Cancelled before the export started",
         JobRequest::BundleImport { .. } => "Cancelled before the import started",
         JobRequest::Judge { .. } => "Cancelled; the verdicts given before the cancel are kept",
+        JobRequest::CalibrateJudge { .. } => "Cancelled; the latest calibration before it is kept",
         JobRequest::DraftTasks(_) => "Cancelled; nothing was stored",
     }
 }

@@ -104,6 +104,21 @@ fn a_judged_task_is_unscored_until_graded_and_the_results_follow_the_judge() {
     assert_eq!((measures.preference[0].compared, measures.preference[0].no_score), (0, 1));
     let j = pair.with.judgement.as_ref().unwrap();
     assert_eq!((j.by.judge.provider.as_str(), j.by.model_reported.as_deref()), ("judge", Some("m")));
+
+    // The calibration, as a stored job: stopped after its first grading it keeps nothing (a
+    // calibration is whole or not at all); run through, it is the experiment's latest.
+    let request = JobRequest::CalibrateJudge { experiment_id: id, gradings: 3, sample: 20 };
+    cancel.store(false, Ordering::Relaxed);
+    let last = jobs::run(&ws, jobs::create(&ws, &request).unwrap(), &request, &cancel, &stop_after_one);
+    // Two graded arms, each graded twice more.
+    assert_eq!((last.state, last.done, last.total), (JobState::Cancelled, 1, 4), "{last:?}");
+    assert_eq!(last.message, "Cancelled; the latest calibration before it is kept");
+    assert!(experiments::calibration::latest(&ws, id).unwrap().is_none());
+    let Ok(JobOutcome::CalibrateJudge(c)) = jobs::run_here(&ws, &request, &|_: &JobEvent| {}) else {
+        panic!("no calibration")
+    };
+    assert_eq!((c.repeatability.arms, c.gradings), (2, 3));
+    assert_eq!(experiments::calibration::latest(&ws, id).unwrap().map(|l| l.created_at), Some(c.created_at));
 }
 
 /// A judge that does not answer within its provider's timeout is a NO SCORE that says so, not a

@@ -281,6 +281,8 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
         (Some(100.0), Some(80.0)),
         "{lift}"
     );
+    // The preferences as a paired measure: preferred on both pairs, a net preference of 100 points.
+    assert_eq!(lift["per_metric"]["preference"].as_f64(), Some(100.0), "{lift}");
     // All six metrics exist on the judged case only: ACES's overall is its lift there.
     assert_eq!(lift["overall_measure"], "overall", "{lift}");
     assert!(lift["overall"].is_number() && lift["ci_low"].is_number(), "{lift}");

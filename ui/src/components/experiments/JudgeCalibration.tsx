@@ -1,4 +1,6 @@
-import { calibrateJudge, judgeCalibration } from "../../bindings/commands";
+import { useState } from "react";
+import { runToOutcome } from "../../api/jobs";
+import { judgeCalibration } from "../../bindings/commands";
 import type { Calibration } from "../../bindings/Calibration";
 import type { ExperimentView } from "../../bindings/ExperimentView";
 import { formatDateTime } from "../../lib/format";
@@ -86,10 +88,16 @@ function CalibrationTables({ c }: { c: Calibration }) {
 export function JudgeCalibration({ experiment }: { experiment: ExperimentView }) {
   const [latest, reload] = useAsync(() => judgeCalibration(experiment.id), [experiment.id]);
   const [state, run] = useAction<Calibration>();
+  const [progress, setProgress] = useState("");
   if (experiment.design.judge === null) return null;
+  // A stored job: it survives leaving the page, and its progress is shown on the button.
   const calibrate = () =>
     run(async () => {
-      const c = await calibrateJudge(experiment.id, GRADINGS, SAMPLE);
+      setProgress("");
+      const c = await runToOutcome(
+        { kind: "calibrate_judge", experiment_id: experiment.id, gradings: GRADINGS, sample: SAMPLE },
+        (e) => setProgress(e.total > 0 ? ` ${e.done}/${e.total}` : ""),
+      );
       reload();
       return c;
     });
@@ -111,7 +119,7 @@ export function JudgeCalibration({ experiment }: { experiment: ExperimentView })
         disabled={state.status === "running"}
         onClick={calibrate}
       >
-        {state.status === "running" ? "Calibrating…" : "Calibrate the judge"}
+        {state.status === "running" ? `Calibrating…${progress}` : "Calibrate the judge"}
       </button>
       {state.status === "failed" && <ErrorPanel error={state.error} testId="judge-calibration-error" />}
     </section>
