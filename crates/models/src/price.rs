@@ -67,6 +67,11 @@ impl Default for PriceTable {
             ("claude-3-7-sonnet", ModelPrice::new(3.0, 0.30, 15.0)),
             ("claude-haiku-4-5", ModelPrice::new(1.0, 0.10, 5.0)),
             ("claude-3-5-haiku", ModelPrice::new(0.80, 0.08, 4.0)),
+            // Google's list prices for prompts up to 200k tokens; longer prompts cost more, which
+            // this table does not model.
+            ("gemini-2.5-pro", ModelPrice::new(1.25, 0.31, 10.0)),
+            ("gemini-2.5-flash", ModelPrice::new(0.30, 0.075, 2.50)),
+            ("gemini-2.5-flash-lite", ModelPrice::new(0.10, 0.025, 0.40)),
         ];
         PriceTable { models: entries.into_iter().map(|(name, price)| (name.to_string(), price)).collect() }
     }
@@ -182,6 +187,9 @@ mod tests {
         assert!(close(t.cost("gpt-4.1-mini", &u).unwrap(), 2.0));
         assert!(close(t.cost("gpt-4.1-mini-2025-04-14", &u).unwrap(), 2.0));
         assert!(close(t.cost("claude-sonnet-4-5-20250929", &u).unwrap(), 18.0));
+        // Gemini CLI's models: "-lite" is its own entry, not priced as gemini-2.5-flash.
+        assert!(close(t.cost("gemini-2.5-flash-lite", &u).unwrap(), 0.5));
+        assert!(close(t.cost("gemini-2.5-pro", &u).unwrap(), 11.25));
         assert_eq!(t.cost("gpt-4.10", &u), None);
         assert_eq!(t.cost("llama-3-8b", &u), None);
     }
