@@ -77,6 +77,8 @@ pub struct Converted {
     pub final_text: Option<String>,
     pub turns: u32,
     pub usage: Usage,
+    /// The time in model calls as the harness reports it; 0 when it does not (the proxy's measure
+    /// is used then).
     pub model_ms: u64,
 }
 
@@ -182,10 +184,16 @@ pub(crate) fn outcome(
         }
     };
     let cost_usd = input.prices.cost(input.model, &converted.usage);
+    // The harness's own figure when it reports one (Claude Code), else the proxy's measure.
+    let model_ms = match converted.model_ms {
+        0 => proxy.model_ms(),
+        reported => reported,
+    };
     let mut trajectory = converted.trajectory;
     trajectory["extra"]["stop_reason"] = serde_json::to_value(stop).expect("a stop reason serialises");
     trajectory["final_metrics"]["total_cost_usd"] = serde_json::to_value(cost_usd).expect("a number serialises");
     trajectory["final_metrics"]["extra"]["provider_wait_ms"] = (waited.as_millis() as u64).into();
+    trajectory["final_metrics"]["extra"]["model_ms"] = model_ms.into();
     input.redactor.redact_json(&mut trajectory);
     Ok(AgentOutcome {
         stop,
@@ -193,8 +201,8 @@ pub(crate) fn outcome(
         usage: converted.usage,
         cost_usd,
         final_text: converted.final_text,
-        model_ms: converted.model_ms,
-        tool_ms: (started.elapsed().saturating_sub(waited).as_millis() as u64).saturating_sub(converted.model_ms),
+        model_ms,
+        tool_ms: (started.elapsed().saturating_sub(waited).as_millis() as u64).saturating_sub(model_ms),
         trajectory,
     })
 }

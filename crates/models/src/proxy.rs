@@ -10,7 +10,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,7 +31,21 @@ pub struct ProxyHandle {
     path: PathBuf,
     wait: Arc<ProviderWait>,
     calls: Arc<Calls>,
+    model_time: Arc<AtomicU64>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// Adds the time from a call's sending to the end of its answer's stream (this guard's drop, when
+/// the body is done or abandoned) to a running total in milliseconds.
+struct Timed {
+    total: Arc<AtomicU64>,
+    sent: Instant,
+}
+
+impl Drop for Timed {
+    fn drop(&mut self) {
+        self.total.fetch_add(self.sent.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
 }
 
 /// The model calls (POST requests) forwarded, against an optional most.
@@ -64,6 +78,14 @@ impl ProxyHandle {
         self.wait.clone()
     }
 
+    /// The model calls' time: the sum, over the calls the provider answered (not those it refused
+    /// with a retryable status), of the time from sending to the answer's last byte, less the
+    /// provider wait recorded meanwhile (a place under the concurrency limit). Calls made in
+    /// parallel each count whole, and one call's wait can be taken off another's.
+    pub fn model_ms(&self) -> u64 {
+        self.model_time.load(Ordering::Relaxed)
+    }
+
     /// Whether a call past the most was refused: the harness hit its turn limit.
     pub fn limit_reached(&self) -> bool {
         self.calls.refused.load(Ordering::SeqCst)
@@ -75,6 +97,7 @@ struct Proxy {
     client: Arc<Client>,
     wait: Arc<ProviderWait>,
     calls: Arc<Calls>,
+    model_time: Arc<AtomicU64>,
 }
 
 impl Drop for ProxyHandle {
@@ -93,14 +116,15 @@ pub async fn serve_unix(client: Arc<Client>, path: &Path, most_calls: Option<u32
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777))?;
     let wait = Arc::new(ProviderWait::default());
     let calls = Arc::new(Calls { most: most_calls, ..Calls::default() });
-    let state = Proxy { client, wait: wait.clone(), calls: calls.clone() };
+    let model_time = Arc::new(AtomicU64::new(0));
+    let state = Proxy { client, wait: wait.clone(), calls: calls.clone(), model_time: model_time.clone() };
     let app = Router::new().fallback(forward).with_state(state);
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!("model proxy stopped: {e}");
         }
     });
-    Ok(ProxyHandle { path: path.to_owned(), wait, calls, task })
+    Ok(ProxyHandle { path: path.to_owned(), wait, calls, model_time, task })
 }
 
 /// Statuses a harness retries: the time they took, and the backoff after them, is the provider's.
@@ -133,11 +157,17 @@ async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
         wait.add(sent.elapsed());
         wait.backoff_started();
     };
+    let waited_before = proxy.wait.waited();
     match proxy.client.forward(parts.method, &path, &parts.headers, body, &proxy.wait).await {
         Ok((upstream, permit)) => {
-            if retryable(upstream.status()) {
+            let timed = if retryable(upstream.status()) {
                 failed(&proxy.wait);
-            }
+                None
+            } else {
+                // A wait for a place under the provider's limit is the provider's, not the model's.
+                let queued = proxy.wait.waited().saturating_sub(waited_before);
+                Some(Timed { total: proxy.model_time.clone(), sent: sent + queued })
+            };
             let mut response = Response::builder().status(upstream.status());
             for (name, value) in upstream.headers() {
                 if !matches!(name.as_str(), "content-length" | "connection" | "transfer-encoding") {
@@ -146,7 +176,7 @@ async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
             }
             // The place under the limit is held until the answer has streamed through.
             let body = upstream.bytes_stream().map(move |chunk| {
-                let _held = &permit;
+                let _held = (&permit, &timed);
                 chunk
             });
             response

@@ -68,6 +68,8 @@ pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_sk
     assert!(calls[1].get("extra").is_none(), "only the read is marked");
     assert!(with.to_string().contains("Copy task.txt to answer.txt with cat."), "the skill's body reached the agent");
     assert!(with["final_metrics"]["total_prompt_tokens"].as_u64().unwrap() > 0, "the harness's usage is kept");
+    // The model calls' time, as the proxy measured it (these harnesses report none of their own).
+    assert!(with["final_metrics"]["extra"]["model_ms"].as_u64().unwrap() > 0, "{}", with["final_metrics"]);
     for step in with["steps"].as_array().unwrap().iter().filter(|s| s["source"] == "agent") {
         assert!(step["metrics"]["prompt_tokens"].as_u64().unwrap() > 0, "tokens per model response: {step}");
     }

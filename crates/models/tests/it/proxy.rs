@@ -107,9 +107,13 @@ async fn the_proxy_holds_the_providers_limit_and_counts_the_harness_waiting() {
     let queued = proxy.wait().waited();
     assert!(queued >= Duration::from_millis(350), "the second request waited for the first: {queued:?}");
     assert!(!proxy.wait().waiting());
+    // The model's time: each call's 400 ms and its answer, not the second's wait for the first.
+    let model = proxy.model_ms();
+    assert!((800..1150).contains(&model), "{model} ms");
 
     server.push_faults(vec![Fault::RateLimit { retry_after_secs: 1 }]);
     assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 429"));
+    assert_eq!(proxy.model_ms(), model, "a refused call is the provider's time, not the model's");
     assert!(proxy.wait().waiting(), "after a 429 the harness is backing off: the provider's time");
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(post(proxy.path(), &body).await.starts_with("HTTP/1.1 200"));
