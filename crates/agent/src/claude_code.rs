@@ -60,7 +60,7 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
         &turns,
     ]);
     let started = Instant::now();
-    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
+    let result = cli_harness::exec(&input, proxy, command, env, &mut progress_line).await?;
     let log = session_log(&input).await;
     let converted = convert(input.instruction, &result.stdout, &log, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)

@@ -98,13 +98,14 @@ pub(crate) async fn setup(cli: &Cli, input: &RunInput<'_>, script: String) -> Re
 
 /// Runs the harness in the task's workdir as the agent's user, within the configuration's wall
 /// time (provider wait left out, up to [`PROVIDER_WAIT_CAP`]); each complete stdout line that
-/// `progress` turns into text goes, redacted, to the live log.
+/// `progress` turns into text goes, redacted, to the live log (`progress` keeps what it needs to
+/// join lines).
 pub(crate) async fn exec(
     input: &RunInput<'_>,
     proxy: &ProxyHandle,
     command: Vec<String>,
     env: Vec<String>,
-    progress: fn(&str) -> Option<String>,
+    progress: &mut (dyn FnMut(&str) -> Option<String> + Send),
 ) -> Result<ExecResult, AgentError> {
     let opts = ExecOptions {
         workdir: Some(input.workdir.to_string()),

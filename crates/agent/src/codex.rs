@@ -81,7 +81,7 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
         input.instruction,
     ]));
     let started = Instant::now();
-    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
+    let result = cli_harness::exec(&input, proxy, command, env, &mut progress_line).await?;
     let rollout = rollout(&input).await;
     let converted = convert(input.instruction, &result.stdout, &rollout, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)

@@ -94,19 +94,38 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
         input.instruction,
     ]);
     let started = Instant::now();
-    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
+    let mut live = LiveText::default();
+    let result = cli_harness::exec(&input, proxy, command, env, &mut |line| live.line(line)).await?;
     let session = session(&input).await;
     let converted = convert(input.instruction, &result.stdout, &session, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
 }
 
-/// A line of the live log for one event: what the agent said or ran.
-fn progress_line(line: &str) -> Option<String> {
-    let event: Value = serde_json::from_str(line.trim()).ok()?;
-    match event["type"].as_str()? {
-        "tool_use" => Some(format!("$ {} {}\n", event["tool_name"].as_str()?, event["parameters"])),
-        "message" if event["role"] == "assistant" => Some(format!("agent: {}\n", event["content"].as_str()?)),
-        _ => None,
+/// The live log of a run: what the agent said or ran. Gemini CLI streams an answer in pieces
+/// (`"delta": true`); they are gathered and given on whole lines (so the redaction sees each line
+/// whole), the rest when another event comes.
+#[derive(Default)]
+struct LiveText {
+    /// The answer's text not given yet; None when no answer is open.
+    open: Option<String>,
+}
+
+impl LiveText {
+    fn line(&mut self, line: &str) -> Option<String> {
+        let event: Value = serde_json::from_str(line.trim()).ok()?;
+        if event["type"] == "message" && event["role"] == "assistant" && event["delta"] == true {
+            let open = self.open.get_or_insert_with(|| "agent: ".into());
+            open.push_str(event["content"].as_str()?);
+            let end = open.rfind('\n')? + 1;
+            return Some(open.drain(..end).collect());
+        }
+        let rest = self.open.take().filter(|r| !r.is_empty()).map(|r| r + "\n").unwrap_or_default();
+        let own = match event["type"].as_str()? {
+            "tool_use" => format!("$ {} {}\n", event["tool_name"].as_str()?, event["parameters"]),
+            "message" if event["role"] == "assistant" => format!("agent: {}\n", event["content"].as_str()?),
+            _ => String::new(),
+        };
+        Some(rest + &own).filter(|t| !t.is_empty())
     }
 }
 
@@ -277,6 +296,27 @@ pub fn convert(instruction: &str, stdout: &str, session: &str, session_id: &str,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_live_log_joins_an_answers_pieces_into_lines() {
+        let mut live = LiveText::default();
+        let given: Vec<String> = STREAM.lines().filter_map(|l| live.line(l)).collect();
+        assert_eq!(
+            given,
+            [
+                "$ activate_skill {\"name\":\"answer-keeper\"}\n",
+                "$ run_shell_command {\"command\":\"cat task.txt > answer.txt\",\"description\":\"run scripted command\"}\n",
+                "agent: copied, as the skill says\n",
+            ]
+        );
+        let piece = |text: &str| {
+            serde_json::json!({"type": "message", "role": "assistant", "content": text, "delta": true}).to_string()
+        };
+        let mut live = LiveText::default();
+        assert_eq!(live.line(&piece("one\ntw")), Some("agent: one\n".into()));
+        assert_eq!(live.line(&piece("o")), None);
+        assert_eq!(live.line(r#"{"type":"tool_use","tool_name":"x","parameters":{}}"#), Some("two\n$ x {}\n".into()));
+    }
 
     /// What Gemini CLI 0.61.0 printed and recorded for a skill read, a command and an answer
     /// (against the scripted model server, with the settings and flags above).

@@ -79,7 +79,7 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
         input.instruction,
     ]);
     let started = Instant::now();
-    let result = cli_harness::exec(&input, proxy, command, env, progress_line).await?;
+    let result = cli_harness::exec(&input, proxy, command, env, &mut progress_line).await?;
     let converted = convert(input.instruction, &result.stdout, &input.session_id, input.model);
     cli_harness::outcome(&CLI, &input, converted, &result, proxy, started)
 }
