@@ -8,10 +8,7 @@
 #   scripts/bench_generate.sh [RUNS]        BIN=target/debug/skillscope to time a debug build
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-if [ -z "${BENCH_KEYRING:-}" ]; then
-  ensure_apt keyutils
-  BENCH_KEYRING=1 exec keyctl session - "$0" "$@"
-fi
+in_own_keyring "$0" "$@"
 runs="${1:-5}"
 command -v farm-bench >/dev/null || { echo "farm-bench is needed" >&2; exit 1; }
 if [ -z "${BIN:-}" ]; then
@@ -20,7 +17,6 @@ if [ -z "${BIN:-}" ]; then
   BIN="$ROOT/target/release/skillscope"
 fi
 server_bin="$(dirname "$BIN")/skillscope-model-server"
-export SKILLSCOPE_KEYRING=keyutils
 home=$(mktemp -d)
 port=18766
 "$server_bin" --port "$port" --script fixtures/models/stats-requirements-writer.json >"$home/server.log" 2>&1 &

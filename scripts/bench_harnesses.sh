@@ -7,11 +7,7 @@
 #   scripts/bench_harnesses.sh [RUNS]
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-# A session keyring of its own for the CLI's kernel-keyring store, shared by its processes.
-if [ -z "${BENCH_KEYRING:-}" ]; then
-  ensure_apt keyutils
-  BENCH_KEYRING=1 exec keyctl session - "$0" "$@"
-fi
+in_own_keyring "$0" "$@"
 runs="${1:-3}"
 command -v farm-bench >/dev/null || { echo "farm-bench is needed" >&2; exit 1; }
 log "bench: building the release CLI and model server"
@@ -19,8 +15,6 @@ timeout -k 10 1800 cargo build --release --quiet -p skillscope-cli -p skillscope
 bin="$ROOT/target/release/skillscope"
 # Shared installs when the caller names them.
 export SKILLSCOPE_HARNESS_DIR="${SKILLSCOPE_HARNESS_DIR:-$ROOT/target/harnesses}"
-# The keys (any: the scripted server checks only that one is sent) go to the kernel keyring.
-export SKILLSCOPE_KEYRING=keyutils
 home=$(mktemp -d)
 task="$ROOT/target/bench/harness-task/copy-answer"
 rm -rf "$task" && mkdir -p "$(dirname "$task")"

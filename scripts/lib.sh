@@ -117,3 +117,13 @@ ensure_dockerd() {
   tail -5 /tmp/skillscope-dockerd.log >&2 || true
   return 1
 }
+
+# Re-runs the calling script ("$0" "$@") in a session keyring of its own, so the CLI's kernel-keyring
+# store (SKILLSCOPE_KEYRING=keyutils) is shared by its processes and gone with it; call it first.
+in_own_keyring() {
+  if [ -z "${SKILLSCOPE_OWN_KEYRING:-}" ]; then
+    ensure_apt keyutils
+    SKILLSCOPE_OWN_KEYRING=1 exec keyctl session - "$@"
+  fi
+  export SKILLSCOPE_KEYRING=keyutils
+}

@@ -4,6 +4,7 @@
 //! whoever stores it, so one repository state builds once. A failed build is explained: what
 //! could not be fetched, or which base image is missing.
 
+use crate::locks::LOCKFILES;
 use crate::repository::Repository;
 use serde::{Deserialize, Serialize};
 use skillscope_tasks::TaskFile;
@@ -17,8 +18,8 @@ pub const PYTHON_BASE: &str = "skillscope/debian-python:12";
 pub const NODE_BASE: &str = "node:20-bookworm-slim";
 /// pip's requirement files installed when present at the repository's root, in this order.
 const PIP_FILES: [&str; 3] = ["requirements.txt", "requirements-dev.txt", "requirements-test.txt"];
-/// Lock and manifest files this builder does not install from; their presence is reported.
-const NOT_INSTALLED: [&str; 4] = ["poetry.lock", "Pipfile.lock", "uv.lock", "pyproject.toml"];
+/// Where the pins read from a lockfile are put in the context, and in the image.
+const LOCKED: &str = "skillscope-locked-requirements.txt";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -41,11 +42,12 @@ pub struct Recipe {
     pub notes: Vec<String>,
 }
 
-/// The recipe for `repo`: Python when it has a requirements file, `setup.py` or `pyproject.toml`;
-/// Node when it has `package.json`.
-pub fn recipe(repo: &Repository) -> Recipe {
+/// The recipe for `repo`: Python when it has a requirements file, a Python lockfile, `setup.py`
+/// or `pyproject.toml`; Node when it has `package.json`. `Err` says which lockfile cannot be read.
+pub fn recipe(repo: &Repository) -> Result<Recipe, String> {
     let has = |name: &str| repo.files.iter().any(|f| f.path == name);
-    let language = if PIP_FILES.iter().any(|f| has(f)) || has("setup.py") || has("pyproject.toml") {
+    let python = PIP_FILES.iter().chain(&LOCKFILES).chain(&["setup.py", "pyproject.toml"]).any(|f| has(f));
+    let language = if python {
         Language::Python
     } else if has("package.json") {
         Language::Node
@@ -53,22 +55,33 @@ pub fn recipe(repo: &Repository) -> Recipe {
         Language::Other
     };
     let mut notes = Vec::new();
+    // Files the build needs besides the repository (the pins read from a lockfile).
+    let mut extra: Vec<TaskFile> = Vec::new();
     let (base_image, install) = match language {
         Language::Python => {
+            let mut args: Vec<String> = Vec::new();
+            if let Some((lockfile, pins)) = lock_pins(repo)? {
+                notes.push(format!("pip installs the {} package(s) {lockfile} pins", pins.len()));
+                extra.push(TaskFile::new(LOCKED, pins.join("\n") + "\n"));
+                args.push(format!("-r /tmp/{LOCKED}"));
+            }
             let files: Vec<&str> = PIP_FILES.into_iter().filter(|f| has(f)).collect();
-            let install = if files.is_empty() {
-                None
-            } else {
+            if !files.is_empty() {
                 notes.push(format!("pip installs {}", files.join(", ")));
-                let args: Vec<String> = files.iter().map(|f| format!("-r {f}")).collect();
-                Some(format!(
+                args.extend(files.iter().map(|f| format!("-r {f}")));
+            }
+            if has("pyproject.toml") && args.is_empty() {
+                notes.push(
+                    "pyproject.toml's dependencies are not installed from; lock them or list them in requirements.txt"
+                        .into(),
+                );
+            }
+            let install = (!args.is_empty()).then(|| {
+                format!(
                     "python3 -m pip install --no-cache-dir --break-system-packages --retries 1 --timeout 15 {}",
                     args.join(" ")
-                ))
-            };
-            for f in NOT_INSTALLED.iter().filter(|f| has(f)) {
-                notes.push(format!("{f} is not installed from; name its dependencies in requirements.txt"));
-            }
+                )
+            });
             (PYTHON_BASE, install)
         }
         Language::Node => {
@@ -86,12 +99,27 @@ pub fn recipe(repo: &Repository) -> Recipe {
     };
     // Owned by root in the image, as in any task image: a trial gives its workdir to its own user.
     let mut dockerfile = format!("FROM {base_image}\nCOPY repo/ {WORKDIR}/\nWORKDIR {WORKDIR}\n");
+    for f in &extra {
+        dockerfile.push_str(&format!("COPY {} /tmp/{}\n", f.path, f.path));
+    }
     if let Some(cmd) = install {
         dockerfile.push_str(&format!("RUN {cmd}\n"));
     }
     let mut context = vec![TaskFile::new("Dockerfile", dockerfile.into_bytes())];
+    context.extend(extra);
     context.extend(repo.files.iter().map(|f| TaskFile::new(format!("repo/{}", f.path), f.contents.clone())));
-    Recipe { language, base_image, context, notes }
+    Ok(Recipe { language, base_image, context, notes })
+}
+
+/// The first lockfile at the repository's root (see [`crate::locks`]) and its pins.
+fn lock_pins(repo: &Repository) -> Result<Option<(&'static str, Vec<String>)>, String> {
+    for name in LOCKFILES {
+        if let Some(f) = repo.files.iter().find(|f| f.path == name) {
+            let pins = crate::locks::pins(name, &String::from_utf8_lossy(&f.contents))?;
+            return Ok(Some((name, pins)));
+        }
+    }
+    Ok(None)
 }
 
 /// A failed build's log, in a reviewer's words: which dependency could not be fetched, or which
@@ -157,21 +185,40 @@ mod tests {
 
     #[test]
     fn the_language_picks_the_base_image_and_the_manifests_the_install() {
-        let py = recipe(&repo(&["requirements.txt", "requirements-dev.txt", "poetry.lock", "calc.py"]));
+        let py = recipe(&repo(&["requirements.txt", "requirements-dev.txt", "pyproject.toml", "calc.py"])).unwrap();
         assert_eq!((py.language, py.base_image), (Language::Python, PYTHON_BASE));
         assert_eq!(
             dockerfile(&py),
             "FROM skillscope/debian-python:12\nCOPY repo/ /workspace/\nWORKDIR /workspace\nRUN python3 -m pip install --no-cache-dir --break-system-packages --retries 1 --timeout 15 -r requirements.txt -r requirements-dev.txt\n"
         );
-        assert_eq!(py.notes[1], "poetry.lock is not installed from; name its dependencies in requirements.txt");
+        assert_eq!(py.notes, ["pip installs requirements.txt, requirements-dev.txt"]);
         assert_eq!(
             py.context.iter().map(|f| f.path.as_str()).collect::<Vec<_>>()[1..],
-            ["repo/requirements.txt", "repo/requirements-dev.txt", "repo/poetry.lock", "repo/calc.py"]
+            ["repo/requirements.txt", "repo/requirements-dev.txt", "repo/pyproject.toml", "repo/calc.py"]
         );
-        let node = recipe(&repo(&["package.json", "package-lock.json"]));
+        let mut locked = repo(&["uv.lock", "pyproject.toml"]);
+        locked.files[0].contents =
+            b"[[package]]\nname = \"six\"\nversion = \"1.16.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+                .to_vec();
+        let uv = recipe(&locked).unwrap();
+        assert_eq!(uv.notes, ["pip installs the 1 package(s) uv.lock pins"]);
+        let pins = &uv.context[1];
+        assert_eq!(
+            (pins.path.as_str(), pins.contents.as_slice()),
+            ("skillscope-locked-requirements.txt", &b"six==1.16.0\n"[..])
+        );
+        assert!(dockerfile(&uv)
+            .contains("COPY skillscope-locked-requirements.txt /tmp/skillscope-locked-requirements.txt\n"));
+        assert!(dockerfile(&uv).ends_with("--timeout 15 -r /tmp/skillscope-locked-requirements.txt\n"));
+        let unlocked = recipe(&repo(&["pyproject.toml"])).unwrap();
+        assert!(unlocked.notes[0].starts_with("pyproject.toml's dependencies are not installed from"));
+        assert!(!dockerfile(&unlocked).contains("RUN"));
+        locked.files[0].contents = b"[[package".to_vec();
+        assert!(recipe(&locked).unwrap_err().starts_with("uv.lock: "));
+        let node = recipe(&repo(&["package.json", "package-lock.json"])).unwrap();
         assert_eq!((node.language, node.base_image), (Language::Node, NODE_BASE));
         assert!(dockerfile(&node).ends_with("RUN npm ci --no-audit --no-fund\n"));
-        let other = recipe(&repo(&["main.go"]));
+        let other = recipe(&repo(&["main.go"])).unwrap();
         assert_eq!(other.language, Language::Other);
         assert!(!dockerfile(&other).contains("RUN"));
     }

@@ -137,6 +137,19 @@ fn requirements_in_a_repository_are_built_checked_in_the_sandbox_reviewed_and_ru
         "{}",
         text(&out)
     );
+    // A lockfile's pins are what pip installs: the one pin no index has is named.
+    let locked = h.join("locked-repo");
+    make_repository(&locked, None);
+    let lock = r#"{"default": {"skillscope-absent-locked": {"version": "==1.2.3"}}, "develop": {}}"#;
+    std::fs::write(locked.join("Pipfile.lock"), lock).unwrap();
+    let locked_commit =
+        sh(&locked, "git rm -q requirements.txt && git add . && git commit -qm lock && git rev-parse HEAD");
+    let out = generate("good", &locked, &locked_commit);
+    assert!(
+        text(&out).contains("the environment's dependencies could not be fetched: skillscope-absent-locked==1.2.3"),
+        "{}",
+        text(&out)
+    );
 
     // A reviewer's edit: a draft approved, then changed to carry the skill's procedure, is flagged
     // for leakage and loses its approval.
