@@ -26,7 +26,7 @@ struct TomlPackage {
 impl TomlPackage {
     /// From an index: uv's `source = { registry = … }`, or poetry's package without a `source`
     /// table (or one of type `legacy`, a private index).
-    fn from_index(&self) -> bool {
+    fn is_from_an_index(&self) -> bool {
         match &self.source {
             None => true,
             Some(s) => s.get("registry").is_some() || s.get("type").and_then(|t| t.as_str()) == Some("legacy"),
@@ -51,7 +51,7 @@ pub fn pins(name: &str, text: &str) -> Result<Vec<String>, String> {
             let lock: TomlLock = toml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
             lock.package
                 .iter()
-                .filter(|p| p.from_index())
+                .filter(|p| p.is_from_an_index())
                 .filter_map(|p| Some(format!("{}=={}", p.name, p.version.as_deref()?)))
                 .collect()
         }
