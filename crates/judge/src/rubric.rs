@@ -1,15 +1,19 @@
 //! ACES's two judge rubrics, asked as expectations so that each answer is quote-checked like any
-//! grading: `goal_accuracy`, whether the run accomplished the task (1 or 0), and `accuracy`, five
-//! yes/no criteria against the task's reference answer, scored passed / 5. ACES scores accuracy
-//! 1.0 when a task has no reference answer; here it is left out instead, so that it never adds a
-//! score nobody judged.
+//! grading: `goal_accuracy`, whether the run accomplished the task (1 or 0) — where the task has a
+//! reference answer, in the form of RAGAS's `AgentGoalAccuracyWithReference` (ACES's choice with
+//! OpenAI judges): whether the outcome the run reached is the one the reference describes — and
+//! `accuracy`, five yes/no criteria against the reference answer, scored passed / 5. ACES scores
+//! accuracy 1.0 when a task has no reference answer; here it is left out instead, so that it never
+//! adds a score nobody judged.
 
 use crate::grading::Graded;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// The goal expectation; calibration grades verifier-scored arms on it too.
+/// The goal expectation without a reference answer; calibration grades verifier-scored arms on it too.
 pub const GOAL: &str = "The run accomplished the task as it was given";
+/// The goal expectation with a reference answer, which follows it.
+const GOAL_WITH_REFERENCE: &str = "The outcome the run reached is the one this reference describes";
 
 /// ACES's accuracy criteria (SKILL_IDENTIFIED, ACTION_CORRECT, FACTUALLY_ACCURATE, TASK_ADDRESSED,
 /// ACTIONABLE), worded for either arm: the without arm has no skill to name, so the first asks for
@@ -22,10 +26,11 @@ const CRITERIA: [&str; 5] = [
     "ACTIONABLE: The result can be used as given, without more work",
 ];
 
-/// The expectations of the rubric: the goal, then the five criteria when there is a reference
-/// answer (quoted in the third).
+/// The expectations of the rubric: the goal (against the reference answer when there is one),
+/// then the five criteria when there is a reference answer (quoted in the third).
 pub fn asked(reference: Option<&str>) -> Vec<String> {
-    let mut out = vec![GOAL.to_string()];
+    let goal = reference.map_or(GOAL.to_string(), |r| format!("{GOAL_WITH_REFERENCE}: {r}"));
+    let mut out = vec![goal];
     if let Some(reference) = reference {
         out.extend(CRITERIA.iter().map(|c| match c.starts_with("FACTUALLY_ACCURATE") {
             true => format!("{c}: {reference}"),
@@ -44,11 +49,13 @@ pub struct RubricScores {
     pub accuracy: Option<f64>,
 }
 
-/// The scores of a rubric grading (the expectations [`asked`] produced, in order).
+/// The scores of a rubric grading (the expectations [`asked`] produced, in order: the goal first).
 pub fn scores(graded: &Graded) -> RubricScores {
     let passed = |e: &crate::GradedExpectation| if e.passed { 1.0 } else { 0.0 };
-    let goal = graded.expectations.iter().find(|e| e.text == GOAL).map_or(0.0, passed);
-    let criteria: Vec<f64> = graded.expectations.iter().filter(|e| e.text != GOAL).map(passed).collect();
+    let (goal, criteria) = match graded.expectations.split_first() {
+        Some((goal, criteria)) => (passed(goal), criteria.iter().map(passed).collect()),
+        None => (0.0, Vec::new()),
+    };
     RubricScores {
         goal_accuracy: goal,
         accuracy: (!criteria.is_empty()).then(|| criteria.iter().sum::<f64>() / criteria.len() as f64),
@@ -67,6 +74,14 @@ mod tests {
             .map(|(p, t)| serde_json::json!({"text": t, "passed": p, "evidence": evidence}))
             .collect();
         serde_json::json!({ "expectations": items }).to_string()
+    }
+
+    #[test]
+    fn the_goal_is_judged_against_the_reference_when_there_is_one() {
+        assert_eq!(asked(None), [GOAL]);
+        let with = asked(Some("East, 30 per unit"));
+        assert_eq!(with[0], "The outcome the run reached is the one this reference describes: East, 30 per unit");
+        assert_eq!(with.len(), 6);
     }
 
     #[test]

@@ -256,6 +256,9 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     // The deterministic three beside them, from the trajectory: the with arm read its skill.
     assert!(with["metrics"]["skill_execution"].as_f64().is_some_and(|x| x > 0.5), "{with}");
     assert_eq!(with["rubric"]["judge"]["prompt_version"], "grade-expectations-v1");
+    // The judged case has a reference answer: its goal is judged against it (RAGAS's form).
+    let goal = with["rubric"]["expectations"][0]["text"].as_str().unwrap();
+    assert!(goal.starts_with("The outcome the run reached is the one this reference describes: "), "{goal}");
     // Both orders named the arm that read the skill: a preference for it, on every scored pair.
     for p in pairs {
         assert_eq!(
