@@ -156,6 +156,18 @@ impl Session {
         el.click().await.unwrap();
     }
 
+    /// Clicks `loc` until `then` appears (a few tries): a page whose panels are still loading can
+    /// reflow between the scroll and the click, which then lands beside the control.
+    pub(crate) async fn click_until(&self, loc: Locator<'_>, then: Locator<'_>) -> Element {
+        for _ in 0..3 {
+            self.click(loc).await;
+            if let Ok(el) = self.client.wait().at_most(Duration::from_secs(5)).for_element(then).await {
+                return el;
+            }
+        }
+        self.wait_for(then).await
+    }
+
     pub(crate) async fn wait_text(&self, el: &Element, needle: &str) {
         let deadline = Instant::now() + WAIT;
         loop {

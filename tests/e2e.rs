@@ -697,8 +697,8 @@ async fn a_skills_own_evals_become_a_task_set_from_its_page() {
     s.wait_for(Locator::Css("[data-testid=tab-review]")).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     s.click(Locator::Css("[data-testid=tab-review]")).await;
-    s.click(Locator::Css("[data-testid=skill-evals-import]")).await;
-    let result = s.wait_for(Locator::Css("[data-testid=skill-evals-result]")).await;
+    let import = Locator::Css("[data-testid=skill-evals-import]");
+    let result = s.click_until(import, Locator::Css("[data-testid=skill-evals-result]")).await;
     s.wait_text(&result, "csv-summary v1 evals").await;
     s.wait_text(&result, "2 tasks").await;
     s.screenshot("e2e-skill-evals.png").await;
@@ -982,6 +982,13 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("behavior_check").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='100']")).await;
     s.screenshot("e2e-judged-heatmap.png").await;
+    // The judge's preferences: both compared pairs preferred the with arm, a net preference of 100.
+    s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("preference").await.unwrap();
+    s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='100']")).await;
+    // Activation has a grid of its own; this experiment has no routing case to fill it.
+    s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("activation").await.unwrap();
+    let empty = s.wait_for(Locator::Css("[data-testid=activation-none]")).await;
+    s.wait_text(&empty, "This experiment has no routing cases").await;
     s.wait_for(Locator::Css("[data-testid=heat-measure]")).await.select_by_value("pass_ratio").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=heat-cell][data-skill=csv-summary][data-delta='50']")).await;
     s.click(Locator::Css("[data-testid=measures-run]")).await;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// How activation accuracy is counted, said wherever it is shown.
-pub const METHOD: &str = "activation accuracy on routing cases (trigger evals): the with arm counts as activated when it read the skill's SKILL.md (by a skill or file tool, a shell command, or seen in a result) or ran its files; a should-trigger case activated is a true positive, left alone a false negative; a should-not case activated is a false positive, left alone a true negative. Precision = TP / (TP + FP), recall = TP / (TP + FN), false-activation rate = FP / (FP + TN), each with its 95% Wilson score interval. The without arm is not counted (it has no skill to use); arms that did not finish or left no trajectory are left out";
+pub const METHOD: &str = "activation accuracy on routing cases (trigger evals): the with arm counts as activated when it read the skill's SKILL.md (by a skill or file tool, a shell command, or seen in a result) or ran its files; a should-trigger case activated is a true positive, left alone a false negative; a should-not case activated is a false positive, left alone a true negative. Accuracy = (TP + TN) / all, precision = TP / (TP + FP), recall = TP / (TP + FN), false-activation rate = FP / (FP + TN), each with its 95% Wilson score interval. The without arm is not counted (it has no skill to use); arms that did not finish or left no trajectory are left out";
 
 /// One with arm as counted.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -37,6 +37,8 @@ pub struct Activation {
     pub false_positives: u32,
     pub false_negatives: u32,
     pub true_negatives: u32,
+    /// The routing cases decided right: (TP + TN) / all.
+    pub accuracy: Share,
     pub precision: Share,
     pub recall: Share,
     pub false_activation_rate: Share,
@@ -58,6 +60,7 @@ fn counted(trials: Vec<ActivationTrial>, left_out: Vec<String>, skill: String, c
         false_positives: fp,
         false_negatives: fn_,
         true_negatives: tn,
+        accuracy: Share::of(tp + tn, tp + fp + fn_ + tn),
         precision: Share::of(tp, tp + fp),
         recall: Share::of(tp, tp + fn_),
         false_activation_rate: Share::of(fp, fp + tn),
@@ -130,6 +133,7 @@ mod tests {
         let a = counted(trials, Vec::new(), "s".into(), "c".into());
         assert_eq!((a.true_positives, a.false_positives, a.false_negatives, a.true_negatives), (2, 1, 1, 2));
         assert_eq!((a.precision.k, a.precision.n, a.recall.n, a.false_activation_rate.k), (2, 3, 3, 1));
+        assert_eq!((a.accuracy.k, a.accuracy.n), (4, 6));
         assert!((a.false_activation_rate.rate.unwrap() - 1.0 / 3.0).abs() < 1e-12);
         // Wilson's 95% interval of 2/3.
         assert!(

@@ -181,8 +181,8 @@ fn judged_lines(
     }
     for a in m.activation.iter().filter(|a| labels.contains(&a.skill)) {
         out.push(format!(
-            "{head} · {} · activation: precision {}, recall {}, false activations {}",
-            a.config, a.precision, a.recall, a.false_activation_rate
+            "{head} · {} · activation: accuracy {}, precision {}, recall {}, false activations {}",
+            a.config, a.accuracy, a.precision, a.recall, a.false_activation_rate
         ));
     }
     if !out.is_empty() {

@@ -5,7 +5,11 @@ import type { Share } from "./Share";
 /**
  * Activation accuracy of one skill with one configuration (and condition).
  */
-export type Activation = { skill: string, config: string, true_positives: number, false_positives: number, false_negatives: number, true_negatives: number, precision: Share, recall: Share, false_activation_rate: Share, 
+export type Activation = { skill: string, config: string, true_positives: number, false_positives: number, false_negatives: number, true_negatives: number, 
+/**
+ * The routing cases decided right: (TP + TN) / all.
+ */
+accuracy: Share, precision: Share, recall: Share, false_activation_rate: Share, 
 /**
  * The trials behind each count.
  */

@@ -193,7 +193,7 @@ describe("heatmap measures", () => {
     const measures = { metrics: [{ measure: "skill_execution", report: lift }] } as unknown as ExperimentMeasures;
     expect(measureReport(measures, "skill_execution")).toBe(lift);
     expect(measureReport(measures, "behavior_check")).toBeNull();
-    // Every option but the pass ratio is a measure the back end names.
+    // Every option but the pass ratio and activation is a measure the back end names.
     expect(HEAT_MEASURES.map(([m]) => m)).toEqual([
       "pass_ratio",
       "composite",
@@ -205,6 +205,7 @@ describe("heatmap measures", () => {
       "accuracy",
       "overall",
       "preference",
+      "activation",
     ]);
   });
 });

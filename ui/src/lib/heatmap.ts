@@ -38,7 +38,10 @@ export const HEAT_SORTS = [
 ] as const;
 export type HeatSort = (typeof HEAT_SORTS)[number][0];
 
-/** What the heatmap can colour by: the pass ratio, or one of ACES's measures (their Skill Lift). */
+/**
+ * What the heatmap can colour by: the pass ratio, one of ACES's measures (their Skill Lift), the
+ * judge's net preference, or activation accuracy (not a delta: shown on a grid of its own).
+ */
 export const HEAT_MEASURES = [
   ["pass_ratio", "Pass ratio"],
   ["composite", "Skill Lift (composite)"],
@@ -50,6 +53,7 @@ export const HEAT_MEASURES = [
   ["accuracy", "accuracy (judge)"],
   ["overall", "ACES overall (six metrics)"],
   ["preference", "net preference (judge)"],
+  ["activation", "activation accuracy (routing cases)"],
 ] as const;
 
 /** The statistics of one measure; null when the experiment has none (a judged measure without a judge). */

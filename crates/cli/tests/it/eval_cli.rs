@@ -162,8 +162,8 @@ fn trigger_evals_give_activation_precision_recall_and_false_activations() {
     assert_eq!(counts, [Some(2), Some(1), Some(1), Some(2)], "{a}");
     let share = |k: &str| (a[k]["k"].as_u64(), a[k]["n"].as_u64());
     assert_eq!(
-        (share("precision"), share("recall"), share("false_activation_rate")),
-        ((Some(2), Some(3)), (Some(2), Some(3)), (Some(1), Some(3)))
+        (share("accuracy"), share("precision"), share("recall"), share("false_activation_rate")),
+        ((Some(4), Some(6)), (Some(2), Some(3)), (Some(2), Some(3)), (Some(1), Some(3)))
     );
     assert!((a["precision"]["ci_low"].as_f64().unwrap() - 0.2077).abs() < 1e-3, "Wilson's interval of 2/3: {a}");
     assert_eq!(a["config"], "agent (group)");
@@ -179,7 +179,10 @@ fn trigger_evals_give_activation_precision_recall_and_false_activations() {
     assert!(v["activation_method"].as_str().unwrap().contains("Wilson"));
     // The deployment report carries it, with the method.
     let md = String::from_utf8_lossy(&run(h, &["report", "csv-summary", "--format", "md"], "").stdout).into_owned();
-    assert!(md.contains("activation: precision 2/3 = 67% [21%, 94%], recall 2/3"), "{md}");
+    assert!(
+        md.contains("activation: accuracy 4/6 = 67% [30%, 90%], precision 2/3 = 67% [21%, 94%], recall 2/3"),
+        "{md}"
+    );
     assert!(md.contains("Method (experiment #1"), "{md}");
 }
 

@@ -15,6 +15,7 @@ const columns: Column<Activation>[] = [
     className: "col-num",
     render: (a) => `${a.true_positives} / ${a.false_negatives} / ${a.false_positives} / ${a.true_negatives}`,
   },
+  { header: "Accuracy (95% CI)", className: "col-num", render: (a) => share(a.accuracy) },
   { header: "Precision (95% CI)", className: "col-num", render: (a) => share(a.precision) },
   { header: "Recall (95% CI)", className: "col-num", render: (a) => share(a.recall) },
   { header: "False activations (95% CI)", className: "col-num", render: (a) => share(a.false_activation_rate) },

@@ -157,7 +157,8 @@ export function Heatmap({ report, categories, pairs, charts, experimentId, measu
             </table>
           </div>
         ))}
-      <HeatLegend scheme={scheme} />
+      {/* The legend reads the delta grid; what replaces the grid says what its colours are. */}
+      {children === undefined && <HeatLegend scheme={scheme} />}
       {selected && (
         <HeatCellDetail
           {...selected}

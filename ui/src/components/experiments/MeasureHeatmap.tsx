@@ -6,11 +6,13 @@ import { HEAT_MEASURES, measureReport } from "../../lib/heatmap";
 import { useAction } from "../../lib/useAction";
 import { EmptyState } from "../shared/EmptyState";
 import { ErrorPanel } from "../shared/ErrorPanel";
+import { ActivationGrid } from "./ActivationGrid";
 import { Heatmap, type HeatmapProps } from "./Heatmap";
 
 /**
- * The heatmap of the measure the user picks: the pass ratio (the experiment's statistics), or one
- * of ACES's measures, measured from the trajectories the first time one is picked.
+ * The heatmap of the measure the user picks: the pass ratio (the experiment's statistics), one of
+ * ACES's measures or the judge's net preference (their deltas), or activation accuracy (its own
+ * grid), measured from the trajectories the first time one is picked.
  */
 export function MeasureHeatmap(props: HeatmapProps) {
   const [measure, setMeasure] = useState("pass_ratio");
@@ -33,6 +35,13 @@ export function MeasureHeatmap(props: HeatmapProps) {
       </select>
     </label>
   );
+  if (measure === "activation" && state.status === "done") {
+    return (
+      <Heatmap {...props} measureSelect={select}>
+        <ActivationGrid activation={state.data.activation} />
+      </Heatmap>
+    );
+  }
   const report: StatsReport | null | undefined =
     measure === "pass_ratio" ? props.report : state.status === "done" ? measureReport(state.data, measure) : undefined;
   if (report === undefined) {
