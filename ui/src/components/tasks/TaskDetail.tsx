@@ -39,6 +39,19 @@ export function TaskDetail({ brief, spec, drafts }: { brief: TaskBrief; spec: Ta
           </pre>
         </>
       )}
+      {spec?.verifier.kind === "needs_judge" && (
+        <>
+          <h4>What the judge checks</h4>
+          <ul data-testid="task-expectations">
+            {spec.verifier.expectations.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+          {spec.verifier.expected_output !== null && (
+            <p className="muted">Expected output: {spec.verifier.expected_output}</p>
+          )}
+        </>
+      )}
       {brief.warnings.length > 0 && (
         <>
           <h4>Warnings</h4>
