@@ -25,6 +25,7 @@ import { ClassBadge } from "../shared/Badge";
 import { EmptyState } from "../shared/EmptyState";
 import { HeatCellDetail } from "./HeatCellDetail";
 import { HeatLegend } from "./HeatLegend";
+import { HeatTable } from "./HeatTable";
 
 export type HeatmapProps = {
   report: StatsReport;
@@ -108,54 +109,38 @@ export function Heatmap({ report, categories, pairs, charts, experimentId, measu
             }
           />
         ) : (
-          <div className="table-scroll">
-            <table className="heatmap-table">
-              <thead>
-                <tr>
-                  <th>Skill</th>
-                  {configs.map((config) => (
-                    <th key={config}>{config}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map(({ skill, category, cells }) => (
-                  <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
-                    <th scope="row">
-                      {skill.skill}{" "}
-                      <small
-                        className="muted"
-                        data-testid="heat-version"
-                        title="The library version this row's pairs ran"
-                      >
-                        {skillVersions(pairs, skill.skill)}
-                      </small>{" "}
-                      <ClassBadge value={skill.class} />
-                      <small className="muted heat-category">{category}</small>
-                    </th>
-                    {cells.map((cell, i) => (
-                      <td key={configs[i]}>
-                        {cell ? (
-                          <HeatCell
-                            cell={cell}
-                            scheme={scheme}
-                            selected={isSelected(cell.skill, cell.config)}
-                            onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
-                          />
-                        ) : (
-                          <MissingCell
-                            skill={skill.skill}
-                            config={configs[i]}
-                            run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
-                          />
-                        )}
-                      </td>
-                    ))}
-                  </tr>
+          <HeatTable configs={configs}>
+            {rows.map(({ skill, category, cells }) => (
+              <tr key={skill.skill} data-testid="heat-row" data-skill={skill.skill} data-category={category}>
+                <th scope="row">
+                  {skill.skill}{" "}
+                  <small className="muted" data-testid="heat-version" title="The library version this row's pairs ran">
+                    {skillVersions(pairs, skill.skill)}
+                  </small>{" "}
+                  <ClassBadge value={skill.class} />
+                  <small className="muted heat-category">{category}</small>
+                </th>
+                {cells.map((cell, i) => (
+                  <td key={configs[i]}>
+                    {cell ? (
+                      <HeatCell
+                        cell={cell}
+                        scheme={scheme}
+                        selected={isSelected(cell.skill, cell.config)}
+                        onSelect={() => setSelected({ skill: cell.skill, config: cell.config })}
+                      />
+                    ) : (
+                      <MissingCell
+                        skill={skill.skill}
+                        config={configs[i]}
+                        run={cellPairs(pairs, skill.skill, configs[i]).length > 0}
+                      />
+                    )}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </tr>
+            ))}
+          </HeatTable>
         ))}
       {/* The legend reads the delta grid; what replaces the grid says what its colours are. */}
       {children === undefined && <HeatLegend scheme={scheme} />}
