@@ -481,12 +481,14 @@ async fn builds_images_and_reuses_unchanged_contexts() {
     scope.assert_clean(&engine).await;
 }
 
-fn dangling() -> String {
+/// The engine's dangling images, as a set: `docker images` lists images created in the same
+/// second in no fixed order.
+fn dangling() -> std::collections::BTreeSet<String> {
     let out = std::process::Command::new("docker")
         .args(["images", "-q", "--no-trunc", "--filter", "dangling=true"])
         .output()
         .unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect()
 }
 
 #[tokio::test]
