@@ -961,6 +961,8 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.wait_for(Locator::Css("[data-testid=experiment-configs]")).await.select_by_value("1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-task-source]")).await.select_by_value("1").await.unwrap();
     s.wait_for(Locator::Css("[data-testid=experiment-judge]")).await.select_by_value("2").await.unwrap();
+    // The judge's second prompt version, recorded with its verdicts (the pair page names it).
+    s.wait_for(Locator::Css("[data-testid=experiment-judge-prompts]")).await.select_by_value("v2").await.unwrap();
     let repeats = s.wait_for(Locator::Css("[data-testid=experiment-repeats]")).await;
     repeats.clear().await.unwrap();
     repeats.send_keys("1").await.unwrap();
@@ -1012,6 +1014,7 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.click(Locator::Css("[data-testid=open-pair][data-task*=judge]")).await;
     let with = s.wait_for(Locator::Css("[data-testid=arm-result][data-arm=with] [data-testid=arm-judgement]")).await;
     s.wait_text(&with, "30 per unit").await;
+    s.wait_text(&with, "prompt grade-expectations-v2").await;
     s.wait_for(Locator::Css(
         "[data-testid=arm-result][data-arm=without] [data-testid=arm-expectation][data-passed=false]",
     ))

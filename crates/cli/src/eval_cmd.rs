@@ -5,7 +5,7 @@ use clap::ValueEnum;
 use skillscope_api::experiments::measures::PairMeasures;
 use skillscope_api::experiments::task_sets::{self, TaskImportKind};
 use skillscope_api::experiments::{self, Condition, ExperimentDesign};
-use skillscope_api::judge::Judge;
+use skillscope_api::judge::{Judge, PromptSet};
 use skillscope_api::{agents, library, AppError, Workspace};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -36,12 +36,20 @@ fn task_set(ws: &Workspace, tasks: &Tasks) -> Result<i64, AppError> {
     }
 }
 
-/// The judge an agent configuration names: its provider and model (its harness plays no part).
-/// The provider and model of agent configuration `config` (a name or id), as a judge or writer.
-pub(crate) fn judge(ws: &Workspace, config: &str) -> Result<Judge, AppError> {
+/// The provider and model of agent configuration `config` (a name or id), as a judge or writer
+/// (its harness plays no part).
+pub(crate) fn provider_and_model(ws: &Workspace, config: &str) -> Result<(String, String), AppError> {
     let id = config_id(ws, config)?;
     let a = agents::agents(ws)?.into_iter().find(|a| a.id == id).expect("config_id found it");
-    Ok(Judge { provider: a.provider_id, model: a.model })
+    Ok((a.provider_id, a.model))
+}
+
+/// `--judge-prompts`: a prompt version's name.
+pub(crate) fn prompt_set(name: &str) -> Result<PromptSet, String> {
+    PromptSet::parse(name).ok_or_else(|| {
+        let names: Vec<_> = PromptSet::ALL.iter().map(|p| p.name()).collect();
+        format!("no prompt version {name:?}; there are {}", names.join(", "))
+    })
 }
 
 pub(crate) fn config_id(ws: &Workspace, name_or_id: &str) -> Result<i64, AppError> {
@@ -68,6 +76,7 @@ pub(crate) struct EvalArgs {
     pub accept_skill_paths: Vec<String>,
     /// An agent configuration whose provider and model judge.
     pub judge: Option<String>,
+    pub judge_prompts: PromptSet,
     pub json: bool,
 }
 
@@ -147,7 +156,13 @@ pub(crate) fn run(ws: &Workspace, a: EvalArgs) -> Result<bool, AppError> {
             },
             decoys,
             accept_skill_paths: &a.accept_skill_paths,
-            judge: a.judge.as_deref().map(|j| judge(ws, j)).transpose()?,
+            judge: match a.judge.as_deref() {
+                Some(config) => {
+                    let (provider, model) = provider_and_model(ws, config)?;
+                    Some(Judge { provider, model, prompts: a.judge_prompts })
+                }
+                None => None,
+            },
         },
     )?;
     let results = experiments::results(ws, id)?;

@@ -186,7 +186,7 @@ fn calibrate(ws: &Workspace, id: i64, gradings: u32, sample: u32, json: bool) ->
     let pct = |x: Option<f64>| x.map_or("–".to_string(), |v| format!("{:.0}%", v * 100.0));
     let num = |x: Option<f64>| x.map_or("–".to_string(), |v| format!("{v:.3}"));
     let (r, v) = (&c.repeatability, &c.verifier);
-    println!("Calibration of {} · {} ({})", c.judge.provider, c.judge.model, c.method);
+    println!("Calibration of {} ({})", c.judge, c.method);
     println!(
         "  repeatability: {} arm(s) × {} gradings: {} of {} expectation verdicts unanimous ({}), score SD {}, widest range {}, {} NO SCORE",
         r.arms, r.gradings, r.unanimous, r.expectations, pct(r.unanimous_rate), num(r.mean_score_sd), num(r.max_score_range), r.no_score

@@ -5,7 +5,7 @@
 //! `skillscope tasks approve` says so.
 
 use clap::ValueEnum;
-use skillscope_api::experiments::drafts::{self, DraftRequest, GeneratedTasks};
+use skillscope_api::experiments::drafts::{self, DraftRequest, GeneratedTasks, Writer};
 use skillscope_api::experiments::sanity::{self, SanityState, VerifierSanity};
 use skillscope_api::generate::DraftKind;
 use skillscope_api::{library, AppError, Workspace};
@@ -44,9 +44,10 @@ pub(crate) struct Args {
 pub(crate) fn run(ws: &Workspace, a: Args) -> Result<(), AppError> {
     let skill = library::resolve(ws, &a.skill)?;
     let kind = DraftKind::from(a.kind);
+    let (provider, model) = crate::eval_cmd::provider_and_model(ws, &a.config)?;
     let request = DraftRequest {
         version_id: skill.version_id,
-        writer: crate::eval_cmd::judge(ws, &a.config)?,
+        writer: Writer { provider, model },
         draft_kind: kind,
         count: a.count.unwrap_or(kind.default_count()),
         repository: a.repo,

@@ -165,6 +165,10 @@ enum Command {
         /// (evals.json expectations); without it those tasks are left out.
         #[arg(long)]
         judge: Option<String>,
+        /// The judge's prompt version: v1 (verdict with a quote) or v2 (evidence first, tool
+        /// results over the agent's claims; comparisons reasoned before their verdict).
+        #[arg(long, default_value = "v1", value_parser = eval_cmd::prompt_set, requires = "judge")]
+        judge_prompts: skillscope_api::judge::PromptSet,
         #[arg(long)]
         json: bool,
     },
@@ -327,6 +331,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
             decoys,
             accept_skill_paths,
             judge,
+            judge_prompts,
             json,
         } => {
             let tasks = match (tasks, task_set) {
@@ -343,6 +348,7 @@ fn run(cli: Cli) -> Result<bool, AppError> {
                 decoys,
                 accept_skill_paths,
                 judge,
+                judge_prompts,
                 json,
             };
             eval_cmd::run(&ws, args)

@@ -60,7 +60,7 @@ pub async fn calibrate(
     let judge = design.judge.clone().ok_or_else(|| {
         ExperimentError::InvalidInput(format!("experiment {experiment_id} has no judge to calibrate"))
     })?;
-    let session = Session::open(ws, &judge)?;
+    let session = Session::judge(ws, &judge)?;
     let all = pairs(ws, experiment_id)?;
     // The arms first, so the total is known: graded arms to grade again, verifier-scored ones to grade.
     let (mut regrade, mut verified) = (Vec::new(), Vec::new());

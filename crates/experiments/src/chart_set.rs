@@ -66,13 +66,7 @@ pub fn charts(ws: &Workspace, experiment_id: i64) -> Result<Vec<Chart>> {
         let m = crate::measures::experiment_measures(ws, experiment_id)?;
         for r in m.metrics.iter().filter(|r| JUDGED_MEASURES.contains(&r.measure.as_str())) {
             out.push(Chart::new(
-                format!(
-                    "{} of {} with 95% CI, judged by {} · {}",
-                    crate::measures::lift_name(&r.measure),
-                    r.measure,
-                    judge.provider,
-                    judge.model
-                ),
+                format!("{} of {} with 95% CI, judged by {judge}", crate::measures::lift_name(&r.measure), r.measure,),
                 skillscope_charts::skill_deltas(&r.report.skills),
             ));
         }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use skillscope_generate::environment::{PYTHON_BASE, WORKDIR};
 use skillscope_generate::{leakage, repository};
 use skillscope_generate::{Draft, DraftKind, Drafting, Setting, Skill};
-use skillscope_judge::{call::TEMPERATURE, Judge, Session};
+use skillscope_judge::{call::TEMPERATURE, Session};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use skillscope_tasks::{TaskEnvironment, TaskFile, TaskSourceKind, TaskVerifier};
@@ -21,12 +21,20 @@ use ts_rs::TS;
 /// Repository text shown to the writer, at most.
 const REPOSITORY_CHARS: usize = 30_000;
 
+/// Who drafts: a provider configuration and a model (the prompt is the draft kind's own).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Writer {
+    pub provider: String,
+    pub model: String,
+}
+
 /// What to draft.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct DraftRequest {
     pub version_id: i64,
-    pub writer: Judge,
+    pub writer: Writer,
     /// Named so, not `kind`: a job request's tag is `kind`.
     pub draft_kind: DraftKind,
     pub count: u32,
@@ -44,7 +52,7 @@ pub struct GeneratedTasks {
     pub draft_kind: DraftKind,
     pub import: TaskSetImport,
     pub drafts: Vec<Draft>,
-    pub writer: Judge,
+    pub writer: Writer,
     /// The model as the API named itself.
     pub model_reported: Option<String>,
     pub prompt_version: String,
@@ -76,7 +84,7 @@ pub async fn generate(ws: &Workspace, r: &DraftRequest) -> Result<GeneratedTasks
     };
     let skill = Skill { name: &name, description: &description, body: &body, others: &others };
     let drafting = Drafting::prepare(r.draft_kind, &skill, r.count, setting).map_err(ExperimentError::InvalidInput)?;
-    let session = Session::open(ws, &r.writer)?;
+    let session = Session::open(ws, &r.writer.provider, &r.writer.model)?;
     let prompt = r.draft_kind.prompt();
     let prompt_sha256 = prompt.sha256();
     let by = format!("{} · {}", r.writer.provider, r.writer.model);

@@ -74,7 +74,7 @@ fn stopped() -> ExperimentError {
 pub async fn judge_pending(ws: &Workspace, experiment_id: i64, progress: Progress<'_>) -> Result<Judged> {
     let design = design(ws, experiment_id)?;
     let Some(judge) = &design.judge else { return Ok(Judged::default()) };
-    let session = Session::open(ws, judge)?;
+    let session = Session::judge(ws, judge)?;
     let mut done = Judged::default();
     let all = pairs(ws, experiment_id)?;
     // The comparisons' count is known once the grading has scored the judged pairs; until then the

@@ -1,9 +1,10 @@
 //! Asking the judge: the provider configuration's client with its key from the keyring, a prompt
-//! at temperature 0, and one more try when the answer is unusable. Grading and pairwise
+//! (of the judge's prompt version) at temperature 0, and one more try when the answer is unusable. Grading and pairwise
 //! preference both ask through [`ask`].
 
 use crate::error::Result;
 use crate::grading::{Graded, Grading};
+use crate::prompts::PromptSet;
 use serde::{Deserialize, Serialize};
 use skillscope_models::{ChatRequest, Client, Message, Secret};
 use skillscope_runs::error::RunsError;
@@ -16,12 +17,21 @@ pub const TEMPERATURE: f32 = 0.0;
 /// Output token limit of an answer.
 const MAX_ANSWER_TOKENS: u32 = 4096;
 
-/// Who judges: a provider configuration and a model, as the user picked them.
+/// Who judges: a provider configuration, a model and a prompt version, as the user picked them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Judge {
     pub provider: String,
     pub model: String,
+    #[serde(default)]
+    pub prompts: PromptSet,
+}
+
+impl std::fmt::Display for Judge {
+    /// "provider · model, prompts v1", as reports and charts name the judge.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} · {}, prompts {}", self.provider, self.model, self.prompts.name())
+    }
 }
 
 /// One answer: the model as the API named itself (when it answered), and the checked verdict or
@@ -31,21 +41,33 @@ pub struct Asked<T> {
     pub outcome: std::result::Result<T, String>,
 }
 
-/// A client for `judge`, its key from the keyring.
+/// A client for a model of a provider configuration, its key from the keyring, and the judge's
+/// prompt version.
 pub struct Session {
     client: Client,
     model: String,
+    prompts: PromptSet,
 }
 
 impl Session {
-    /// Errs only when no call can be attempted (no such provider, an unusable configuration or
-    /// keyring).
-    pub fn open(ws: &Workspace, judge: &Judge) -> Result<Session> {
-        let cfg = agents::provider(ws, &judge.provider)?;
-        let key = credentials::get(&judge.provider).map_err(RunsError::from)?;
+    /// A session for `model` of `provider` (a judge, or a writer of drafts that brings its own
+    /// prompts). Errs only when no call can be attempted (no such provider, an unusable
+    /// configuration or keyring).
+    pub fn open(ws: &Workspace, provider: &str, model: &str) -> Result<Session> {
+        let cfg = agents::provider(ws, provider)?;
+        let key = credentials::get(provider).map_err(RunsError::from)?;
         let client = Client::new(cfg, key.map(Secret::new))
-            .map_err(|source| RunsError::Model { what: judge.provider.clone(), source })?;
-        Ok(Session { client, model: judge.model.clone() })
+            .map_err(|source| RunsError::Model { what: provider.to_string(), source })?;
+        Ok(Session { client, model: model.to_string(), prompts: PromptSet::default() })
+    }
+
+    /// A session for `judge`, asking with its prompt version.
+    pub fn judge(ws: &Workspace, judge: &Judge) -> Result<Session> {
+        Ok(Session { prompts: judge.prompts, ..Session::open(ws, &judge.provider, &judge.model)? })
+    }
+
+    pub fn prompts(&self) -> PromptSet {
+        self.prompts
     }
 
     /// Asks `user` under `system`; `check` turns the answer into a verdict or says why it cannot
@@ -78,6 +100,6 @@ impl Session {
 
     /// Grades `grading`'s expectations.
     pub async fn grade(&self, grading: &Grading) -> Asked<Graded> {
-        self.ask(grading.system(), grading.user(), |a| grading.check_answer(a)).await
+        self.ask(self.prompts.grading().text, grading.user(), |a| grading.check_answer(a)).await
     }
 }

@@ -1,16 +1,13 @@
-//! Grading a run's expectations: what the judge is asked (`prompts/grade-expectations-v1.md`, the
+//! Grading a run's expectations: what the judge is asked (its prompt version's grading prompt, the
 //! task and a transcript of the run) and how its answer is checked. The call belongs to the caller.
 //! An expectation passes only with a quote found in the transcript the judge was shown; an answer
 //! that is not the JSON asked for, or grades other expectations than asked, is unusable.
 
 use serde::{Deserialize, Serialize};
-use skillscope_answers::{find_quote, json_object, Prompt};
+use skillscope_answers::{find_quote, json_object};
 use skillscope_atif::{StepSource, Trajectory};
 use ts_rs::TS;
 
-/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
-pub const PROMPT: Prompt =
-    Prompt { version: "grade-expectations-v1", text: include_str!("../prompts/grade-expectations-v1.md") };
 /// Transcript characters shown: the start and, mostly, the end (where results and answers are).
 const HEAD_CHARS: usize = 20_000;
 const TAIL_CHARS: usize = 60_000;
@@ -116,10 +113,6 @@ impl Grading {
             "## Task given to the agent\n\n{instruction}\n\n## Expectations\n\n{list}\n## Transcript of the run\n\n{transcript}"
         );
         Grading { expectations, transcript, user }
-    }
-
-    pub fn system(&self) -> &str {
-        PROMPT.text
     }
 
     pub fn user(&self) -> &str {
@@ -239,6 +232,5 @@ mod tests {
     fn the_expected_output_stands_in_for_missing_expectations() {
         assert_eq!(expectations(&[], Some("530")), ["The result agrees with the expected output: 530"]);
         assert!(expectations(&[], None).is_empty());
-        assert_eq!(PROMPT.sha256().len(), 64);
     }
 }

@@ -1,4 +1,4 @@
-//! Pairwise preference: the judge compares the two arms of a pair (`prompts/prefer-v1.md`), once
+//! Pairwise preference: the judge compares the two arms of a pair (its prompt version's), once
 //! with the without arm shown as A and once with it shown as B. Two answers naming the same arm
 //! are a preference; answers that disagree are a tie. When the two answers named the same
 //! position (A twice, or B twice) the judge followed position, not content: a position flip,
@@ -6,11 +6,9 @@
 
 use crate::call::{Asked, Session};
 use serde::{Deserialize, Serialize};
-use skillscope_answers::{json_object, Prompt};
+use skillscope_answers::json_object;
 use ts_rs::TS;
 
-/// The prompt file; its text is part of the binary and its hash is recorded with each answer.
-pub const PROMPT: Prompt = Prompt { version: "prefer-v1", text: include_str!("../prompts/prefer-v1.md") };
 const MAX_REASON_CHARS: usize = 500;
 
 /// Which arm the judge preferred, after both orders.
@@ -67,10 +65,6 @@ impl Comparison {
         Comparison { instruction: instruction.to_string(), without, with }
     }
 
-    pub fn system() -> &'static str {
-        PROMPT.text
-    }
-
     /// The question with the without arm shown first (as A) or second.
     pub fn user(&self, without_first: bool) -> String {
         let (a, b) = if without_first { (&self.without, &self.with) } else { (&self.with, &self.without) };
@@ -112,7 +106,8 @@ impl Comparison {
 
     /// Asks both orders; either one unusable is a NO SCORE that says which.
     pub async fn compare(&self, session: &Session) -> Asked<Compared> {
-        let first = session.ask(PROMPT.text, &self.user(true), Self::check_answer).await;
+        let prompt = session.prompts().preference().text;
+        let first = session.ask(prompt, &self.user(true), Self::check_answer).await;
         let first_answer = match first.outcome {
             Ok(a) => a,
             Err(e) => {
@@ -120,7 +115,7 @@ impl Comparison {
                 return Asked { model_reported: first.model_reported, outcome };
             }
         };
-        let second = session.ask(PROMPT.text, &self.user(false), Self::check_answer).await;
+        let second = session.ask(prompt, &self.user(false), Self::check_answer).await;
         Asked {
             model_reported: second.model_reported.or(first.model_reported),
             outcome: second

@@ -5,7 +5,7 @@
 use crate::call::{Judge, TEMPERATURE};
 use crate::error::Result;
 use crate::grading;
-use crate::preference::{self, Compared};
+use crate::preference::Compared;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use skillscope_answers::Prompt;
@@ -69,7 +69,7 @@ impl Judgement {
         outcome: std::result::Result<grading::Graded, String>,
     ) -> Self {
         let (graded, no_score) = split(outcome);
-        let by = JudgedBy::new(judge, model_reported, &grading::PROMPT);
+        let by = JudgedBy::new(judge, model_reported, judge.prompts.grading());
         Judgement { trial_id, attempt, by, graded, no_score }
     }
 
@@ -102,7 +102,7 @@ impl Preference {
         outcome: std::result::Result<Compared, String>,
     ) -> Self {
         let (compared, no_score) = split(outcome);
-        let by = JudgedBy::new(judge, model_reported, &preference::PROMPT);
+        let by = JudgedBy::new(judge, model_reported, judge.prompts.preference());
         let [(without_trial_id, without_attempt), (with_trial_id, with_attempt)] = arms;
         Preference { without_trial_id, without_attempt, with_trial_id, with_attempt, by, compared, no_score }
     }

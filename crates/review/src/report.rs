@@ -50,7 +50,7 @@ pub struct JudgedLift {
     pub experiment_id: i64,
     /// `behavior_check`, `goal_accuracy`, `accuracy` or `overall` (ACES's six-metric mean).
     pub measure: String,
-    /// "judge provider · model".
+    /// "judge provider · model, prompts v1".
     pub judge: String,
     pub summary: Summary,
 }
@@ -143,7 +143,7 @@ fn judged_lines(
     }
     let m = experiments::measures::experiment_measures(ws, e.id)?;
     let head = format!("experiment #{} {}", e.id, e.name);
-    let judge = e.design.judge.as_ref().map(|j| format!("judge {} · {}", j.provider, j.model)).unwrap_or_default();
+    let judge = e.design.judge.as_ref().map(|j| format!("judge {j}")).unwrap_or_default();
     let mut out = Vec::new();
     for r in m.metrics.iter().filter(|r| experiments::measures::JUDGED_MEASURES.contains(&r.measure.as_str())) {
         for s in r.report.groups.iter().filter(|s| labels.contains(&s.skill)) {

@@ -109,7 +109,7 @@ describe("experiment design", () => {
         ...design.tasks,
         { ...design.tasks[0], id: "j", scoring: { kind: "needs_judge", expectations: ["e"], expected_output: null } },
       ],
-      judge: { provider: "p", model: "m" },
+      judge: { provider: "p", model: "m", prompts: "v1" },
     };
     const onJudged = (without: ArmView, withArm: ArmView): PairView => ({
       ...pair(1, without, withArm, ["an arm not judged yet"]),

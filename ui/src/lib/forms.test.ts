@@ -309,7 +309,7 @@ describe("experiment form", () => {
       "Task set hello v2 has no task with a deterministic verifier; choose a judge to grade its expectations.",
     ]);
     // With a judge, a set whose tasks all need one is accepted, and the design names the judge.
-    const judge = { provider: "p", model: "m" };
+    const judge = { provider: "p", model: "m", prompts: "v2" as const };
     const judged = parseExperiment({ ...filled, task_set: { ...set, runnable_count: 0 }, judge });
     expect(judged.ok && judged.value.judge).toEqual(judge);
   });

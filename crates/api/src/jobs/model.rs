@@ -203,7 +203,7 @@ mod tests {
     fn a_draft_request_survives_its_json_round_trip() {
         let request = JobRequest::DraftTasks(DraftRequest {
             version_id: 3,
-            writer: skillscope_judge::Judge { provider: "p".into(), model: "m".into() },
+            writer: skillscope_experiments::drafts::Writer { provider: "p".into(), model: "m".into() },
             draft_kind: skillscope_generate::DraftKind::Requirements,
             count: 10,
             repository: Some("/repo".into()),

@@ -223,7 +223,7 @@ fn finished_message(outcome: &JobOutcome) -> String {
         JobOutcome::Judge(j) => {
             format!("Graded {} arm(s), gave {} the rubric, compared {} pair(s)", j.graded, j.rubric, j.compared)
         }
-        JobOutcome::CalibrateJudge(c) => format!("Calibrated the judge ({} · {})", c.judge.provider, c.judge.model),
+        JobOutcome::CalibrateJudge(c) => format!("Calibrated the judge ({})", c.judge),
         JobOutcome::DraftTasks(g) => {
             format!("Drafted {} task(s) into task set #{}", g.drafts.len(), g.import.task_set.id)
         }

@@ -61,7 +61,7 @@ fn a_judged_task_is_unscored_until_graded_and_the_results_follow_the_judge() {
     };
     let refused = experiments::create(&ws, &design).unwrap_err();
     assert!(refused.to_string().contains("task judged has expectations for a judge to grade"), "{refused}");
-    design.judge = Some(Judge { provider: "judge".into(), model: "m".into() });
+    design.judge = Some(Judge { provider: "judge".into(), model: "m".into(), prompts: Default::default() });
     let id = experiments::create(&ws, &design).unwrap();
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
@@ -146,7 +146,7 @@ fn a_judge_past_its_timeout_is_no_score() {
     };
     skillscope_api::agents::save_provider(&ws, &provider).unwrap();
     skillscope_api::credentials::set("slow-judge", "sk-judged-slow-000000").unwrap();
-    let session = Session::open(&ws, &Judge { provider: "slow-judge".into(), model: "m".into() }).unwrap();
+    let session = Session::open(&ws, "slow-judge", "m").unwrap();
     let grading = || Grading::prepare("greet", vec!["says hello".into()], "[agent] hello\n".into());
 
     server.push_faults(vec![skillscope_modelserver::Fault::Slow { delay_ms: 3000 }]);

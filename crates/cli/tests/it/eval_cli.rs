@@ -229,19 +229,43 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     }
     let skill = root().join("fixtures/tasks/evals/csv-summary");
     ok(run(h, &["import", skill.to_str().unwrap()], ""));
-    let eval = |judge: &str| {
+    let eval = |judge: &str, prompts: &str| {
         let args = ["eval", "--skill", "csv-summary", "--tasks", skill.to_str().unwrap(), "--config", "agent"];
-        ok(run(h, &[&args[..], &["--judge", judge, "--json"]].concat(), ""))
+        ok(run(h, &[&args[..], &["--judge", judge, "--judge-prompts", prompts, "--json"]].concat(), ""))
     };
+    // A prompt version that does not exist is refused before anything runs.
+    let unknown = run(
+        h,
+        &[
+            "eval",
+            "--skill",
+            "csv-summary",
+            "--task-set",
+            "1",
+            "--config",
+            "agent",
+            "--judge",
+            "judge",
+            "--judge-prompts",
+            "v9",
+        ],
+        "",
+    );
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("no prompt version \"v9\"; there are v1, v2"),
+        "{unknown:?}"
+    );
 
-    let v = eval("judge");
+    // The judge asked with the second prompt version, recorded with every verdict.
+    let v = eval("judge", "v2");
     let pairs = v["pairs"].as_array().unwrap();
     let judged = pairs.iter().find(|p| p["task"] == "csv-summary#csv-summary-judge-002").expect("the judged case ran");
     assert_eq!(judged["scored"], true, "{judged}");
     let with = &judged["judged"]["with"];
     assert_eq!((with["score"].as_f64(), judged["judged"]["without"]["score"].as_f64()), (Some(1.0), Some(0.0)));
     assert_eq!(with["expectations"][1]["evidence"], "30 per unit");
-    assert_eq!(with["judge"]["prompt_version"], "grade-expectations-v1");
+    assert_eq!(with["judge"]["prompt_version"], "grade-expectations-v2");
+    assert_eq!(with["judge"]["judge"]["prompts"], "v2");
     assert_eq!(with["judge"]["model_reported"], "m");
     assert_eq!(with["judge"]["prompt_sha256"].as_str().unwrap().len(), 64);
     let verified = pairs.iter().find(|p| p["task"] == "csv-summary#1").expect("the verify_command case ran too");
@@ -258,7 +282,7 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     assert_eq!(metrics(&judged["judged"]["without"]), (Some(0.0), Some(0.0), Some(0.0)));
     // The deterministic three beside them, from the trajectory: the with arm read its skill.
     assert!(with["metrics"]["skill_execution"].as_f64().is_some_and(|x| x > 0.5), "{with}");
-    assert_eq!(with["rubric"]["judge"]["prompt_version"], "grade-expectations-v1");
+    assert_eq!(with["rubric"]["judge"]["prompt_version"], "grade-expectations-v2");
     // The judged case has a reference answer: its goal is judged against it (RAGAS's form).
     let goal = with["rubric"]["expectations"][0]["text"].as_str().unwrap();
     assert!(goal.starts_with("The outcome the run reached is the one this reference describes: "), "{goal}");
@@ -315,7 +339,7 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     let md = String::from_utf8_lossy(&run(h, &["report", "csv-summary", "--format", "md"], "").stdout).into_owned();
     let section = md.split("## Judged measures and activation").nth(1).expect("the judged section");
     assert!(
-        section.contains("behavior_check: 0.0 → 100.0 points") && section.contains("(judge judge · m)"),
+        section.contains("behavior_check: 0.0 → 100.0 points") && section.contains("(judge judge · m, prompts v2)"),
         "{section}"
     );
     assert!(section.contains("preference for the with arm: 2/2 = 100%"), "{section}");
@@ -337,9 +361,12 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
     // So do the charts: a Skill Lift chart per judged measure.
     let out = run(h, &["charts", "1", "--out", h.join("charts").to_str().unwrap()], "");
     let listed = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(listed.contains("skill-lift-of-behavior-check-with-95--ci--judged-by-judge---m.svg"), "{listed}");
+    assert!(
+        listed.contains("skill-lift-of-behavior-check-with-95--ci--judged-by-judge---m--prompts-v2.svg"),
+        "{listed}"
+    );
 
-    let v = eval("biased");
+    let v = eval("biased", "v1");
     let pairs = v["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), 2);
     for p in pairs {
@@ -355,7 +382,7 @@ fn eval_with_a_judge_grades_expectations_with_quotes_and_no_score_is_not_a_pass(
         (Some(2), serde_json::Value::Null, Some(1.0))
     );
 
-    let v = eval("refusing");
+    let v = eval("refusing", "v1");
     let judged =
         v["pairs"].as_array().unwrap().iter().find(|p| p["task"] == "csv-summary#csv-summary-judge-002").unwrap();
     assert_eq!(judged["scored"], false);

@@ -2,6 +2,7 @@ import { useEffect, useRef, type FormEvent } from "react";
 import { createExperiment } from "../../bindings/commands";
 import type { AgentConfig } from "../../bindings/AgentConfig";
 import type { Judge } from "../../bindings/Judge";
+import type { PromptSet } from "../../bindings/PromptSet";
 import { SelectField } from "../shared/SelectField";
 import type { Condition } from "../../bindings/Condition";
 import type { ExperimentDesign } from "../../bindings/ExperimentDesign";
@@ -184,17 +185,38 @@ function JudgeField({
     ...agents.map((a): [string, string] => [String(a.id), `${a.provider_id} · ${a.model} (as in ${a.name})`]),
   ];
   return (
-    <SelectField
-      label="Judge"
-      testId="experiment-judge"
-      options={options}
-      value={chosen === undefined ? "" : String(chosen.id)}
-      onChange={(id) => {
-        const a = agents.find((x) => String(x.id) === id);
-        onChange(a === undefined ? null : { provider: a.provider_id, model: a.model });
-      }}
-      disabled={disabled}
-      hint="Grades the expectations of tasks without a verifier (evals.json cases), quoting the run, and compares the arms of each scored pair in both orders; recorded with every verdict."
-    />
+    <div className="form-row">
+      <SelectField
+        label="Judge"
+        testId="experiment-judge"
+        options={options}
+        value={chosen === undefined ? "" : String(chosen.id)}
+        onChange={(id) => {
+          const a = agents.find((x) => String(x.id) === id);
+          onChange(
+            a === undefined ? null : { provider: a.provider_id, model: a.model, prompts: judge?.prompts ?? "v1" },
+          );
+        }}
+        disabled={disabled}
+        hint="Grades the expectations of tasks without a verifier (evals.json cases), quoting the run, and compares the arms of each scored pair in both orders; recorded with every verdict."
+      />
+      {judge !== null && (
+        <SelectField
+          label="Judge's prompts"
+          testId="experiment-judge-prompts"
+          options={JUDGE_PROMPTS}
+          value={judge.prompts}
+          onChange={(prompts) => onChange({ ...judge, prompts })}
+          disabled={disabled}
+          hint="The prompt version the judge is asked with; its name and hash are recorded with every verdict."
+        />
+      )}
+    </div>
   );
 }
+
+/** The judge's prompt versions (crates/judge/prompts). */
+const JUDGE_PROMPTS: [PromptSet, string][] = [
+  ["v1", "v1: verdict with a quote"],
+  ["v2", "v2: evidence first, tool results over the agent's claims; comparisons reasoned first"],
+];

@@ -39,7 +39,7 @@ export function JudgeButton({ experiment, pairs, onJudged }: Props) {
         data-arms={work.arms}
         data-rubric={work.rubric}
         data-pairs={work.pairs}
-        title={`${judge.provider} · ${judge.model} grades each expectation with a quote from the run, applies ACES's goal and accuracy rubric to every finished arm, and compares the two arms of each scored pair in both orders`}
+        title={`${judge.provider} · ${judge.model} (prompts ${judge.prompts}) grades each expectation with a quote from the run, applies ACES's goal and accuracy rubric to every finished arm, and compares the two arms of each scored pair in both orders`}
         disabled={work.arms + work.rubric + work.pairs === 0 || state.status === "running"}
         onClick={judgeAll}
       >
