@@ -57,6 +57,11 @@ fn recording_browser(home: &Path) -> PathBuf {
 
 impl Session {
     pub(crate) async fn start(home: &Path) -> Self {
+        Session::start_with(home, &[]).await
+    }
+
+    /// Starts the app with `env` set on top of the test's own environment.
+    pub(crate) async fn start_with(home: &Path, env: &[(&str, &Path)]) -> Self {
         assert!(std::env::var_os("DISPLAY").is_some(), "no DISPLAY: run under xvfb-run");
         let app = std::env::var_os("APP_BIN").map(PathBuf::from).unwrap_or_else(|| target_bin("skillscope-app"));
         let (port, native) = (free_port(), free_port());
@@ -67,6 +72,7 @@ impl Session {
             .env("XDG_CONFIG_HOME", desktop.join("config"))
             .env("XDG_DATA_HOME", desktop.join("data"))
             .env("SKILLSCOPE_KEYRING", "keyutils")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);

@@ -1025,3 +1025,32 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     s.screenshot("e2e-judged-pair.png").await;
     s.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn harnesses_install_from_settings_with_progress() {
+    driver::join_session_keyring();
+    let home = tempfile::tempdir().unwrap();
+    // A harness folder of its own, empty: nothing but the built-in agent is ready.
+    let harnesses = tempfile::tempdir().unwrap();
+    let s = Session::start_with(home.path(), &[("SKILLSCOPE_HARNESS_DIR", harnesses.path())]).await;
+    s.click(Locator::Css("[data-testid=nav-settings]")).await;
+    s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=builtin][data-installed=true]")).await;
+    for harness in ["codex", "opencode", "gemini"] {
+        let row = format!("[data-testid=harness-row][data-harness={harness}]");
+        s.click(Locator::Css(&format!("{row}[data-installed=false] [data-testid=harness-install]"))).await;
+        // npm's progress while it runs (the bytes written so far), then the harness is ready.
+        let progress =
+            s.wait_for_within(Locator::Css("[data-testid=harness-install-progress]"), Duration::from_secs(30)).await;
+        s.wait_text(&progress, &format!("Installing {harness}")).await;
+        s.wait_for_within(Locator::Css(&format!("{row}[data-installed=true]")), Duration::from_secs(300)).await;
+    }
+    s.screenshot("e2e-harness-install.png").await;
+    s.close().await;
+    for harness in ["codex", "opencode", "gemini"] {
+        let installed = std::fs::read_dir(harnesses.path())
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(&format!("{harness}-")));
+        assert!(installed, "{harness} is in the harness folder the app was given");
+    }
+}

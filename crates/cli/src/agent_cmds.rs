@@ -3,7 +3,7 @@
 use clap::Subcommand;
 use skillscope_api::agents::{self, AgentConfig};
 use skillscope_api::harnesses::Harness;
-use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
+use skillscope_api::jobs::{self, JobOutcome, JobRequest};
 use skillscope_api::models::{ApiKind, ProviderConfig};
 use skillscope_api::{credentials, trajectories, AppError, ErrorCode, Workspace};
 use std::io::Read;
@@ -230,7 +230,7 @@ pub(crate) fn harness(ws: &Workspace, cmd: HarnessCmd) -> Result<bool, AppError>
     match cmd {
         HarnessCmd::Install { harness } => {
             let request = JobRequest::HarnessInstall { harness: Harness::parse(&harness)? };
-            if let JobOutcome::HarnessInstall(status) = jobs::run_here(ws, &request, &|_: &JobEvent| {})? {
+            if let JobOutcome::HarnessInstall(status) = jobs::run_here(ws, &request, &crate::progress_lines)? {
                 println!("{} {} is at {}", status.harness.as_str(), status.version, status.detail);
             }
         }

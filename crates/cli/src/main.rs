@@ -287,13 +287,20 @@ enum Command {
     },
 }
 
-/// Ok(false): the command ran but a gate failed (exit 1); errors exit 2.
 /// The async runtime for commands that talk to Docker or a model server.
 fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
     tokio::runtime::Runtime::new()
         .map_err(|e| AppError::new(skillscope_api::ErrorCode::Internal, format!("tokio runtime: {e}")))
 }
 
+/// A job's progress as lines on stderr (its final state is the command's own output).
+fn progress_lines(ev: &skillscope_api::jobs::JobEvent) {
+    if !ev.state.is_finished() {
+        eprintln!("{}", ev.message);
+    }
+}
+
+/// Ok(false): the command ran but a gate failed (exit 1); errors exit 2.
 fn run(cli: Cli) -> Result<bool, AppError> {
     // The demo runs in a workspace of its own: the user's is not even opened.
     if let Command::Demo { cmd } = cli.command {

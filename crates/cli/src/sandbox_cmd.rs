@@ -1,7 +1,7 @@
 //! `skillscope sandbox run` and `skillscope image bootstrap`.
 
 use clap::Subcommand;
-use skillscope_api::jobs::{self, JobEvent, JobOutcome, JobRequest};
+use skillscope_api::jobs::{self, JobOutcome, JobRequest};
 use skillscope_api::sandbox::{Engine, NetworkMode};
 use skillscope_api::{AppError, Workspace};
 use std::time::Duration;
@@ -81,11 +81,7 @@ pub(crate) fn sandbox(cmd: SandboxCmd) -> Result<bool, AppError> {
 pub(crate) fn image(ws: &Workspace, cmd: ImageCmd) -> Result<bool, AppError> {
     let ImageCmd::Bootstrap { busybox_only } = cmd;
     let request = JobRequest::ImagePreparation { debian: !busybox_only };
-    let outcome = jobs::run_here(ws, &request, &|ev: &JobEvent| {
-        if !ev.state.is_finished() {
-            eprintln!("{}", ev.message);
-        }
-    })?;
+    let outcome = jobs::run_here(ws, &request, &crate::progress_lines)?;
     if let JobOutcome::ImagePreparation { images } = outcome {
         images.iter().for_each(|image| println!("{image}"));
     }

@@ -8,7 +8,7 @@ use skillscope_agent::{claude_code, codex, gemini, opencode};
 use skillscope_models::ApiKind;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
 /// Who does a configuration's work.
@@ -168,9 +168,26 @@ pub fn mounted(ws: &Workspace, harness: Harness) -> Result<PathBuf> {
     }
 }
 
-/// Installs a CLI harness with npm (once; later calls find it); returns its binary. `stop` is
-/// polled while npm runs: when it says so, npm is killed and the install fails with `Conflict`.
-fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, stop: &dyn Fn() -> bool) -> Result<PathBuf> {
+/// Bytes of the files under `dir` (what npm has written so far); unreadable entries count 0.
+fn bytes_under(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => bytes_under(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map(|m| m.len()).unwrap_or(0),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// How often an install reports the bytes written so far.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Installs a CLI harness with npm (once; later calls find it); returns its binary. `watch` is
+/// called while npm runs, about every second, with the bytes installed so far; when it answers
+/// false, npm is killed and the install fails with `Conflict`.
+fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, watch: &mut dyn FnMut(u64) -> bool) -> Result<PathBuf> {
     if let Ok(binary) = binary(ws, harness) {
         return Ok(binary);
     }
@@ -194,14 +211,18 @@ fn install_npm(ws: &Workspace, harness: Harness, cli: &NpmCli, stop: &dyn Fn() -
             text
         })
     });
+    let mut reported = std::time::Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| IoError::new("waiting for npm", e))? {
             break status;
         }
-        if stop() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(RunsError::Conflict(format!("the install of {package} was cancelled")));
+        if reported.elapsed() >= PROGRESS_EVERY {
+            reported = std::time::Instant::now();
+            if !watch(bytes_under(&prefix)) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(RunsError::Conflict(format!("the install of {package} was cancelled")));
+            }
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
@@ -240,10 +261,11 @@ fn status_of(ws: &Workspace, harness: Harness) -> HarnessStatus {
     HarnessStatus { harness, version: harness.version().into(), installed, detail }
 }
 
-/// Installs a harness (nothing to do for the built-in agent); returns its new status.
-pub fn install(ws: &Workspace, harness: Harness, stop: &dyn Fn() -> bool) -> Result<HarnessStatus> {
+/// Installs a harness (nothing to do for the built-in agent); returns its new status. `watch`
+/// hears the bytes installed so far and can stop the install (see [`install_npm`]).
+pub fn install(ws: &Workspace, harness: Harness, watch: &mut dyn FnMut(u64) -> bool) -> Result<HarnessStatus> {
     if let Some(cli) = harness.npm() {
-        install_npm(ws, harness, &cli, stop)?;
+        install_npm(ws, harness, &cli, watch)?;
     }
     Ok(status_of(ws, harness))
 }
@@ -287,7 +309,7 @@ mod tests {
         ];
         assert_eq!(ready(&ws), claude);
         assert_eq!(
-            install(&ws, Harness::ClaudeCode, &|| false).unwrap().detail,
+            install(&ws, Harness::ClaudeCode, &mut |_| true).unwrap().detail,
             binary.display().to_string(),
             "installed once, found after"
         );

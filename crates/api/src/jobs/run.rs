@@ -99,8 +99,13 @@ fn execute(step: &mut Step, req: &JobRequest) -> Result<JobOutcome> {
         }
         JobRequest::ScanLibrary => Ok(JobOutcome::ScanLibrary { scanned: scan_library(step)? }),
         JobRequest::HarnessInstall { harness } => {
-            step.progress(0, 1, format!("Installing {}", harness.as_str()))?;
-            let status = harnesses::install(ws, *harness, &|| step.cancelled())?;
+            let what = format!("Installing {} {} with npm", harness.as_str(), harness.version());
+            step.progress(0, 1, what.clone())?;
+            let mut watch = |bytes: u64| {
+                let mb = bytes as f64 / 1e6;
+                step.progress(0, 1, format!("{what}: {mb:.1} MB written so far")).is_ok()
+            };
+            let status = harnesses::install(ws, *harness, &mut watch)?;
             Ok(JobOutcome::HarnessInstall(status))
         }
         JobRequest::ImagePreparation { debian } => prepare_images(step, *debian),

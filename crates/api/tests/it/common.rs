@@ -204,7 +204,7 @@ pub(crate) fn cli_agent(
     base_url: &str,
     key: Option<&str>,
 ) -> i64 {
-    skillscope_api::harnesses::install(ws, harness, &|| false)
+    skillscope_api::harnesses::install(ws, harness, &mut |_| true)
         .expect("the harness installs with npm (scripts/test.sh installs it once)");
     let provider = format!("{}-scripted", harness.as_str());
     agents::save_provider(ws, &ProviderConfig::new(&provider, api, base_url.to_string())).unwrap();

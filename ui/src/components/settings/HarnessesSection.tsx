@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { runToOutcome } from "../../api/jobs";
 import { harnessStatus } from "../../bindings/commands";
 import type { Harness } from "../../bindings/Harness";
@@ -14,11 +15,17 @@ import { Table, type Column } from "../shared/Table";
 export function HarnessesSection() {
   const [state, reload] = useAsync(harnessStatus, []);
   const [install, runInstall] = useAction<HarnessStatus>();
+  // What npm has done so far, while an install runs.
+  const [progress, setProgress] = useState<string | null>(null);
   const start = (harness: Harness) =>
     runInstall(async () => {
-      const status = await runToOutcome({ kind: "harness_install", harness }, () => {});
-      reload();
-      return status;
+      try {
+        const status = await runToOutcome({ kind: "harness_install", harness }, (e) => setProgress(e.message));
+        reload();
+        return status;
+      } finally {
+        setProgress(null);
+      }
     });
   const columns: Column<HarnessStatus>[] = [
     { header: "Harness", className: "col-nowrap", render: (h) => <strong>{HARNESS_LABELS[h.harness]}</strong> },
@@ -59,6 +66,11 @@ export function HarnessesSection() {
           />
         )}
       </AsyncView>
+      {progress !== null && (
+        <p className="muted" role="status" data-testid="harness-install-progress">
+          {progress}
+        </p>
+      )}
       {install.status === "failed" && <ErrorPanel error={install.error} testId="harness-install-error" />}
     </section>
   );
