@@ -1,8 +1,8 @@
 //! OpenCode, the real CLI (pinned to [`VERSION`], a glibc binary), as a trial's agent inside the
 //! trial's container (`cli_harness`). Like Codex it has no Unix-socket setting: its provider, an
 //! OpenAI-compatible one (Chat Completions) given in `OPENCODE_CONFIG_CONTENT`, points at the
-//! relay to the model proxy, with a placeholder key. Model-list fetches, updates, LSP downloads
-//! and sharing are off. The arm's skills go to OpenCode's config folder, where it lists them; its
+//! relay to the model proxy, with a placeholder key. Model-list fetches, updates, LSP downloads,
+//! sharing and its plugin package's install are off. The arm's skills go to OpenCode's config folder, where it lists them; its
 //! skill tool needs `rg` in the image. Its `run --format json` events become the ATIF trajectory.
 
 use crate::cli_harness::{self, args, Cli, Converted, Ending, RELAY_PORT};
@@ -45,8 +45,17 @@ fn config(model: &str) -> Value {
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
     let skills = format!("{ROOT}/config/opencode/skills");
     let copy_skills = cli_harness::copy_skills(input.skills, &skills);
+    // OpenCode installs its plugin package into its config folder from the npm registry unless
+    // the folder has node_modules and a lock file that already names the package: given, so it
+    // does not try.
+    let config_dir = format!("{ROOT}/config/opencode");
+    let plugin = json!({"@opencode-ai/plugin": VERSION});
+    let package = json!({ "dependencies": plugin });
+    let lock = json!({"lockfileVersion": 3, "packages": {"": { "dependencies": plugin }}});
     let setup = format!(
-        "mkdir -p {skills} {ROOT}/data {ROOT}/state {ROOT}/cache{copy_skills}\n{}",
+        "mkdir -p {skills} {config_dir}/node_modules {ROOT}/data {ROOT}/state {ROOT}/cache\n\
+         printf '%s' '{package}' > {config_dir}/package.json\n\
+         printf '%s' '{lock}' > {config_dir}/package-lock.json{copy_skills}\n{}",
         cli_harness::relay_script()
     );
     cli_harness::setup(&CLI, &input, setup).await?;

@@ -48,6 +48,18 @@ pub struct EgressRecord {
 }
 
 impl EgressRecord {
+    /// The attempt in one line: `DNS A host`, `HTTP GET host/path`, `TLS host`.
+    pub fn line(&self) -> String {
+        let host = self.host.as_deref().unwrap_or("(no host)");
+        match self.kind {
+            EgressKind::Dns => format!("DNS {} {host}", self.query_type.as_deref().unwrap_or("?")),
+            EgressKind::Http => {
+                format!("HTTP {} {host}{}", self.method.as_deref().unwrap_or("?"), self.path.as_deref().unwrap_or(""))
+            }
+            EgressKind::Tls => format!("TLS {host}"),
+        }
+    }
+
     pub(crate) fn new(kind: EgressKind, port: Option<u16>) -> Self {
         EgressRecord {
             kind,

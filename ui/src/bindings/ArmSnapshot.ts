@@ -35,4 +35,10 @@ task_sha256: string, skills: Array<SkillSnapshot>,
 /**
  * The model ids the provider reported answering with, each once, in order of first answer.
  */
-reported_models: Array<string>, };
+reported_models: Array<string>, 
+/**
+ * What the container tried to reach besides the model calls through the proxy (a CLI
+ * harness's trials are watched: DNS, HTTP and TLS go to a recording sink), a line each;
+ * empty when nothing did. None when the trial was not watched.
+ */
+egress: Array<string> | null, };

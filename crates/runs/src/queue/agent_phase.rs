@@ -73,6 +73,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         task_sha256: String::new(),
         skills: Vec::new(),
         reported_models: Vec::new(),
+        egress: None,
     };
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());

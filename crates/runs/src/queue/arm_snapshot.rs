@@ -36,6 +36,11 @@ pub struct ArmSnapshot {
     pub skills: Vec<SkillSnapshot>,
     /// The model ids the provider reported answering with, each once, in order of first answer.
     pub reported_models: Vec<String>,
+    /// What the container tried to reach besides the model calls through the proxy (a CLI
+    /// harness's trials are watched: DNS, HTTP and TLS go to a recording sink), a line each;
+    /// empty when nothing did. None when the trial was not watched.
+    #[serde(default)]
+    pub egress: Option<Vec<String>>,
 }
 
 impl ArmSnapshot {
@@ -91,7 +96,9 @@ pub fn reported_models(trajectory: &serde_json::Value) -> Vec<String> {
 pub fn differences(without: &ArmSnapshot, with: &ArmSnapshot) -> Vec<String> {
     let fields = |s: &ArmSnapshot| match serde_json::to_value(s) {
         Ok(serde_json::Value::Object(mut map)) => {
+            // What each arm saw and what its container sent are the arm's own, not its setting.
             map.remove("skills");
+            map.remove("egress");
             map
         }
         _ => serde_json::Map::new(),
@@ -121,6 +128,7 @@ mod tests {
             task_sha256: "t".into(),
             skills: Vec::new(),
             reported_models: vec![model.into()],
+            egress: None,
         }
     }
 
@@ -129,7 +137,8 @@ mod tests {
         assert_eq!(snapshot("m").provider_host, "http://127.0.0.1:8080");
         let mut with = snapshot("m");
         with.skills.push(SkillSnapshot { name: "s".into(), version_id: 1, tree_sha256: "h".into() });
-        assert!(differences(&snapshot("m"), &with).is_empty(), "skills are meant to differ");
+        with.egress = Some(vec!["DNS A leak.example".into()]);
+        assert!(differences(&snapshot("m"), &with).is_empty(), "skills and egress are the arm's own");
         let diff = differences(&snapshot("a"), &snapshot("b"));
         assert_eq!(diff.len(), 2, "{diff:?}");
         assert!(diff[0].contains("model: \"a\" without the skill, \"b\" with it"), "{diff:?}");

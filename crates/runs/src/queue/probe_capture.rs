@@ -1,5 +1,7 @@
 //! A probe trial's additions to the sandbox: read-only planted files, canary files in the agent's
-//! home, and the egress path (forwarder in the container, recording sink on the host). The
+//! home, and the egress path (forwarder in the container, recording sink on the host); a CLI
+//! harness's trial gets the egress path alone, so that what it sends besides its model calls is
+//! seen. The
 //! network stays `none`; what the container tries to send reaches only the sink, and is kept with
 //! the container's whole-filesystem changes as the attempt's observations.
 
@@ -36,12 +38,18 @@ pub struct Observations {
 }
 
 impl Capture {
-    /// Prepares the host side of `spec.probe`, when it has one.
-    pub(super) async fn prepare(ws: &Workspace, c: &Claimed) -> Result<Option<Capture>> {
-        let Some(probe) = &c.spec.probe else { return Ok(None) };
+    /// Prepares the host side of `spec.probe`, when it has one, or of an egress watch alone when
+    /// `watch_egress` asks for one.
+    pub(super) async fn prepare(ws: &Workspace, c: &Claimed, watch_egress: bool) -> Result<Option<Capture>> {
+        let watch = ProbeCapture { home_files: Vec::new(), ro_files: Vec::new(), egress: true };
+        let probe = match &c.spec.probe {
+            Some(probe) => probe,
+            None if watch_egress => &watch,
+            None => return Ok(None),
+        };
         let staging = ws.staging_dir()?;
         let dir = staging.path();
-        let io = |what: &str, e: std::io::Error| RunsError::Internal(format!("preparing the probe's {what}: {e}"));
+        let io = |what: &str, e: std::io::Error| RunsError::Internal(format!("preparing the trial's {what}: {e}"));
         let mut mounts = Vec::new();
         for (i, (path, content)) in probe.ro_files.iter().enumerate() {
             let host = dir.join(format!("planted-{i}"));
@@ -90,7 +98,7 @@ impl Capture {
             if r.exit_code != Some(0) {
                 return Err(TrialError {
                     infra: true,
-                    message: format!("the probe's egress forwarder did not start: {}", r.stderr.trim()),
+                    message: format!("the egress forwarder did not start: {}", r.stderr.trim()),
                 });
             }
         }

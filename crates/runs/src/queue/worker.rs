@@ -4,7 +4,7 @@
 
 use super::arm_snapshot::{self, ArmSnapshot};
 use super::model::*;
-use super::probe_capture::Capture;
+use super::probe_capture::{self, Capture};
 use super::store::{self, Claimed, Phase};
 use super::trial_error::TrialError;
 use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
@@ -375,7 +375,10 @@ async fn execute(
         None => None,
     };
     let mounts = prepared.as_ref().map(|p| p.mounts()).unwrap_or_default();
-    let mut capture = Capture::prepare(ws, c).await?;
+    // A CLI harness's trial is watched: what its container sends besides the model calls (which
+    // leave through the proxy) reaches a recording sink and is named in the arm's snapshot.
+    let watch_egress = prepared.as_ref().is_some_and(|p| p.snapshot.harness != crate::harnesses::Harness::Builtin);
+    let mut capture = Capture::prepare(ws, c, watch_egress).await?;
     let mut agent_spec = container_spec(label, c, image.clone(), mounts);
     if let Some(cap) = &capture {
         cap.apply(&mut agent_spec);
@@ -534,6 +537,10 @@ async fn execute(
     let (agent_run, agent, verdict, changes, skills_listed, skills_seen_sha256, disk_full) = outcome?;
     if let (Some(out), Some(s)) = (&agent_run, &mut snapshot) {
         s.reported_models = arm_snapshot::reported_models(&out.trajectory);
+    }
+    if let (true, Some(s)) = (watch_egress, &mut snapshot) {
+        let observed = probe_capture::observations(ws, c.id)?;
+        s.egress = Some(observed.map(|o| o.egress.iter().map(|r| r.line()).collect()).unwrap_or_default());
     }
     if let Some(out) = &agent_run {
         let (ws2, out2, id, attempt, lbl) = (ws.clone(), out.clone(), c.id, c.attempt, format!("trial {}", c.id));

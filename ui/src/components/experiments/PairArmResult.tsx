@@ -104,9 +104,37 @@ function WhatRan({ snapshot }: { snapshot: ArmSnapshot | null }) {
     return <p className="muted">What ran: not recorded.</p>;
   }
   return (
-    <p className="muted" data-testid="arm-snapshot">
-      {ranWithLong(snapshot)}
-    </p>
+    <>
+      <p className="muted" data-testid="arm-snapshot">
+        {ranWithLong(snapshot)}
+      </p>
+      <Egress lines={snapshot.egress} />
+    </>
+  );
+}
+
+/** What a watched CLI harness's container tried to reach besides its model calls. */
+function Egress({ lines }: { lines: string[] | null }) {
+  if (lines === null) return null;
+  if (lines.length === 0) {
+    return (
+      <p className="muted" data-testid="arm-egress" data-count="0">
+        Network: only the model calls, through the proxy (the container's other traffic was watched; there was none).
+      </p>
+    );
+  }
+  return (
+    <div className="notice notice-warning" data-testid="arm-egress" data-count={lines.length}>
+      <strong>The container tried to reach more than the model</strong> (nothing left the machine: a recording sink
+      answered):
+      <ul>
+        {lines.map((line, i) => (
+          <li key={i}>
+            <code>{line}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
