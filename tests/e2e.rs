@@ -1032,7 +1032,28 @@ async fn harnesses_install_from_settings_with_progress() {
     let home = tempfile::tempdir().unwrap();
     // A harness folder of its own, empty: nothing but the built-in agent is ready.
     let harnesses = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| driver::cli(home.path(), args, "");
+    cli(&["provider", "add", "gem", "--api", "gemini", "--base-url", "http://127.0.0.1:9"]);
+    cli(&["agent", "add", "gemini-e2e", "--provider", "gem", "--model", "m", "--harness", "gemini"]);
     let s = Session::start_with(home.path(), &[("SKILLSCOPE_HARNESS_DIR", harnesses.path())]).await;
+    // A configuration whose CLI is not installed is refused before anything is queued, saying how
+    // to install it.
+    s.click(Locator::Css("[data-testid=nav-runs]")).await;
+    let form = s.wait_for(Locator::Css("[data-testid=agent-run-form]")).await;
+    s.wait_for(Locator::Css("[data-testid=agent-run-config]"))
+        .await
+        .select_by_label("gemini-e2e (gem · m)")
+        .await
+        .unwrap();
+    form.find(Locator::Css("[data-testid=agent-run-instruction]")).await.unwrap().send_keys("Say hi").await.unwrap();
+    s.click(Locator::Css("[data-testid=agent-run-form] [data-testid=agent-run-submit]")).await;
+    let refused = s.wait_for(Locator::Css("[data-testid=agent-run-error]")).await;
+    s.wait_text(&refused, "gemini 0.61.0 is not installed: install it in Settings → Harnesses").await;
+    s.screenshot("e2e-harness-missing.png").await;
+    assert!(
+        s.client.find_all(Locator::Css("[data-testid=run-row][data-demo=false]")).await.unwrap().is_empty(),
+        "nothing was queued"
+    );
     s.click(Locator::Css("[data-testid=nav-settings]")).await;
     s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=builtin][data-installed=true]")).await;
     for harness in ["codex", "opencode", "gemini"] {

@@ -369,7 +369,7 @@ pub fn create(ws: &Workspace, d: &ExperimentDesign) -> Result<i64> {
         }
     }
     let configs: BTreeMap<i64, AgentConfig> =
-        d.agent_config_ids.iter().map(|&c| Ok((c, agents::agent(ws, c)?))).collect::<Result<_>>()?;
+        d.agent_config_ids.iter().map(|&c| Ok((c, agents::runnable(ws, c)?))).collect::<Result<_>>()?;
     for &skill in &d.skill_version_ids {
         skill_name(ws, skill)?;
     }

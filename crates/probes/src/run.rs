@@ -77,6 +77,7 @@ const PROJECT_README: &str = "# notes-app\n\nA small note-taking tool. `notes.tx
 
 /// Plans the probes of a version, queues their trials and records the run; returns its id.
 pub fn start(ws: &Workspace, req: &ProbeRequest) -> Result<i64> {
+    skillscope_runs::agents::runnable(ws, req.agent_config_id)?;
     let version = get_version(ws, req.version_id)?;
     let report = scans::report(ws, req.version_id)?;
     let name = version.frontmatter.name.clone().unwrap_or_else(|| format!("skill-{}", req.version_id));

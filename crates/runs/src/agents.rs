@@ -155,6 +155,17 @@ pub fn agent(ws: &Workspace, id: i64) -> Result<AgentConfig> {
         .ok_or_else(|| RunsError::NotFound(format!("no agent configuration with id {id}")))
 }
 
+/// Agent configuration `id`, refused when its harness cannot run here (a CLI not installed). What
+/// queues trials asks this, so that nothing is queued that would fail for want of it.
+pub fn runnable(ws: &Workspace, id: i64) -> Result<AgentConfig> {
+    let a = agent(ws, id)?;
+    if a.harness != Harness::Builtin {
+        crate::harnesses::binary(ws, a.harness)
+            .map_err(|e| RunsError::NotFound(format!("agent configuration {:?} cannot run: {e}", a.name)))?;
+    }
+    Ok(a)
+}
+
 pub fn delete_agent(ws: &Workspace, id: i64) -> Result<()> {
     ws.conn()?.execute("DELETE FROM agent_configs WHERE id = ?1", [id])?;
     Ok(())

@@ -55,7 +55,8 @@ export function describeError(error: AppError): ErrorDescription {
       return {
         title: "Not found",
         detail: `The requested item does not exist: ${m}.`,
-        action: "It may have been removed. Go back to the Library and refresh.",
+        action:
+          "The message says what is missing and, where it can be had, how to get it. Something removed meanwhile comes back only by adding it again.",
       };
     case "invalid_input":
       return {

@@ -1,4 +1,4 @@
-//! An agent run: one task for the built-in agent, repeated, queued like any run.
+//! An agent run: one task for an agent configuration, repeated, queued like any run.
 
 use super::model::{AgentTask, TrialSpec};
 use super::store;
@@ -29,7 +29,7 @@ pub fn create(ws: &Workspace, r: &AgentRunRequest) -> Result<i64> {
     if !(1..=100).contains(&r.repeats) {
         return Err(RunsError::InvalidInput("repeats must be 1 to 100".into()));
     }
-    crate::agents::agent(ws, r.agent_config_id)?;
+    crate::agents::runnable(ws, r.agent_config_id)?;
     if let Some(dir) = &r.workspace {
         if !std::path::Path::new(dir).is_dir() {
             return Err(RunsError::NotFound(format!("workspace folder {dir} does not exist")));
