@@ -45,8 +45,9 @@ impl WaitClock for ProxyWait {
     fn waited(&self) -> Duration {
         self.0.waited()
     }
+    /// A request in flight holds the deadline too: if it fails, its time was the provider's.
     fn waiting(&self) -> bool {
-        self.0.waiting()
+        self.0.waiting() || self.0.in_flight()
     }
 }
 

@@ -86,24 +86,18 @@ fn add(total: &mut Usage, u: &Usage) {
     total.output_tokens += u.output_tokens;
 }
 
-/// The model's answer, or None once the agent's own time is up; while the call is waiting on the
-/// provider the deadline keeps moving out, so waiting never ends the agent's run.
-async fn answer<T>(
-    call: impl std::future::Future<Output = T>,
-    wait: &ProviderWait,
+/// The model's answer, or None once the agent's own time is up. A call in flight at the deadline
+/// is let finish: until an attempt ends nobody knows whether its time was the model's (the
+/// agent's own) or a failing provider's, which is moved out of the agent's time once the attempt
+/// fails; the agent may so stop up to one request timeout late. A call that fails for good is its
+/// error (the provider's), not a wall-time stop; one answered after the deadline is a stop.
+async fn answer<R, E>(
+    call: impl std::future::Future<Output = Result<R, E>>,
     deadline: &impl Fn() -> Instant,
-) -> Option<T> {
-    tokio::pin!(call);
-    loop {
-        let check = deadline().max(Instant::now() + Duration::from_millis(50));
-        tokio::select! {
-            r = &mut call => return Some(r),
-            _ = tokio::time::sleep_until(check.into()) => {
-                if !wait.waiting() && Instant::now() >= deadline() {
-                    return None;
-                }
-            }
-        }
+) -> Option<Result<R, E>> {
+    match call.await {
+        Ok(_) if Instant::now() >= deadline() => None,
+        r => Some(r),
     }
 }
 
@@ -155,7 +149,7 @@ pub async fn run(input: RunInput<'_>) -> Result<AgentOutcome, AgentError> {
         let asked = Instant::now();
         let asked_at = time::OffsetDateTime::now_utc();
         let waited_before = wait.waited();
-        let Some(resp) = answer(input.client.complete_waiting(&req, &mut |_| {}, &wait), &wait, &deadline).await else {
+        let Some(resp) = answer(input.client.complete_waiting(&req, &mut |_| {}, &wait), &deadline).await else {
             break StopReason::WallTimeout;
         };
         let resp = resp?;

@@ -44,9 +44,10 @@ impl fmt::Debug for Client {
 /// provider's concurrency limit, in failed attempts that were retried, and sleeping before a retry
 /// (Retry-After or backoff). A caller with a time budget (the agent's wall time) leaves it out; an
 /// attempt that fails is known to be the provider's time only once it has failed, so during it
-/// [`ProviderWait::waiting`] is false. For a harness behind the proxy, whose retries happen in the
-/// harness, an answer with a retryable status counts as wait, and so does the gap until the
-/// harness's next request (its backoff).
+/// [`ProviderWait::waiting`] is false, and a caller lets an attempt in flight end before its
+/// deadline passes ([`ProviderWait::in_flight`] for a harness behind the proxy). For such a
+/// harness, whose retries happen in the harness, an answer with a retryable status counts as wait,
+/// and so does the gap until the harness's next request (its backoff).
 #[derive(Debug, Default)]
 pub struct ProviderWait {
     /// How many reasons to wait are in progress (calls queued or sleeping, a harness's backoff).
@@ -54,6 +55,17 @@ pub struct ProviderWait {
     waited_us: AtomicU64,
     /// When the last retryable answer went back to a harness, until its next request.
     backoff_since: Mutex<Option<Instant>>,
+    /// A harness's requests the proxy is forwarding now.
+    in_flight: Arc<AtomicU32>,
+}
+
+/// Counts one forwarded request as in flight until it is dropped.
+pub(crate) struct InFlight(Arc<AtomicU32>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl ProviderWait {
@@ -78,6 +90,17 @@ impl ProviderWait {
         self.add(started.elapsed());
         self.waiting.fetch_sub(1, Ordering::SeqCst);
         out
+    }
+
+    /// Whether a harness's request is being forwarded now: until it ends, nobody knows whether
+    /// its time is the model's or a failing provider's.
+    pub fn in_flight(&self) -> bool {
+        self.in_flight.load(Ordering::SeqCst) > 0
+    }
+
+    pub(crate) fn flight(&self) -> InFlight {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(self.in_flight.clone())
     }
 
     /// A harness was sent a retryable answer: it is backing off until its next request.

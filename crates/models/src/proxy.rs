@@ -4,7 +4,8 @@
 //! Requests take their place under the provider's concurrency limit like any other call, and the
 //! time the harness spends on the provider's failures (answers it will retry, and its backoff
 //! until the next request) is counted in the proxy's [`ProviderWait`], so that it can be left out
-//! of the agent's wall time. A proxy may also hold a harness to a number of model calls (its
+//! of the agent's wall time; so is whether a request is in flight, whose time is not known to be
+//! the model's until it ends. A proxy may also hold a harness to a number of model calls (its
 //! configuration's turn limit, for a harness that has no such setting of its own): the call past
 //! it is answered with an error the harness reports, and the proxy says the limit was reached.
 
@@ -134,6 +135,7 @@ fn retryable(status: StatusCode) -> bool {
 
 async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
     proxy.wait.backoff_ended();
+    let flight = proxy.wait.flight();
     let (parts, body) = request.into_parts();
     if parts.method == axum::http::Method::POST && !proxy.calls.admit() {
         // Shaped like the providers' own errors, so the harness shows the message and stops.
@@ -174,9 +176,10 @@ async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
                     response = response.header(name, value);
                 }
             }
-            // The place under the limit is held until the answer has streamed through.
+            // The place under the limit, and the request's flight, are held until the answer has
+            // streamed through.
             let body = upstream.bytes_stream().map(move |chunk| {
-                let _held = (&permit, &timed);
+                let _held = (&permit, &timed, &flight);
                 chunk
             });
             response

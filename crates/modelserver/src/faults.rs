@@ -21,6 +21,12 @@ pub enum Fault {
     },
     /// Wait this long before the first byte, then answer normally.
     Slow { delay_ms: u64 },
+    /// Wait this long, then answer with an error status: a provider failing after a while.
+    SlowServerError {
+        delay_ms: u64,
+        #[serde(default = "five_hundred")]
+        status: u16,
+    },
     /// Send part of the answer, then close the connection.
     CutStream,
     /// A 200 whose body (or one stream event) is not valid JSON.
@@ -68,7 +74,8 @@ mod tests {
         let f: Vec<Fault> = serde_json::from_str(
             r#"[{"kind":"rate_limit","retry_after_secs":2},{"kind":"server_error","status":503},
                 {"kind":"slow","delay_ms":10},{"kind":"cut_stream"},{"kind":"malformed_json"},
-                {"kind":"unauthorized"},{"kind":"rate_limit"},{"kind":"server_error"}]"#,
+                {"kind":"unauthorized"},{"kind":"rate_limit"},{"kind":"server_error"},
+                {"kind":"slow_server_error","delay_ms":5}]"#,
         )
         .unwrap();
         let q = FaultQueue::default();
@@ -81,6 +88,7 @@ mod tests {
         assert_eq!(q.pop(), Some(Fault::Unauthorized));
         assert_eq!(q.pop(), Some(Fault::RateLimit { retry_after_secs: 1 }));
         assert_eq!(q.pop(), Some(Fault::ServerError { status: 500 }));
+        assert_eq!(q.pop(), Some(Fault::SlowServerError { delay_ms: 5, status: 500 }));
         assert_eq!(q.pop(), None);
     }
 }

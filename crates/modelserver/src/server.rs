@@ -101,6 +101,10 @@ async fn model_request(
         Some(Fault::ServerError { status }) => return api.error(&ApiError::Server(status)),
         Some(Fault::Unauthorized) => return api.error(&ApiError::Unauthorized),
         Some(Fault::Slow { delay_ms }) => tokio::time::sleep(Duration::from_millis(delay_ms)).await,
+        Some(Fault::SlowServerError { delay_ms, status }) => {
+            tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+            return api.error(&ApiError::Server(status));
+        }
         Some(Fault::CutStream) => delivery = Delivery::Cut,
         Some(Fault::MalformedJson) => delivery = Delivery::Malformed,
     }

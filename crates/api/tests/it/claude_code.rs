@@ -46,8 +46,10 @@ fn claude_code_in_an_image_without_glibc_says_what_it_needs() {
     assert!(message.contains("needs a glibc Linux image"), "{message}");
 }
 
-#[test]
-fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
+/// Both arms of the copy task with Claude Code, 15 s of wall time each, on a provider whose first
+/// answers are `faults`; checks both finished with the copy and returns the provider wait the arms
+/// recorded, summed (the arms may share the faults, or one may get them all).
+fn claude_code_behind(faults: Vec<Fault>) -> u64 {
     join_session_keyring();
     let rt = rt();
     rt.block_on(debian_engine());
@@ -62,7 +64,7 @@ fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
             ..Default::default()
         }))
         .unwrap();
-    server.push_faults(vec![Fault::RateLimit { retry_after_secs: 16 }, Fault::RateLimit { retry_after_secs: 16 }]);
+    server.push_faults(faults);
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
     let config = claude_code_agent(&ws, &server.base_url, Some(KEY));
@@ -72,13 +74,27 @@ fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
     let version = import_skill(&ws, tmp.path(), "answer-keeper", ANSWER_KEEPER);
     let (p, _) = run_one_pair(&ws, &rt, version, copy_task_on_debian(tmp.path()), config);
     assert_eq!((p.without.score, p.with.score), (Some(1.0), Some(1.0)), "{:?}", p.excluded);
-    // The arms may share the 429s or one may get both: what matters is the sum, and that each
-    // arm that waited past its wall time still finished.
     let mut waited = 0;
     for trial in [p.without.trial_id, p.with.trial_id] {
         let trajectory = trajectory(&ws, trial);
         assert_eq!(trajectory["extra"]["stop_reason"], "final_answer", "{}", trajectory["extra"]);
         waited += trajectory["final_metrics"]["extra"]["provider_wait_ms"].as_u64().unwrap();
     }
+    waited
+}
+
+#[test]
+fn claude_code_waiting_on_a_rate_limited_provider_keeps_its_wall_time() {
+    let waited =
+        claude_code_behind(vec![Fault::RateLimit { retry_after_secs: 16 }, Fault::RateLimit { retry_after_secs: 16 }]);
     assert!(waited >= 31_000, "two 16 s backoffs were counted: {waited} ms");
+}
+
+/// A request in flight when the wall time runs out is let finish: it fails after 22 s (past the
+/// arm's 15 s and the 5 s the sandbox grants a command past its deadline), which makes it the
+/// provider's time, and Claude Code's retry is answered.
+#[test]
+fn claude_code_keeps_its_wall_time_through_a_request_that_fails_late() {
+    let waited = claude_code_behind(vec![Fault::SlowServerError { delay_ms: 22_000, status: 500 }]);
+    assert!(waited >= 21_900, "the failed request's 22 s were counted: {waited} ms");
 }

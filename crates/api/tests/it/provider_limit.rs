@@ -42,16 +42,14 @@ fn the_providers_limit_holds_across_trials_running_at_once() {
     assert!(peak_with_limit(4) >= 2, "with a looser limit the same trials overlap");
 }
 
-/// Waiting on a rate-limited provider is not the agent's time: the agent has 2 s of wall time,
-/// and its first model call waits 3 s behind three 429s with `Retry-After: 1` before it is
-/// answered; the trial still passes, and the request log records the wait.
-#[test]
-fn waiting_on_a_rate_limited_provider_does_not_spend_the_agents_wall_time() {
+/// One copy trial of an agent with 2 s of wall time whose provider first answers with `faults`;
+/// returns the trial and its first model request as the request log records it.
+fn two_second_agent_behind(faults: Vec<Fault>) -> (skillscope_api::queue::model::TrialView, serde_json::Value) {
     join_session_keyring();
     let rt = rt();
     rt.block_on(engine());
     let server = copying_model_server(&rt);
-    server.push_faults((0..3).map(|_| Fault::RateLimit { retry_after_secs: 1 }).collect());
+    server.push_faults(faults);
     let tmp = tempfile::tempdir().unwrap();
     let ws = Workspace::open(tmp.path().join("home")).unwrap();
     let config = scripted_builtin_agent(&ws, &server.base_url, "sk-provider-wait-0000");
@@ -71,14 +69,35 @@ fn waiting_on_a_rate_limited_provider_does_not_spend_the_agents_wall_time() {
         }),
         ..TrialSpec::command(IMAGE, vec![])
     };
-    let run = store::create_run(&ws, "rate limited", &[("slow provider".to_string(), spec)]).unwrap();
+    let run = store::create_run(&ws, "slow provider", &[("slow provider".to_string(), spec)]).unwrap();
     let (sink, _) = recorder();
     rt.block_on(drain(&ws, None, sink)).unwrap();
     let t = store::trials(&ws, run).unwrap().pop().unwrap();
-    assert_eq!(t.state, TrialState::Passed, "{}", t.message);
-    let summary = skillscope_api::trajectories::for_trial(&ws, t.id).unwrap().remove(0);
+    let Some(summary) = skillscope_api::trajectories::for_trial(&ws, t.id).unwrap().pop() else {
+        return (t, serde_json::Value::Null);
+    };
     let trajectory = serde_json::to_value(skillscope_api::trajectories::get(&ws, summary.id).unwrap()).unwrap();
-    let first = &trajectory["final_metrics"]["extra"]["model_requests"][0];
+    (t, trajectory["final_metrics"]["extra"]["model_requests"][0].clone())
+}
+
+/// Waiting on a rate-limited provider is not the agent's time: the agent has 2 s of wall time,
+/// and its first model call waits 3 s behind three 429s with `Retry-After: 1` before it is
+/// answered; the trial still passes, and the request log records the wait.
+#[test]
+fn waiting_on_a_rate_limited_provider_does_not_spend_the_agents_wall_time() {
+    let (t, first) = two_second_agent_behind((0..3).map(|_| Fault::RateLimit { retry_after_secs: 1 }).collect());
+    assert_eq!(t.state, TrialState::Passed, "{}", t.message);
     assert!(first["provider_wait_ms"].as_u64().unwrap() >= 2900, "{first}");
     assert_eq!(first["attempts"], 4, "{first}");
+}
+
+/// A request in flight when the wall time runs out, which then fails, was the provider's time: the
+/// agent's first model call takes 3 s to fail with a 500 (past its 2 s), is retried and answered;
+/// the trial passes, and the failed attempt's time is provider wait.
+#[test]
+fn a_request_failing_after_the_deadline_is_the_providers_time() {
+    let (t, first) = two_second_agent_behind(vec![Fault::SlowServerError { delay_ms: 3000, status: 500 }]);
+    assert_eq!(t.state, TrialState::Passed, "{}", t.message);
+    assert!(first["provider_wait_ms"].as_u64().unwrap() >= 2900, "{first}");
+    assert_eq!(first["attempts"], 2, "{first}");
 }
