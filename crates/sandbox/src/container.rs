@@ -17,6 +17,10 @@ pub struct Container {
     /// The writable layer's size quota the storage driver enforces; `None` when the spec asked
     /// for none or the driver cannot enforce one.
     pub disk_quota: Option<u64>,
+    /// The image it was made from, as the spec named it.
+    pub(crate) image: String,
+    /// Where its read-only mounts are.
+    pub(crate) mount_targets: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,7 +56,13 @@ impl Engine {
             }
         })?;
         let disk_quota = spec.disk_quota_bytes.filter(|_| try_quota && self.quota_support.get() == Some(&true));
-        Ok(Container { id: created.id, engine: self.clone(), disk_quota })
+        Ok(Container {
+            id: created.id,
+            engine: self.clone(),
+            disk_quota,
+            image: spec.image.clone(),
+            mount_targets: spec.ro_mounts.iter().map(|(_, target)| target.clone()).collect(),
+        })
     }
 
     async fn create_raw(

@@ -1,7 +1,7 @@
 //! Connection to the Docker engine and engine-wide operations (images, managed containers).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use bollard::models::ContainerSummaryStateEnum;
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{is_not_found, SandboxError};
 use crate::spec::MANAGED_LABEL;
+use crate::transfer::Owner;
 
 /// Time the engine may take to start answering a request (image imports are slow).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
@@ -26,6 +27,9 @@ pub struct Engine {
     socket: String,
     /// Whether the storage driver takes a per-container size quota, once a create has told.
     pub(crate) quota_support: Arc<OnceLock<bool>>,
+    /// Directories found empty in a fresh container, given to an owner (see
+    /// [`Container::give_dir`]): their archives, by image id, path and owner.
+    pub(crate) bare_dirs: Arc<Mutex<HashMap<(String, String, Owner), Vec<u8>>>>,
 }
 
 /// A container carrying the `skillscope.managed=true` label.
@@ -94,7 +98,12 @@ impl Engine {
             .await
             .map_err(|_| unavailable("no answer within 10 s".into()))?
             .map_err(|e| unavailable(e.to_string()))?;
-        let engine = Engine { docker: negotiated.with_timeout(REQUEST_TIMEOUT), socket, quota_support: Arc::default() };
+        let engine = Engine {
+            docker: negotiated.with_timeout(REQUEST_TIMEOUT),
+            socket,
+            quota_support: Arc::default(),
+            bare_dirs: Arc::default(),
+        };
         engine.ping().await?;
         Ok(engine)
     }
@@ -138,6 +147,10 @@ impl Engine {
     }
 
     /// Returns the id of `image`, pulling it first when it is not present locally.
+    pub(crate) fn bare_dirs(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String, Owner), Vec<u8>>> {
+        self.bare_dirs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     pub async fn ensure_image(&self, image: &str) -> Result<String, SandboxError> {
         match self.image_id(image).await? {
             Some(id) => Ok(id),

@@ -28,4 +28,4 @@ pub use spec::{
     ContainerSpec, NetworkMode, DEFAULT_FILE_SIZE_BYTES, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_OPEN_FILES,
     DEFAULT_PIDS_LIMIT, MANAGED_LABEL,
 };
-pub use transfer::{Owner, DOWNLOAD_LIMIT};
+pub use transfer::{DirArchive, Owner, DOWNLOAD_LIMIT};

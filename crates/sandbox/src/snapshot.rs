@@ -62,21 +62,24 @@ impl Snapshot {
 impl Container {
     /// The files under `dir` (bounded by the download limit); a missing `dir` is empty.
     pub async fn snapshot(&self, dir: &str) -> Result<Snapshot, SandboxError> {
-        // Archive entries are named after dir's last component: strip it.
-        let listing = match self.download(dir).await {
-            Ok(files) => files,
-            Err(SandboxError::Io(_)) => Vec::new(),
-            Err(e) => return Err(e),
-        };
-        let files = listing
-            .into_iter()
-            .filter_map(|(path, contents)| {
-                let (_, rel) = path.split_once('/')?;
-                Some((rel.to_string(), contents))
-            })
-            .collect();
-        Ok(Snapshot::from_files(files))
+        match self.download(dir).await {
+            Ok(files) => Ok(of_archive(files)),
+            Err(SandboxError::Io(_)) => Ok(Snapshot::default()),
+            Err(e) => Err(e),
+        }
     }
+}
+
+/// The snapshot of a directory's archive listing (entries named after the directory: stripped).
+pub(crate) fn of_archive(listing: Vec<(String, Vec<u8>)>) -> Snapshot {
+    let files = listing
+        .into_iter()
+        .filter_map(|(path, contents)| {
+            let (_, rel) = path.split_once('/')?;
+            Some((rel.to_string(), contents))
+        })
+        .collect();
+    Snapshot::from_files(files)
 }
 
 /// What changed between two snapshots of the same directory, sorted by path.

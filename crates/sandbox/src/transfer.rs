@@ -14,7 +14,7 @@ use crate::error::SandboxError;
 pub const DOWNLOAD_LIMIT: usize = 256 << 20;
 
 /// Who owns uploaded entries, by numeric id (no user database needed in the image).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Owner {
     pub uid: u64,
     pub gid: u64,
@@ -177,6 +177,19 @@ fn reown(archive: &[u8], owner: Owner) -> Result<Vec<u8>, SandboxError> {
     Ok(builder.into_inner()?)
 }
 
+/// A directory taken out of a container ([`Container::dir_archive`]).
+pub struct DirArchive {
+    parent: String,
+    archive: Vec<u8>,
+}
+
+impl DirArchive {
+    /// Its regular files, as [`Container::snapshot`] records them.
+    pub fn snapshot(&self) -> Result<crate::Snapshot, SandboxError> {
+        Ok(crate::snapshot::of_archive(unpack_files(&self.archive)?))
+    }
+}
+
 /// An absolute directory path without its trailing slash, and its parent.
 fn dir_and_parent(path: &str) -> Result<(&str, &str), SandboxError> {
     relative_target(path)?;
@@ -224,17 +237,51 @@ impl Container {
     /// Copies the directory `path` of this container (running or stopped) to the same path in
     /// `target`, as the engine archives it: contents, owners, modes and links unchanged.
     pub async fn copy_dir_to(&self, path: &str, target: &Container) -> Result<(), SandboxError> {
+        target.put_dir(&self.dir_archive(path).await?).await
+    }
+
+    /// The directory `path` as an archive, to look into ([`DirArchive::snapshot`]) and to put in
+    /// another container ([`Container::put_dir`]) without reading it twice.
+    pub async fn dir_archive(&self, path: &str) -> Result<DirArchive, SandboxError> {
         let (path, parent) = dir_and_parent(path)?;
-        let archive = self.download_archive(path).await?;
-        target.upload_archive(archive, parent, true).await
+        Ok(DirArchive { parent: parent.to_string(), archive: self.download_archive(path).await? })
+    }
+
+    /// Unpacks a directory taken from another container at the same place, owners kept.
+    pub async fn put_dir(&self, dir: &DirArchive) -> Result<(), SandboxError> {
+        self.upload_archive(dir.archive.clone(), &dir.parent, true).await
     }
 
     /// Makes the directory `path` and everything in it belong to `owner` (root without
     /// capabilities cannot chown): its archive comes out and goes back in with the owner's ids.
     /// Bounded by [`DOWNLOAD_LIMIT`].
     pub async fn give_dir(&self, path: &str, owner: Owner) -> Result<(), SandboxError> {
+        self.give(path, owner, false).await
+    }
+
+    /// [`Container::give_dir`] for a container nothing has run in yet, whose `path` holds what its
+    /// image put there: an image's folder that held nothing (with no mount under it) is known by
+    /// the image's id after the first time, and its entry alone goes in without reading it again.
+    pub async fn give_image_dir(&self, path: &str, owner: Owner) -> Result<(), SandboxError> {
+        self.give(path, owner, true).await
+    }
+
+    async fn give(&self, path: &str, owner: Owner, as_imaged: bool) -> Result<(), SandboxError> {
         let (path, parent) = dir_and_parent(path)?;
-        let archive = reown(&self.download_archive(path).await?, owner)?;
+        let under = |target: &String| target == path || target.starts_with(&format!("{path}/"));
+        let key = (as_imaged && self.image.starts_with("sha256:") && !self.mount_targets.iter().any(under))
+            .then(|| (self.image.clone(), path.to_string(), owner));
+        let known = key.as_ref().and_then(|k| self.engine.bare_dirs().get(k).cloned());
+        let archive = match known {
+            Some(archive) => archive,
+            None => {
+                let archive = reown(&self.download_archive(path).await?, owner)?;
+                if let (Some(k), 1) = (key, tar::Archive::new(&archive[..]).entries()?.count()) {
+                    self.engine.bare_dirs().insert(k, archive.clone());
+                }
+                archive
+            }
+        };
         self.upload_archive(archive, parent, true).await
     }
 

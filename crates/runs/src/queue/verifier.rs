@@ -22,6 +22,8 @@ pub(super) enum Verdict {
 pub(super) struct AgentChanges<'a> {
     pub workdir: &'a [skillscope_sandbox::FileChange],
     pub engine_at_start: &'a [skillscope_sandbox::EngineChange],
+    /// The workdir as read after the agent stopped, when it could be.
+    pub archive: Option<&'a skillscope_sandbox::DirArchive>,
 }
 
 pub(super) type Fresh = Result<skillscope_sandbox::Container, TrialError>;
@@ -85,7 +87,10 @@ pub(super) async fn verify(
     }
     let lost = || TrialError { infra: true, message: "the verifier's container was not prepared".into() };
     let fresh = fresh.ok_or_else(lost)?.await.map_err(|_| lost())??;
-    agent.copy_dir_to(&spec.workdir, &fresh).await?;
+    match changes.archive {
+        Some(archive) => fresh.put_dir(archive).await?,
+        None => agent.copy_dir_to(&spec.workdir, &fresh).await?,
+    }
     run_verifier(&fresh, spec, log).await
 }
 

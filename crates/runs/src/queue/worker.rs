@@ -417,7 +417,7 @@ async fn execute(
         // but /tmp: root without capabilities cannot write into them either.
         if let Some(owner) = spec.owner() {
             // What the image put in the workdir becomes the user's too.
-            container.give_dir(&spec.workdir, owner).await?;
+            container.give_image_dir(&spec.workdir, owner).await?;
         }
         if let Some(dir) = &spec.workspace {
             container.upload_dir(std::path::Path::new(dir), &spec.workdir, spec.owner()).await?;
@@ -505,10 +505,20 @@ async fn execute(
         if let Some(cap) = capture.as_mut() {
             cap.record(ws, c, &container).await?;
         }
-        // A workdir that filled the disk is not read back.
-        let changes = match disk_full {
-            None => skillscope_sandbox::file_changes(&before, &container.snapshot(&spec.workdir).await?),
-            Some(_) => Vec::new(),
+        // Read once, for what the agent changed and for the verifier's container; a workdir that
+        // filled the disk is not read back, and one the agent removed is empty.
+        let workdir = match disk_full {
+            Some(_) => None,
+            None => match container.dir_archive(&spec.workdir).await {
+                Ok(archive) => Some(archive),
+                Err(SandboxError::Io(_)) => None,
+                Err(e) => return Err(e.into()),
+            },
+        };
+        let changes = match (&disk_full, &workdir) {
+            (Some(_), _) => Vec::new(),
+            (None, Some(archive)) => skillscope_sandbox::file_changes(&before, &archive.snapshot()?),
+            (None, None) => skillscope_sandbox::file_changes(&before, &Snapshot::default()),
         };
         let verdict = if agent.timed_out
             || agent.oom_killed
@@ -518,7 +528,8 @@ async fn execute(
             None
         } else {
             stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-            let agent_changes = AgentChanges { workdir: &changes, engine_at_start: &engine_at_start };
+            let agent_changes =
+                AgentChanges { workdir: &changes, engine_at_start: &engine_at_start, archive: workdir.as_ref() };
             let verdict = verify(c, &container, fresh_rx.take(), agent_changes, &mut log).await?;
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)

@@ -306,6 +306,33 @@ async fn a_folder_is_given_to_a_user_whole() {
     scope.assert_clean(&engine).await;
 }
 
+/// A fresh container's folder is given the same whether it is read or known: an image's empty
+/// folder is known by the image's id after the first container (no mount under it), and one the
+/// image fills is read each time, so everything in it is the user's in every container.
+#[tokio::test]
+async fn an_images_folders_are_given_whole_in_every_fresh_container() {
+    let engine = engine().await;
+    busybox(&engine).await;
+    let scope = Scope::new("give-image");
+    let id = engine.ensure_image(BUSYBOX_TAG).await.unwrap();
+    let owner = Owner { uid: 1000, gid: 1000 };
+    let owners = |listing: &str| listing.lines().map(str::to_owned).collect::<std::collections::BTreeSet<_>>();
+    for round in 0..3 {
+        let spec = skillscope_sandbox::ContainerSpec { workdir: Some("/work".into()), ..scope.spec(&id) };
+        let c = scope.started(&engine, &spec).await;
+        c.give_image_dir("/work", owner).await.unwrap();
+        c.give_image_dir("/bin", owner).await.unwrap();
+        let work = run(&c, sh("stat -c %u:%g /work"), secs(10)).await.stdout;
+        assert_eq!(work.trim(), "1000:1000", "round {round}");
+        let bin = run(&c, sh("find /bin | while read -r p; do stat -c %u:%g \"$p\"; done"), secs(10)).await.stdout;
+        assert_eq!(owners(&bin), ["1000:1000".to_string()].into(), "round {round}: {bin}");
+        let as_owner = ExecOptions { user: Some(owner.user()), ..secs(10) };
+        assert!(run(&c, sh("touch /work/mine /bin/mine"), as_owner).await.success(), "round {round}");
+        c.remove().await.unwrap();
+    }
+    scope.assert_clean(&engine).await;
+}
+
 #[tokio::test]
 async fn uploads_snapshots_and_file_changes() {
     let engine = engine().await;
