@@ -28,9 +28,12 @@ pub struct Engine {
     /// Whether the storage driver takes a per-container size quota, once a create has told.
     pub(crate) quota_support: Arc<OnceLock<bool>>,
     /// Directories found empty in a fresh container, given to an owner (see
-    /// [`Container::give_dir`]): their archives, by image id, path and owner.
-    pub(crate) bare_dirs: Arc<Mutex<HashMap<(String, String, Owner), Vec<u8>>>>,
+    /// [`crate::Container::give_image_dir`]).
+    pub(crate) bare_dirs: Arc<Mutex<BareDirs>>,
 }
+
+/// Archives of empty image folders given to an owner, by image id, path and owner.
+pub(crate) type BareDirs = HashMap<(String, String, Owner), Vec<u8>>;
 
 /// A container carrying the `skillscope.managed=true` label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,7 +150,7 @@ impl Engine {
     }
 
     /// Returns the id of `image`, pulling it first when it is not present locally.
-    pub(crate) fn bare_dirs(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String, Owner), Vec<u8>>> {
+    pub(crate) fn bare_dirs(&self) -> std::sync::MutexGuard<'_, BareDirs> {
         self.bare_dirs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
