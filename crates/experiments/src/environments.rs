@@ -42,10 +42,9 @@ pub async fn build(
     commit: Option<&str>,
 ) -> Result<(TaskEnvironment, RepositoryEnvironment, Repository)> {
     let started = Instant::now();
-    let repo = repository::snapshot(source, commit, &ws.home().join("repositories"))
-        .map_err(|e| ExperimentError::InvalidInput(format!("the repository: {e}")))?;
-    let recipe =
-        environment::recipe(&repo).map_err(|e| ExperimentError::InvalidInput(format!("the repository: {e}")))?;
+    let unusable = |e: String| ExperimentError::InvalidInput(format!("the repository: {e}"));
+    let repo = repository::snapshot(source, commit, &ws.home().join("repositories")).map_err(unusable)?;
+    let recipe = environment::recipe(&repo).map_err(unusable)?;
     let context = task_sets::store_context(ws, &recipe.context)?;
     let tag = format!("skillscope-env/repository:{}", &repo.origin.tree_sha256[..16]);
     let engine = Engine::connect().await.map_err(RunsError::from)?;

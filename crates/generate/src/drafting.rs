@@ -115,12 +115,7 @@ impl Drafting {
     fn draft(&self, n: usize, item: Item, source: &str) -> Draft {
         let leakage = leakage(&item.instruction, &self.body);
         let warnings = crate::leakage::warning(&leakage).into_iter().collect();
-        let noun = self.kind.noun();
-        let tag = match self.kind {
-            DraftKind::Evals => "gen",
-            DraftKind::Scenarios => "scn",
-            DraftKind::Requirements => "req",
-        };
+        let (noun, tag) = self.kind.noun_and_tag();
         let name = match &item.label {
             Some(label) => format!("{} {noun} #{n}: {label}", self.skill),
             None => format!("{} {noun} #{n}", self.skill),

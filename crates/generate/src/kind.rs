@@ -52,12 +52,12 @@ impl DraftKind {
         }
     }
 
-    /// What one task of this kind is called in ids and names.
-    pub(crate) fn noun(self) -> &'static str {
+    /// What one task of this kind is called in names, and its short tag in ids.
+    pub(crate) fn noun_and_tag(self) -> (&'static str, &'static str) {
         match self {
-            DraftKind::Requirements => "requirement",
-            DraftKind::Scenarios => "scenario",
-            DraftKind::Evals => "generated",
+            DraftKind::Requirements => ("requirement", "req"),
+            DraftKind::Scenarios => ("scenario", "scn"),
+            DraftKind::Evals => ("generated", "gen"),
         }
     }
 }
