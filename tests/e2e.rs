@@ -1015,6 +1015,9 @@ async fn a_judged_experiment_is_graded_compared_and_shown() {
     let with = s.wait_for(Locator::Css("[data-testid=arm-result][data-arm=with] [data-testid=arm-judgement]")).await;
     s.wait_text(&with, "30 per unit").await;
     s.wait_text(&with, "prompt grade-expectations-v2").await;
+    // With no verifier, the run's own "passed" says only that the agent finished.
+    let state = s.wait_for(Locator::Css("[data-testid=arm-result][data-arm=with] [data-testid=trial-state]")).await;
+    s.wait_text(&state, "Finished (judged)").await;
     s.wait_for(Locator::Css(
         "[data-testid=arm-result][data-arm=without] [data-testid=arm-expectation][data-passed=false]",
     ))

@@ -4,7 +4,7 @@ import type { AttemptResult } from "../../bindings/AttemptResult";
 import type { RubricScores } from "../../bindings/RubricScores";
 import { runsHref } from "../../lib/route";
 import { ranWithLong } from "../../lib/snapshot";
-import { TrialStateBadge } from "../shared/Badge";
+import { Badge, TrialStateBadge } from "../shared/Badge";
 import { ClippedText } from "../shared/ClippedText";
 import { JudgementView } from "./JudgementView";
 import { ArmScore } from "./PairsTable";
@@ -31,7 +31,7 @@ export function PairArmResult({ name, label, arm, result, runId }: Props) {
         <span className="score" data-testid="arm-score">
           <ArmScore arm={arm} />
         </span>
-        {result && <TrialStateBadge state={result.outcome} />}
+        {result && <ArmState outcome={result.outcome} judged={arm.judgement !== null} />}
         <span className="muted" data-testid="arm-exit">
           {result?.exit_code == null ? "no exit code" : `exit code ${result.exit_code}`}
         </span>
@@ -96,6 +96,24 @@ function SkillsSeen({ listed, hashes }: { listed: string[] | null; hashes: Parti
             ))}
     </p>
   );
+}
+
+/**
+ * The attempt's state. A judged arm has no verifier: its run "passing" says only that the agent
+ * finished, so it is said so, and the judge's score above is the arm's score.
+ */
+function ArmState({ outcome, judged }: { outcome: AttemptResult["outcome"]; judged: boolean }) {
+  if (judged && outcome === "passed") {
+    return (
+      <Badge
+        title="The agent finished; with no verifier, the judge's grading below is the arm's score"
+        testId="trial-state"
+      >
+        Finished (judged)
+      </Badge>
+    );
+  }
+  return <TrialStateBadge state={outcome} />;
 }
 
 /** The effective configuration the arm ran with, as recorded when it ran (not today's configuration). */
