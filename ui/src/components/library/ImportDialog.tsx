@@ -69,6 +69,8 @@ export function ImportDialog({ initialSource = "", onClose, onImported }: Props)
           onChange={setSource}
           placeholder="/path/to/skill-folder, /path/to/skill.zip, or a git URL / repository path"
           disabled={running}
+          // A dialog that opens moves the focus into itself, to its first field.
+          // oxlint-disable-next-line jsx-a11y/no-autofocus
           autoFocus
           hint="A folder containing SKILL.md (or folders of skills), a .zip or .skill archive, or a git repository."
           pick="both"

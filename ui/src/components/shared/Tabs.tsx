@@ -1,15 +1,14 @@
 export type TabItem = { id: string; label: string; href: string; count?: number };
 
-/** Tabs as links, so each tab has its own deep-linkable URL. */
+/** Tabs as links, so each tab has its own deep-linkable URL; the active one is the current page. */
 export function Tabs({ items, active }: { items: TabItem[]; active: string }) {
   return (
-    <nav className="tabs" role="tablist">
+    <nav className="tabs">
       {items.map((t) => (
         <a
           key={t.id}
           href={t.href}
-          role="tab"
-          aria-selected={t.id === active}
+          aria-current={t.id === active ? "page" : undefined}
           className={t.id === active ? "tab active" : "tab"}
           data-testid={`tab-${t.id}`}
         >
