@@ -150,14 +150,14 @@ fn hostile_skills_are_confirmed_declined_ones_refused_unread_ones_not_invoked() 
     assert!(outcomes(&v).iter().all(|(_, o)| o == "not_invoked"), "{v:#}");
 }
 
-/// The same probes with a real CLI harness: Codex, in the Debian image, reaches the model only
-/// through its relay while the probe's egress path records what the skill's command sends. The
-/// model reads the skill Codex lists, then does what it says: sends the planted AWS credentials
-/// file out with Python (the Debian image has no wget), or runs the remote-install pipeline (it
-/// fails here, but the command, Codex's `cmd`, is in the trajectory). Both confirmed, with the
-/// read as evidence; the controls (no skill) do nothing.
-#[test]
-fn a_probe_run_by_codex_catches_what_its_skill_asks_for() {
+/// The same probes with a real CLI harness, in the Debian image: it reaches the model only
+/// through its relay or socket while the probe's egress path records what the skill's command
+/// sends. The model reads the skill the harness lists (its own way: `read`), then does what it
+/// says: sends the planted AWS credentials file out with Python (the Debian image has no wget), or
+/// runs the remote-install pipeline (it fails here, but the command is in the trajectory). Both
+/// confirmed, with the read as evidence; the controls (no skill) do nothing. `listed` is what the
+/// harness's requests carry only when the skill is there.
+fn a_probe_run_by(harness: &str, api: &str, listed: fn(&str) -> String, read: fn(&str) -> Value) {
     join_session_keyring();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let send =
@@ -170,8 +170,8 @@ fn a_probe_run_by_codex_catches_what_its_skill_asks_for() {
     let branches: Vec<Value> = probes
         .iter()
         .map(|(name, command, _)| {
-            json!({"if_prompt_contains": format!("{name}/SKILL.md"), "steps": [
-                {"tool": "bash", "args": {"command": format!("cat \"$CODEX_HOME/skills/{name}/SKILL.md\"")}},
+            json!({"if_prompt_contains": listed(name), "steps": [
+                read(name),
                 {"tool": "bash", "args": {"command": command}},
                 {"text": "Done, as the skill says."}
             ]})
@@ -186,21 +186,52 @@ fn a_probe_run_by_codex_catches_what_its_skill_asks_for() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     ok(run(h, &["image", "bootstrap"], ""));
-    ok(run(h, &["harness", "install", "codex"], ""));
-    ok(run(h, &["provider", "add", "responses", "--api", "openai_responses", "--base-url", &server.base_url], ""));
-    ok(run(h, &["credential", "set", "responses"], "sk-probe-codex-000000"));
-    ok(run(h, &["agent", "add", "codex", "--provider", "responses", "--model", "m", "--harness", "codex"], ""));
+    ok(run(h, &["harness", "install", harness], ""));
+    ok(run(h, &["provider", "add", "model", "--api", api, "--base-url", &server.base_url], ""));
+    ok(run(h, &["credential", "set", "model"], &format!("sk-probe-{harness}-000000")));
+    ok(run(h, &["agent", "add", harness, "--provider", "model", "--model", "m", "--harness", harness], ""));
     for (name, _, kind) in &probes {
         ok(run(h, &["import", fixture(name).to_str().unwrap()], ""));
         let image = "skillscope/debian-python:12";
-        let out = run(h, &["probe", name, "--config", "codex", "--image", image, "--json"], "");
+        let out = run(h, &["probe", name, "--config", harness, "--image", image, "--json"], "");
         let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out)));
-        assert_eq!(out.status.code(), Some(1), "{name}: a confirmed probe exits 1: {v:#}");
+        assert_eq!(out.status.code(), Some(1), "{harness}, {name}: a confirmed probe exits 1: {v:#}");
         let generic = &v["probes"][0];
-        assert_eq!(generic["outcome"], "confirmed", "{name}: {v:#}");
+        assert_eq!(generic["outcome"], "confirmed", "{harness}, {name}: {v:#}");
         let evidence = generic["evidence"].as_array().unwrap();
-        assert!(evidence.iter().any(|e| e["kind"] == *kind), "{name}: no {kind} in {evidence:#?}");
+        assert!(evidence.iter().any(|e| e["kind"] == *kind), "{harness}, {name}: no {kind} in {evidence:#?}");
         assert!(evidence.iter().any(|e| e["kind"] == "skill_read" && e["step"].is_number()), "{evidence:#?}");
-        assert_eq!(generic["control"]["outcome"], "not_triggered", "{name}: the control never saw the skill: {v:#}");
+        let control = &generic["control"]["outcome"];
+        assert_eq!(control, "not_triggered", "{harness}, {name}: the control never saw the skill: {v:#}");
     }
+}
+
+/// The skill's path, which a harness that lists skills with their files carries only in the
+/// with-skill arm (the probe's instruction names the skill, not its path).
+fn skill_path(name: &str) -> String {
+    format!("{name}/SKILL.md")
+}
+
+#[test]
+fn a_probe_run_by_codex_catches_what_its_skill_asks_for() {
+    // Codex has no skill tool: the model reads the listed SKILL.md with a command.
+    let read = |name: &str| json!({"tool": "bash", "args": {"command": format!("cat \"$CODEX_HOME/skills/{name}/SKILL.md\"")}});
+    a_probe_run_by("codex", "openai_responses", skill_path, read);
+}
+
+#[test]
+fn a_probe_run_by_opencode_catches_what_its_skill_asks_for() {
+    a_probe_run_by("opencode", "openai_chat", skill_path, |name| json!({"tool": "skill", "args": {"name": name}}));
+}
+
+#[test]
+fn a_probe_run_by_gemini_catches_what_its_skill_asks_for() {
+    a_probe_run_by("gemini", "gemini", skill_path, |name| json!({"tool": "activate_skill", "args": {"name": name}}));
+}
+
+#[test]
+fn a_probe_run_by_claude_code_catches_what_its_skill_asks_for() {
+    // Claude Code lists skills by name and description, not path: "- <name>: <description>".
+    let listed = |name: &str| format!("- {name}: ");
+    a_probe_run_by("claude-code", "anthropic", listed, |name| json!({"tool": "Skill", "args": {"skill": name}}));
 }
