@@ -2,9 +2,11 @@
 //! life, so a client that trickles or stalls cannot hold a connection slot for long.
 
 use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 
 const CHUNK: usize = 8 << 10;
@@ -74,8 +76,47 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
         }
     }
 
+    /// Its idle time and deadline, for a layer on it ([`Conn::layered`]).
+    pub(crate) fn limits(&self) -> (Duration, Instant) {
+        (self.idle, self.deadline)
+    }
+
+    /// A connection over `io` (a layer on another, like TLS) with that one's [`Conn::limits`].
+    pub(crate) fn layered(io: S, (idle, deadline): (Duration, Instant)) -> Self {
+        Conn { io, buf: Vec::new(), idle, deadline }
+    }
+
     pub(crate) async fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
         timeout_at(self.deadline, self.io.write_all(bytes)).await.map_err(|_| timed_out())??;
         timeout_at(self.deadline, self.io.flush()).await.map_err(|_| timed_out())?
+    }
+}
+
+/// The buffered bytes first, then the stream: what a TLS layer reads after the sink has looked
+/// at the ClientHello.
+impl<S: AsyncRead + Unpin> AsyncRead for Conn<S> {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, out: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if !this.buf.is_empty() {
+            let n = this.buf.len().min(out.remaining());
+            out.put_slice(&this.buf[..n]);
+            this.buf.drain(..n);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.io).poll_read(cx, out)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Conn<S> {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, bytes: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, bytes)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
     }
 }

@@ -127,7 +127,7 @@ impl Body {
     }
 }
 
-fn record(head: &Head, body: &Body, port: Option<u16>) -> EgressRecord {
+fn record(head: &Head, body: &Body, kind: EgressKind, port: Option<u16>) -> EgressRecord {
     let (host, path) = head.host_and_path();
     EgressRecord {
         host,
@@ -136,20 +136,27 @@ fn record(head: &Head, body: &Body, port: Option<u16>) -> EgressRecord {
         headers: head.headers.clone(),
         body: lossy(&body.kept, BODY_CAP),
         body_bytes: body.total,
-        ..EgressRecord::new(EgressKind::Http, port)
+        ..EgressRecord::new(kind, port)
     }
 }
 
 const OK_RESPONSE: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n";
 
-/// Serves HTTP requests on one connection until it closes, misbehaves or times out.
-pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, port: Option<u16>, rec: &Recorder) {
-    while let Ok(true) = serve_one(conn, port, rec).await {}
+/// Serves HTTP requests on one connection until it closes, misbehaves or times out; each is
+/// recorded as `kind` (HTTP, or HTTPS once the sink terminated the TLS around it).
+pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    conn: &mut Conn<S>,
+    kind: EgressKind,
+    port: Option<u16>,
+    rec: &Recorder,
+) {
+    while let Ok(true) = serve_one(conn, kind, port, rec).await {}
 }
 
 /// One request; `Ok(true)` when the connection may carry another.
 async fn serve_one<S: AsyncRead + AsyncWrite + Unpin>(
     conn: &mut Conn<S>,
+    kind: EgressKind,
     port: Option<u16>,
     rec: &Recorder,
 ) -> io::Result<bool> {
@@ -176,7 +183,7 @@ async fn serve_one<S: AsyncRead + AsyncWrite + Unpin>(
         // Cut short or too long: record what came, and end the connection.
         let partial = conn.buffered();
         let head = parse_head(&partial[..partial.len().min(HEAD_CAP)]);
-        rec.push(record(&head, &Body::default(), port));
+        rec.push(record(&head, &Body::default(), kind, port));
         if conn.buffered().len() >= HEAD_CAP {
             let _ = conn
                 .write(
@@ -190,7 +197,7 @@ async fn serve_one<S: AsyncRead + AsyncWrite + Unpin>(
     conn.consume(end);
     let framing = framing(&head);
     if framing == Framing::Invalid {
-        rec.push(record(&head, &Body::default(), port));
+        rec.push(record(&head, &Body::default(), kind, port));
         let _ = conn.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").await;
         return Ok(false);
     }
@@ -204,7 +211,7 @@ async fn serve_one<S: AsyncRead + AsyncWrite + Unpin>(
         Framing::Chunked => read_chunked(conn, &mut body).await,
         Framing::NoBody | Framing::Invalid => Ok(true),
     };
-    rec.push(record(&head, &body, port));
+    rec.push(record(&head, &body, kind, port));
     if !matches!(complete, Ok(true)) {
         return Ok(false);
     }

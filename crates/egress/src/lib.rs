@@ -11,7 +11,10 @@
 //! 4. once started, run [`forwarder_start_command`] with `sh -c`, preferably as root: the
 //!    agent's user (uid 1000) then can neither kill the forwarder nor take its ports.
 //!
-//! Nothing leaves the host: the sink answers every name with 127.0.0.1 and every HTTP request
+//! 5. optionally, [`write_ca`] mounted at [`CA_PATH`] and [`ca_env`] in the container's
+//!    environment: its HTTPS is then terminated by the sink and recorded in the clear.
+//!
+//! Nothing leaves the host: the sink answers every name with 127.0.0.1 and every HTTP(S) request
 //! with `200 ok`, and never connects anywhere.
 
 use std::io;
@@ -21,6 +24,7 @@ use std::path::{Path, PathBuf};
 mod conn;
 mod dns;
 mod http;
+mod intercept;
 mod record;
 mod sink;
 mod tls;
@@ -72,6 +76,25 @@ fn write_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
     std::fs::set_permissions(&partial, std::fs::Permissions::from_mode(mode))?;
     std::fs::rename(&partial, path)?;
     Ok(path.to_path_buf())
+}
+
+/// Where the sink's authority certificate is mounted in the container ([`write_ca`]).
+pub const CA_PATH: &str = "/etc/skillscope/egress-ca.pem";
+
+/// Writes a sink's authority certificate ([`Sink::ca_pem`]) to `dir/egress-ca.pem` (mode 0644)
+/// and returns its mount (host path, [`CA_PATH`]).
+pub fn write_ca(dir: &Path, pem: &str) -> io::Result<(PathBuf, String)> {
+    Ok((write_file(&dir.join("egress-ca.pem"), pem.as_bytes(), 0o644)?, CA_PATH.to_string()))
+}
+
+/// The variables (`KEY=VALUE`) that make the usual TLS clients trust [`CA_PATH`] alone: OpenSSL
+/// (Python, curl, wget), Python's requests and pip, Node and Bun, Git. Nothing else is reachable,
+/// so replacing the system's authorities loses nothing.
+pub fn ca_env() -> Vec<String> {
+    ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO", "PIP_CERT"]
+        .iter()
+        .map(|k| format!("{k}={CA_PATH}"))
+        .collect()
 }
 
 /// The read-only mounts (host path, container path) of the forwarder, the resolv.conf and the

@@ -22,6 +22,9 @@ pub enum EgressKind {
     Tls,
     /// A DNS query.
     Dns,
+    /// An HTTP request inside a TLS connection the sink terminated (the container trusted the
+    /// sink's own authority): recorded in the clear.
+    Https,
 }
 
 /// One thing a container tried to send out.
@@ -57,6 +60,9 @@ impl EgressRecord {
                 format!("HTTP {} {host}{}", self.method.as_deref().unwrap_or("?"), self.path.as_deref().unwrap_or(""))
             }
             EgressKind::Tls => format!("TLS {host}"),
+            EgressKind::Https => {
+                format!("HTTPS {} {host}{}", self.method.as_deref().unwrap_or("?"), self.path.as_deref().unwrap_or(""))
+            }
         }
     }
 

@@ -15,7 +15,8 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 
 use crate::conn::Conn;
-use crate::record::{EgressRecord, Recorder};
+use crate::intercept::Interceptor;
+use crate::record::{EgressKind, EgressRecord, Recorder};
 use crate::{dns, http, tls};
 
 /// Connections (TCP and DNS together) served at once; more are closed unanswered.
@@ -34,6 +35,8 @@ pub(crate) const DNS_SOCKET: &str = "dns.sock";
 pub struct Sink {
     dir: PathBuf,
     recorder: Arc<Recorder>,
+    /// This sink's own certificate authority, which terminates the container's HTTPS.
+    intercept: Arc<Interceptor>,
     permits: Arc<Semaphore>,
     shutdown: watch::Sender<bool>,
     accept_loops: Mutex<Vec<JoinHandle<()>>>,
@@ -56,6 +59,7 @@ impl Sink {
         let sink = Sink {
             dir: dir.to_path_buf(),
             recorder: Arc::new(Recorder::new()),
+            intercept: Arc::new(Interceptor::new().map_err(io::Error::other)?),
             permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
             shutdown,
             accept_loops: Mutex::new(Vec::new()),
@@ -72,12 +76,19 @@ impl Sink {
                 listener,
                 service,
                 sink.recorder.clone(),
+                sink.intercept.clone(),
                 sink.permits.clone(),
                 sink.shutdown.subscribe(),
             ));
             sink.accept_loops.lock().unwrap_or_else(|e| e.into_inner()).push(task);
         }
         Ok(sink)
+    }
+
+    /// The certificate of this sink's authority (PEM): a container that trusts it (see
+    /// [`crate::write_ca`]) has its HTTPS recorded in the clear.
+    pub fn ca_pem(&self) -> &str {
+        self.intercept.ca_pem()
     }
 
     /// The directory holding the sockets (mount it at [`crate::CONTAINER_SOCKET_DIR`]).
@@ -134,6 +145,7 @@ async fn accept_loop(
     listener: UnixListener,
     service: Service,
     recorder: Arc<Recorder>,
+    intercept: Arc<Interceptor>,
     permits: Arc<Semaphore>,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -153,28 +165,37 @@ async fn accept_loop(
         };
         // Over the limit the connection is dropped: the client sees it closed.
         let Ok(permit) = permits.clone().try_acquire_owned() else { continue };
-        let (recorder, mut shutdown) = (recorder.clone(), shutdown.clone());
+        let (recorder, intercept, mut shutdown) = (recorder.clone(), intercept.clone(), shutdown.clone());
         tokio::spawn(async move {
             let _permit = permit;
             tokio::select! {
                 _ = shutdown.wait_for(|stop| *stop) => {}
-                _ = serve(stream, service, &recorder) => {}
+                _ = serve(stream, service, &recorder, &intercept) => {}
             }
         });
     }
 }
 
-async fn serve<S: AsyncRead + AsyncWrite + Unpin>(stream: S, service: Service, rec: &Recorder) {
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: S,
+    service: Service,
+    rec: &Recorder,
+    intercept: &Interceptor,
+) {
     let mut conn = Conn::new(stream, IDLE_TIMEOUT, CONNECTION_LIFETIME);
     match service {
         Service::Dns => dns::serve(&mut conn, rec).await,
-        Service::Tcp => serve_tcp(&mut conn, rec).await,
+        Service::Tcp => serve_tcp(&mut conn, rec, Some(intercept)).await,
     }
 }
 
 /// A forwarded TCP connection: the forwarder's `PORT <n>` line, then TLS if the client's
 /// first byte starts a handshake record, else HTTP (whatever the port: the bytes decide).
-async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, rec: &Recorder) {
+async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(
+    conn: &mut Conn<S>,
+    rec: &Recorder,
+    intercept: Option<&Interceptor>,
+) {
     // Something in the container may connect to the socket itself, without the header.
     let _ = conn.fill_to(5).await;
     let mut port = None;
@@ -186,14 +207,15 @@ async fn serve_tcp<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, rec: &
         return;
     }
     if conn.buffered()[0] == 0x16 {
-        tls::serve(conn, port, rec).await;
+        tls::serve(conn, port, rec, intercept).await;
     } else {
-        http::serve(conn, port, rec).await;
+        http::serve(conn, EgressKind::Http, port, rec).await;
     }
 }
 
 /// What the sink records and answers for one connection that sends `input` and closes, to its DNS
-/// socket (`dns`) or its TCP one, without sockets: the tests' and the fuzz target's entry point.
+/// socket (`dns`) or its TCP one, without sockets and without terminating TLS: the tests' and the
+/// fuzz target's entry point.
 pub async fn replay(dns: bool, input: &[u8]) -> (Vec<EgressRecord>, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (mut client, server) = tokio::io::duplex(64 << 10);
@@ -209,7 +231,7 @@ pub async fn replay(dns: bool, input: &[u8]) -> (Vec<EgressRecord>, Vec<u8>) {
         if dns {
             dns::serve(&mut conn, &rec).await;
         } else {
-            serve_tcp(&mut conn, &rec).await;
+            serve_tcp(&mut conn, &rec, None).await;
         }
     };
     tokio::join!(client_side, server_side);
@@ -317,13 +339,60 @@ mod tests {
         }
     }
 
+    /// A client that trusts the sink's authority has its HTTPS request recorded in the clear, after
+    /// the ClientHello's record; one that does not ends the handshake, its server name recorded.
+    #[tokio::test]
+    async fn https_is_seen_in_the_clear_by_a_client_that_trusts_the_sink() {
+        use rustls::pki_types::{pem::PemObject, CertificateDer, ServerName};
+        let dir = tempfile::tempdir().unwrap();
+        let sink = Sink::start(dir.path()).unwrap();
+        let client = |trusted: bool| {
+            let mut roots = rustls::RootCertStore::empty();
+            let other = Interceptor::new().unwrap();
+            let pem = if trusted { sink.ca_pem() } else { other.ca_pem() };
+            roots.add(CertificateDer::from_pem_slice(pem.as_bytes()).unwrap()).unwrap();
+            let provider = Arc::new(rustls::crypto::ring::default_provider());
+            let config = rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+            tokio_rustls::TlsConnector::from(Arc::new(config))
+        };
+        let connect = |host: &'static str, trusted: bool| {
+            let (connector, path) = (client(trusted), dir.path().join(TCP_SOCKET));
+            async move {
+                let mut stream = UnixStream::connect(path).await.unwrap();
+                stream.write_all(b"PORT 443\n").await.unwrap();
+                connector.connect(ServerName::try_from(host).unwrap(), stream).await
+            }
+        };
+        let mut tls = connect("secure.example", true).await.expect("the sink's certificate is trusted");
+        let request =
+            "POST /in?k=1 HTTP/1.1\r\nHost: secure.example\r\nContent-Length: 9\r\nConnection: close\r\n\r\nCANARYTLS";
+        tls.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let _ = tls.read_to_end(&mut answer).await;
+        assert!(String::from_utf8_lossy(&answer).ends_with("\r\n\r\nok"), "{}", String::from_utf8_lossy(&answer));
+        assert!(connect("pinned.example", false).await.is_err(), "a client with other roots refuses the sink");
+        sink.stop().await;
+        let records = sink.records();
+        let lines: Vec<String> = records.iter().map(EgressRecord::line).collect();
+        assert_eq!(
+            lines,
+            ["TLS secure.example", "HTTPS POST secure.example/in?k=1", "TLS pinned.example"],
+            "{records:#?}"
+        );
+        assert_eq!((records[1].body.as_str(), records[1].port), ("CANARYTLS", Some(443)));
+    }
+
     #[tokio::test]
     async fn a_silent_connection_times_out() {
         let (_client, server) = tokio::io::duplex(1024);
         let rec = Recorder::new();
         let mut conn = Conn::new(server, Duration::from_millis(100), Duration::from_secs(10));
         let started = std::time::Instant::now();
-        serve_tcp(&mut conn, &rec).await;
+        serve_tcp(&mut conn, &rec, None).await;
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(rec.records().is_empty());
     }

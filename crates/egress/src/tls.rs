@@ -1,10 +1,13 @@
-//! TLS on the sink is never terminated (we hold no certificate the client would trust, and a
-//! skill's secrets are not ours to decrypt): the ClientHello is read for its server name (SNI),
-//! recorded, and the connection refused with a handshake-failure alert.
+//! TLS on the sink: the ClientHello is read for its server name (SNI) and recorded. With an
+//! [`Interceptor`] (a live sink's), the connection is then terminated with a certificate for that
+//! name and the HTTP inside is recorded in the clear; a client that does not trust it ends the
+//! handshake. Without one (a replay), the connection is refused with a handshake-failure alert.
 
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use crate::conn::Conn;
+use crate::http;
+use crate::intercept::Interceptor;
 use crate::record::{lossy, EgressKind, EgressRecord, Recorder, BODY_CAP};
 
 const HANDSHAKE: u8 = 0x16;
@@ -103,7 +106,12 @@ pub(crate) fn server_name(body: &[u8]) -> Option<String> {
     None
 }
 
-pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>, port: Option<u16>, rec: &Recorder) {
+pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    conn: &mut Conn<S>,
+    port: Option<u16>,
+    rec: &Recorder,
+    intercept: Option<&Interceptor>,
+) {
     let hello = loop {
         match client_hello(conn.buffered()) {
             Hello::NeedMore if conn.buffered().len() <= 2 * MAX_HELLO => {}
@@ -115,6 +123,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>,
         }
     };
     let mut record = EgressRecord::new(EgressKind::Tls, port);
+    let named = matches!(hello, Hello::Parsed(Some(_)));
     match hello {
         Hello::Parsed(host) => record.host = host,
         _ => {
@@ -124,7 +133,20 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut Conn<S>,
         }
     }
     rec.push(record);
-    let _ = conn.write(&ALERT).await;
+    match intercept {
+        Some(intercept) if named => {
+            let limits = conn.limits();
+            let accepted = tokio::time::timeout_at(limits.1, intercept.acceptor.accept(&mut *conn)).await;
+            if let Ok(Ok(tls)) = accepted {
+                let mut inner = Conn::layered(tls, limits);
+                http::serve(&mut inner, EgressKind::Https, port, rec).await;
+                let _ = tokio::time::timeout_at(limits.1, inner.shutdown()).await;
+            }
+        }
+        _ => {
+            let _ = conn.write(&ALERT).await;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,8 @@ use futures_util::TryStreamExt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{is_not_found, SandboxError};
+use crate::owner::Owner;
 use crate::spec::MANAGED_LABEL;
-use crate::transfer::Owner;
 
 /// Time the engine may take to start answering a request (image imports are slow).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(600);

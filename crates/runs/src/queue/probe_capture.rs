@@ -63,6 +63,8 @@ impl Capture {
             let forwarder = skillscope_egress::write_forwarder(dir).map_err(|e| io("forwarder", e))?;
             let resolv = skillscope_egress::write_resolv_conf(dir).map_err(|e| io("resolver", e))?;
             mounts.extend(skillscope_egress::ro_mounts(&forwarder, &resolv, &sockets));
+            // The sink's authority, trusted in the container: its HTTPS is recorded in the clear.
+            mounts.push(skillscope_egress::write_ca(dir, sink.ca_pem()).map_err(|e| io("egress authority", e))?);
             Some(sink)
         } else {
             None
@@ -72,12 +74,13 @@ impl Capture {
     }
 
     /// Adds the mounts and, for egress, the setting that lets an unprivileged forwarder listen on
-    /// ports 53, 80 and 443.
+    /// ports 53, 80 and 443, and the variables that make TLS clients trust the sink's authority.
     pub(super) fn apply(&self, spec: &mut ContainerSpec) {
         spec.ro_mounts.extend(self.mounts.iter().cloned());
         if self.sink.is_some() {
             let (key, value) = skillscope_egress::UNPRIVILEGED_PORTS_SYSCTL;
             spec.sysctls.insert(key.to_string(), value.to_string());
+            spec.env.extend(skillscope_egress::ca_env());
         }
     }
 
