@@ -7,6 +7,9 @@
 # starts what the tests need first.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+# A clean build gains nothing from incremental caches, which would double the target folder
+# (a CI machine once ran out of disk in the first build).
+export CARGO_INCREMENTAL=0
 ensure_apt "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_rust
 ensure_rust_tools
