@@ -34,6 +34,8 @@ fn reports(
     reviewer: Option<&(String, String)>,
 ) -> Result<Vec<(Source, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
+        // The detectors compile on the other core while this one reads the skills.
+        std::thread::spawn(skillscope_api::scan::prepare);
         let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
         let mut reports = scans::scan_staged(ws, &staged);
         if let Some((provider, model)) = reviewer {

@@ -10,9 +10,39 @@ pub(super) struct Payload {
     pub text: String,
 }
 
-fn b64_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(&super::rules::ascii_boundaries(r"[A-Za-z0-9+/_-]{32,}={0,2}")).unwrap())
+/// Runs of 32 or more base64 characters (either alphabet) with up to two `=` of padding, by
+/// position: what the regex `[A-Za-z0-9+/_-]{32,}={0,2}` finds, in one plain pass over the bytes.
+fn b64_runs(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    const B64: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 256 {
+            let b = c as u8;
+            t[c] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-');
+            c += 1;
+        }
+        t
+    };
+    let is_b64 = |c: u8| B64[usize::from(c)];
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let start = i;
+            while i < b.len() && is_b64(b[i]) {
+                i += 1;
+            }
+            if i - start >= 32 {
+                let run_end = i;
+                while i < b.len() && i - run_end < 2 && b[i] == b'=' {
+                    i += 1;
+                }
+                return Some((start, &text[start..i]));
+            }
+            i += usize::from(i == start);
+        }
+        None
+    })
 }
 
 fn hex_re() -> &'static Regex {
@@ -37,8 +67,7 @@ fn readable(bytes: &[u8]) -> Option<String> {
 
 pub(super) fn payloads(text: &str) -> Vec<Payload> {
     let mut out = Vec::new();
-    for m in b64_re().find_iter(text) {
-        let s = m.as_str();
+    for (pos, s) in b64_runs(text) {
         // Identifiers and paths are long [A-Za-z0-9_-] runs too; base64 mixes cases and digits.
         if !(s.chars().any(|c| c.is_ascii_digit() || c == '+' || c == '/' || c == '=')
             && s.chars().any(|c| c.is_ascii_uppercase())
@@ -47,7 +76,7 @@ pub(super) fn payloads(text: &str) -> Vec<Payload> {
             continue;
         }
         if let Some(t) = base64_bytes(s).as_deref().and_then(readable) {
-            out.push(Payload { pos: m.start(), encoding: "base64", text: t });
+            out.push(Payload { pos, encoding: "base64", text: t });
         }
     }
     for m in hex_re().find_iter(text) {
@@ -104,5 +133,22 @@ mod tests {
         let p = payloads(r#"h = "\x69\x6d\x70\x6f\x72\x74\x20\x6f\x73""#);
         assert_eq!(p[0].text, "import os");
         assert!(payloads("sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08").is_empty());
+    }
+
+    #[test]
+    fn base64_runs_are_what_the_regex_finds() {
+        let re = Regex::new(r"[A-Za-z0-9+/_-]{32,}={0,2}").unwrap();
+        let long = "QWxhZGRpbjpvcGVuIHNlc2FtZQ0KQWxhZGRpbjpvcGVuIHNlc2FtZQ";
+        for text in [
+            String::new(),
+            long.to_string(),
+            format!("x{long}===y {long}= é{long}=="),
+            "a".repeat(31),
+            format!("{} {long}", "a".repeat(31)),
+            format!("ü{long}ü{long}"),
+        ] {
+            let want: Vec<(usize, &str)> = re.find_iter(&text).map(|m| (m.start(), m.as_str())).collect();
+            assert_eq!(b64_runs(&text).collect::<Vec<_>>(), want, "{text:?}");
+        }
     }
 }

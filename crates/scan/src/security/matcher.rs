@@ -57,8 +57,10 @@ fn quoted(text: &str, pos: usize) -> bool {
 
 pub(super) fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    for (rule, regex) in rules.iter().zip(compiled(rules)) {
-        for m in regex.find_iter(text) {
+    let c = compiled(rules);
+    for i in c.set.matches(text).iter() {
+        let rule = &rules[i];
+        for m in c.each[i].find_iter(text) {
             if rule.negatable && negation().is_match(line_prefix(text, m.start())) {
                 continue;
             }

@@ -11,6 +11,7 @@ mod rules;
 mod scripts;
 mod shell_vars;
 pub mod taxonomy;
+mod tree;
 pub mod unicode;
 
 use crate::report::{SecurityFinding, SecurityReport, Severity};
@@ -137,6 +138,12 @@ fn file_hits(t: &TextFile) -> Vec<Hit> {
         hits.push(Hit::new("D3", if hiding { Severity::High } else { Severity::Medium }, 0.7, u.pos, msg));
     }
     hits
+}
+
+pub(crate) fn prepare() {
+    for table in [rules::PROSE, rules::SHELL, rules::ARTIFACT] {
+        rules::compiled(table);
+    }
 }
 
 pub fn analyze(skill: &Skill) -> Vec<SecurityFinding> {

@@ -8,6 +8,7 @@
 
 use super::decode::{base64_bytes, hex_bytes};
 use super::lang::Lang;
+use super::tree::Flat;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -31,18 +32,15 @@ pub(super) struct Names<'a> {
 const MAX_DEPTH: u8 = 8;
 
 impl<'a> Names<'a> {
-    pub(super) fn collect(lang: Lang, code: &'a str, root: Node) -> Names<'a> {
+    pub(super) fn collect(lang: Lang, code: &'a str, flat: &Flat) -> Names<'a> {
         let mut names = Names { lang, code, bindings: HashMap::new(), consts: HashMap::new() };
         let mut pending = Vec::new();
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
+        for (&n, &kind) in flat.nodes.iter().zip(&flat.kinds) {
+            match kind {
                 "import_statement" | "import_from_statement" => names.imports(n),
                 "assignment" | "variable_declarator" | "assignment_expression" => pending.push(n),
                 _ => {}
             }
-            let mut c = n.walk();
-            stack.extend(n.children(&mut c));
         }
         // Assignments may refer to each other in any order: settle them in a few rounds.
         for _ in 0..3 {

@@ -7,6 +7,7 @@ use super::matcher::{self, Hit};
 use super::names::Names;
 use super::rules::{ARTIFACT, SHELL};
 use super::shell_vars;
+use super::tree::Flat;
 use crate::report::Severity::{self, *};
 use regex::Regex;
 use std::cell::RefCell;
@@ -79,16 +80,16 @@ pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
     let Some(tree) = parse(lang, code) else {
         return Vec::new();
     };
-    let root = tree.root_node();
-    let stripped = blank_comments(lang, code, root);
+    let flat = Flat::new(lang, tree.root_node());
+    let stripped = blank_comments(lang, code, &flat);
     let mut hits = matcher::run(SHELL, &stripped);
     hits.extend(matcher::run(ARTIFACT, &stripped));
     if lang == Lang::Shell {
         hits.extend(expanded_hits(&stripped));
     }
-    let names = Names::collect(lang, code, root);
-    let mut a = Analyzer { lang, code, stripped: &stripped, names, hits: Vec::new() };
-    a.walk(root);
+    let names = Names::collect(lang, code, &flat);
+    let mut a = Analyzer { lang, code, stripped: &stripped, names, flat: &flat, hits: Vec::new() };
+    a.walk();
     a.file_level();
     hits.extend(a.hits);
     hits
@@ -109,23 +110,21 @@ fn expanded_hits(stripped: &str) -> Vec<Hit> {
 }
 
 /// Code with comments (and Python docstrings) replaced by spaces, newlines kept.
-fn blank_comments(lang: Lang, code: &str, root: Node) -> String {
+fn blank_comments(lang: Lang, code: &str, flat: &Flat) -> String {
     let mut bytes = code.as_bytes().to_vec();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
+    for (i, n) in flat.nodes.iter().enumerate() {
         let docstring = lang == Lang::Python
-            && n.kind() == "string"
-            && n.parent().is_some_and(|p| p.kind() == "expression_statement" && p.named_child_count() == 1);
-        if n.kind() == "comment" || docstring {
+            && flat.kinds[i] == "string"
+            && flat
+                .parent(i)
+                .is_some_and(|p| flat.kinds[p] == "expression_statement" && flat.nodes[p].named_child_count() == 1);
+        if flat.kinds[i] == "comment" || docstring {
             for b in &mut bytes[n.start_byte()..n.end_byte()] {
                 if *b != b'\n' {
                     *b = b' ';
                 }
             }
-            continue;
         }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
     }
     String::from_utf8(bytes).unwrap_or_else(|_| code.to_string())
 }
@@ -135,6 +134,7 @@ struct Analyzer<'a> {
     code: &'a str,
     stripped: &'a str,
     names: Names<'a>,
+    flat: &'a Flat<'a>,
     hits: Vec<Hit>,
 }
 
@@ -152,37 +152,29 @@ impl<'a> Analyzer<'a> {
         self.hits.push(Hit::new(p, Critical, 0.9, n.start_byte(), msg).pinned());
     }
 
-    fn walk(&mut self, root: Node) {
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "call" | "call_expression" | "new_expression" => self.call(n),
-                "while_statement" | "for_statement" => self.lp(n),
-                "comment" => continue,
+    fn walk(&mut self) {
+        for i in 0..self.flat.nodes.len() {
+            match self.flat.kinds[i] {
+                "call" | "call_expression" | "new_expression" => self.call(i),
+                "while_statement" | "for_statement" => self.lp(i),
                 _ => {}
             }
-            let mut c = n.walk();
-            stack.extend(n.children(&mut c));
         }
     }
 
-    /// Text of the enclosing function (or the whole file), for co-occurrence checks.
-    fn scope(&self, n: Node) -> &'a str {
-        let mut cur = n.parent();
-        while let Some(p) = cur {
-            if matches!(
-                p.kind(),
-                "function_definition"
-                    | "function_declaration"
-                    | "function_expression"
-                    | "arrow_function"
-                    | "method_definition"
-            ) {
-                return &self.stripped[p.start_byte()..p.end_byte()];
-            }
-            cur = p.parent();
+    /// Text of the function enclosing node `i` (or the whole file), for co-occurrence checks.
+    fn scope(&self, i: usize) -> &'a str {
+        const FUNCTIONS: [&str; 5] = [
+            "function_definition",
+            "function_declaration",
+            "function_expression",
+            "arrow_function",
+            "method_definition",
+        ];
+        match self.flat.enclosing(i, &FUNCTIONS).map(|p| self.flat.nodes[p]) {
+            Some(f) => &self.stripped[f.start_byte()..f.end_byte()],
+            None => self.stripped,
         }
-        self.stripped
     }
 
     /// `expr` matches `re` directly or through an assignment to it in `scope`.
@@ -212,7 +204,8 @@ impl<'a> Analyzer<'a> {
         found
     }
 
-    fn call(&mut self, n: Node) {
+    fn call(&mut self, i: usize) {
+        let n = self.flat.nodes[i];
         let Some(function) = n.child_by_field_name("function").or_else(|| n.child_by_field_name("constructor")) else {
             return;
         };
@@ -226,7 +219,7 @@ impl<'a> Analyzer<'a> {
         let args_text = self.text(args);
         let first = args.named_child(0);
         let first_text = first.map_or("", |f| self.text(f));
-        let scope = self.scope(n);
+        let scope = self.scope(i);
         let last = callee.rsplit('.').next().unwrap_or(&callee);
 
         let dynamic_eval = match self.lang {
@@ -328,7 +321,7 @@ impl<'a> Analyzer<'a> {
         }
 
         if self.lang == Lang::Python && matches!(callee.as_str(), "open" | "io.open" | "Path" | "pathlib.Path") {
-            self.path_traversal(n, first_text, scope);
+            self.path_traversal(i, first_text, scope);
         }
     }
 
@@ -358,8 +351,9 @@ impl<'a> Analyzer<'a> {
     }
 
     /// open() of a path built from a function parameter with no containment check.
-    fn path_traversal(&mut self, n: Node, arg: &str, scope: &str) {
-        let Some(func) = ancestor(n, "function_definition") else {
+    fn path_traversal(&mut self, i: usize, arg: &str, scope: &str) {
+        let n = self.flat.nodes[i];
+        let Some(func) = self.flat.ancestor(i, "function_definition").map(|f| self.flat.nodes[f]) else {
             return;
         };
         let Some(params) = func.child_by_field_name("parameters") else {
@@ -389,7 +383,8 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn lp(&mut self, n: Node) {
+    fn lp(&mut self, i: usize) {
+        let n = self.flat.nodes[i];
         let cond = n.child_by_field_name("condition").map(|c| {
             self.text(c).trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace() || c == ';').to_string()
         });
@@ -402,7 +397,10 @@ impl<'a> Analyzer<'a> {
         }
         let body = n.child_by_field_name("body").map_or(self.text(n), |b| self.text(b));
         // A loop inside try/except in the same function ends by exception (e.g. EOFError).
-        let in_try = ancestor(n, "try_statement").is_some_and(|t| self.scope(t).contains(self.text(t)));
+        let in_try = self
+            .flat
+            .ancestor(i, "try_statement")
+            .is_some_and(|t| self.scope(t).contains(self.text(self.flat.nodes[t])));
         if in_try || loop_exit_re().is_match(body) {
             return;
         }
@@ -454,17 +452,6 @@ impl<'a> Analyzer<'a> {
             self.hits.push(hit);
         }
     }
-}
-
-fn ancestor<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cur = n.parent();
-    while let Some(p) = cur {
-        if p.kind() == kind {
-            return Some(p);
-        }
-        cur = p.parent();
-    }
-    None
 }
 
 fn contains_word(text: &str, word: &str) -> bool {

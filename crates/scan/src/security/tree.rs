@@ -1,0 +1,115 @@
+//! A script's syntax tree walked once: every node with its kind and parent, in the order the
+//! analyses visit it. One walk with one cursor replaces a cursor per node, a string lookup per
+//! `kind()` and the parent searches of `Node::parent` (each a descent from the root).
+
+use super::lang::Lang;
+use std::sync::OnceLock;
+use tree_sitter::Node;
+
+pub(super) struct Flat<'t> {
+    pub nodes: Vec<Node<'t>>,
+    pub kinds: Vec<&'static str>,
+    parents: Vec<Option<u32>>,
+}
+
+/// Node kind names by kind id, per grammar.
+fn kind_names(lang: Lang) -> &'static [&'static str] {
+    static TABLES: [OnceLock<Vec<&'static str>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match lang {
+        Lang::Python => 0,
+        Lang::Shell => 1,
+        Lang::JavaScript => 2,
+    };
+    TABLES[slot].get_or_init(|| {
+        let g = lang.grammar();
+        (0..g.node_kind_count()).map(|id| g.node_kind_for_id(id as u16).unwrap_or("")).collect()
+    })
+}
+
+impl<'t> Flat<'t> {
+    /// Depth first, last child first: the order the scanner's rules were written against. That
+    /// order is the reverse of a plain post-order walk, which one cursor does without restarts.
+    pub(super) fn new(lang: Lang, root: Node<'t>) -> Flat<'t> {
+        const NONE: u32 = u32::MAX;
+        let names = kind_names(lang);
+        let (mut nodes, mut parents) = (Vec::new(), Vec::new());
+        // Indices of emitted nodes whose parent comes later, and where each open level starts.
+        let (mut waiting, mut levels) = (Vec::<u32>::new(), Vec::<usize>::new());
+        let mut cursor = root.walk();
+        'descend: loop {
+            while cursor.goto_first_child() {
+                levels.push(waiting.len());
+            }
+            loop {
+                waiting.push(nodes.len() as u32);
+                nodes.push(cursor.node());
+                parents.push(NONE);
+                if cursor.goto_next_sibling() {
+                    continue 'descend;
+                }
+                if !cursor.goto_parent() {
+                    break 'descend;
+                }
+                let parent = nodes.len() as u32;
+                for child in waiting.drain(levels.pop().unwrap_or(0)..) {
+                    parents[child as usize] = parent;
+                }
+            }
+        }
+        let last = nodes.len() as u32 - 1;
+        nodes.reverse();
+        parents.reverse();
+        Flat {
+            kinds: nodes.iter().map(|n| names.get(usize::from(n.kind_id())).copied().unwrap_or("")).collect(),
+            nodes,
+            parents: parents.into_iter().map(|p| (p != NONE).then(|| last - p)).collect(),
+        }
+    }
+
+    pub(super) fn parent(&self, i: usize) -> Option<usize> {
+        self.parents[i].map(|p| p as usize)
+    }
+
+    /// The nearest enclosing node of `kind`, by index.
+    pub(super) fn ancestor(&self, i: usize, kind: &str) -> Option<usize> {
+        std::iter::successors(self.parent(i), |&p| self.parent(p)).find(|&p| self.kinds[p] == kind)
+    }
+
+    /// The nearest enclosing node whose kind is one of `kinds`.
+    pub(super) fn enclosing(&self, i: usize, kinds: &[&str]) -> Option<usize> {
+        std::iter::successors(self.parent(i), |&p| self.parent(p)).find(|&p| kinds.contains(&self.kinds[p]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The order and parents a walk with `Node::children` and `Node::parent` gives.
+    fn reference(root: Node) -> Vec<(Node, Option<Node>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            out.push((n, n.parent()));
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+        out
+    }
+
+    #[test]
+    fn one_cursor_walk_gives_the_order_and_parents_of_the_node_walk() {
+        let code = "import os\ndef f(a, b=[1, (2, 3)]):\n    # note\n    return os.system(a + b)\n\nclass C:\n    x = f('ls')\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&Lang::Python.grammar()).unwrap();
+        let tree = parser.parse(code, None).unwrap();
+        let flat = Flat::new(Lang::Python, tree.root_node());
+        let want = reference(tree.root_node());
+        assert_eq!(flat.nodes.len(), want.len());
+        for (i, (node, parent)) in want.iter().enumerate() {
+            assert_eq!(flat.nodes[i], *node);
+            assert_eq!(flat.kinds[i], node.kind());
+            assert_eq!(flat.parent(i).map(|p| flat.nodes[p]), *parent);
+        }
+    }
+}
