@@ -5,7 +5,7 @@
 //! shell, secrets sent to the network, a decoded payload run).
 
 use super::lang::Lang;
-use super::matcher::{self, Hit};
+use super::matcher::{Hit, Matched};
 use super::rules::{ARTIFACT, PROSE, SHELL};
 use super::scripts;
 use crate::markdown;
@@ -55,8 +55,9 @@ pub(super) fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
         }
         prose.push('\n');
     }
-    let mut hits = matcher::run(PROSE, &prose);
-    let mut shell = matcher::run(SHELL, &prose);
+    let matched = Matched::new(&prose);
+    let mut hits = matched.hits(PROSE);
+    let mut shell = matched.hits(SHELL);
     for h in &mut shell {
         let line = &prose[offset_of(crate::skill::line_at(&prose, h.pos))..];
         let line = line.lines().next().unwrap_or("");
@@ -65,7 +66,7 @@ pub(super) fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
         }
     }
     hits.extend(shell);
-    hits.extend(matcher::run(ARTIFACT, &prose).into_iter().filter_map(|mut h| match h.pattern {
+    hits.extend(matched.hits(ARTIFACT).into_iter().filter_map(|mut h| match h.pattern {
         "B3" => Some(h),
         "C1" => {
             h.severity = Severity::Medium;
@@ -79,11 +80,12 @@ pub(super) fn scan(text: &str, is_skill_md: bool) -> Vec<Hit> {
         let mut fh = match Lang::from_fence(&fence.lang) {
             Some(lang) => scripts::scan(lang, &fence.code),
             None if matches!(fence.lang.as_str(), "" | "text" | "txt" | "markdown" | "md" | "plain") => {
-                let mut v = matcher::run(PROSE, &fence.code);
-                v.extend(matcher::run(SHELL, &fence.code));
+                let matched = Matched::new(&fence.code);
+                let mut v = matched.hits(PROSE);
+                v.extend(matched.hits(SHELL));
                 v
             }
-            None => matcher::run(ARTIFACT, &fence.code),
+            None => Matched::new(&fence.code).hits(ARTIFACT),
         };
         let setup = fence.heading.as_deref().is_some_and(|t| setup_heading().is_match(t));
         if (setup || !is_skill_md) && !directive().is_match(&fence.lead_in) {

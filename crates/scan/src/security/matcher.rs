@@ -2,7 +2,8 @@
 
 use super::rules::{compiled, is_placeholder, TextRule, PROSE};
 use crate::report::Severity;
-use regex::Regex;
+use regex::{Regex, SetMatches};
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 /// A detector match, positioned by byte offset in the scanned text.
@@ -55,27 +56,46 @@ fn quoted(text: &str, pos: usize) -> bool {
     line_prefix(text, pos).chars().filter(|c| matches!(c, '"' | '“' | '”' | '`')).count() % 2 == 1
 }
 
-pub(super) fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    let c = compiled(rules);
-    for i in c.set.matches(text).iter() {
-        let rule = &rules[i];
-        for m in c.each[i].find_iter(text) {
-            if rule.negatable && negation().is_match(line_prefix(text, m.start())) {
-                continue;
-            }
-            if rule.pattern == "B3" && is_placeholder(m.as_str()) {
-                continue;
-            }
-            let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start(), rule.message);
-            hit.pinned = rule.pinned;
-            if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
-                hit.severity = Severity::Low;
-                hit.confidence *= 0.5;
-                hit.message = format!("{} (quoted example)", rule.message);
-            }
-            hits.push(hit);
-        }
+/// A text and which rules match in it, learnt once per set, when a table of that set is first
+/// asked for: SHELL then ARTIFACT on the same text costs one pass.
+pub(super) struct Matched<'t> {
+    text: &'t str,
+    sets: [OnceCell<SetMatches>; 2],
+}
+
+impl<'t> Matched<'t> {
+    pub(super) fn new(text: &'t str) -> Matched<'t> {
+        Matched { text, sets: [OnceCell::new(), OnceCell::new()] }
     }
-    hits
+
+    pub(super) fn hits(&self, rules: &'static [TextRule]) -> Vec<Hit> {
+        let text = self.text;
+        let (slot, c, first) = compiled(rules);
+        let which = self.sets[slot].get_or_init(|| c.set.matches(text));
+        let mut hits = Vec::new();
+        for (k, rule) in rules.iter().enumerate().filter(|(k, _)| which.matched(first + k)) {
+            for m in c.each[first + k].find_iter(text) {
+                if rule.negatable && negation().is_match(line_prefix(text, m.start())) {
+                    continue;
+                }
+                if rule.pattern == "B3" && is_placeholder(m.as_str()) {
+                    continue;
+                }
+                let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start(), rule.message);
+                hit.pinned = rule.pinned;
+                if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
+                    hit.severity = Severity::Low;
+                    hit.confidence *= 0.5;
+                    hit.message = format!("{} (quoted example)", rule.message);
+                }
+                hits.push(hit);
+            }
+        }
+        hits
+    }
+}
+
+/// The hits of one table (a text searched with several shares one `Matched`).
+pub(super) fn run(rules: &'static [TextRule], text: &str) -> Vec<Hit> {
+    Matched::new(text).hits(rules)
 }

@@ -17,7 +17,7 @@ pub mod unicode;
 use crate::report::{SecurityFinding, SecurityReport, Severity};
 use crate::skill::{column_at, line_at, Skill, TextFile};
 use lang::Lang;
-use matcher::Hit;
+use matcher::{Hit, Matched};
 pub(crate) use rules::ascii_boundaries;
 use std::collections::HashMap;
 use unicode::HiddenKind;
@@ -55,9 +55,10 @@ fn to_finding(file: &str, text: &str, h: Hit) -> SecurityFinding {
 /// Findings for hidden text found at `pos`: the carrier itself plus whatever the
 /// decoded plaintext says, re-scanned as instructions and commands.
 fn rescan(decoded: &str, pos: usize, how: &str) -> Vec<Hit> {
-    let mut hits = matcher::run(rules::PROSE, decoded);
-    hits.extend(matcher::run(rules::SHELL, decoded));
-    hits.extend(matcher::run(rules::ARTIFACT, decoded));
+    let matched = Matched::new(decoded);
+    let mut hits = matched.hits(rules::PROSE);
+    hits.extend(matched.hits(rules::SHELL));
+    hits.extend(matched.hits(rules::ARTIFACT));
     for h in &mut hits {
         h.pos = pos;
         h.message = format!("{} (inside {how})", h.message);
@@ -113,8 +114,9 @@ fn file_hits(t: &TextFile) -> Vec<Hit> {
     let lang = Lang::from_path(path, text);
     if let Some(kind) = t.undecodable.as_ref().and_then(|u| u.binary_kind) {
         // An image, font or archive: only commands and secrets are looked for in its readable runs.
-        let mut hits = matcher::run(rules::SHELL, text);
-        hits.extend(matcher::run(rules::ARTIFACT, text));
+        let matched = Matched::new(text);
+        let mut hits = matched.hits(rules::SHELL);
+        hits.extend(matched.hits(rules::ARTIFACT));
         for h in &mut hits {
             h.message = format!("{} (inside a {kind} file)", h.message);
         }
@@ -141,7 +143,7 @@ fn file_hits(t: &TextFile) -> Vec<Hit> {
 }
 
 pub(crate) fn prepare() {
-    for table in [rules::PROSE, rules::SHELL, rules::ARTIFACT] {
+    for table in [rules::PROSE, rules::SHELL] {
         rules::compiled(table);
     }
 }

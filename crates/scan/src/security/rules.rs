@@ -525,32 +525,32 @@ pub(crate) fn ascii_boundaries(p: &str) -> String {
     p.replace(r"\b", r"(?-u:\b)")
 }
 
-/// A rule table compiled: a set that tells in one pass which rules match anywhere in a text, and
-/// each rule's own regex (index-aligned with the table) to find where, run only for those. (One
-/// set over all three tables was tried: its bigger automaton cost more CPU and memory.)
+/// Rule tables compiled: a set that tells in one pass which rules match anywhere in a text, and
+/// each rule's own regex (index-aligned with the set) to find where, run only for those. SHELL
+/// and ARTIFACT share one set, since a text is almost always searched for both; PROSE has its
+/// own (one set over all three tables was tried: its bigger automaton cost more CPU and memory).
 pub(super) struct Compiled {
     pub set: RegexSet,
     pub each: Vec<Regex>,
 }
 
-fn compile(rules: &[TextRule]) -> Compiled {
-    let patterns: Vec<String> = rules.iter().map(|r| ascii_boundaries(r.regex)).collect();
+fn compile(tables: &[&[TextRule]]) -> Compiled {
+    let patterns: Vec<String> = tables.iter().flat_map(|t| t.iter().map(|r| ascii_boundaries(r.regex))).collect();
     // The set's lazy DFA gets room to keep its states: the default limit makes it start over
     // many times per text.
     let set = RegexSetBuilder::new(&patterns).dfa_size_limit(64 << 20).build().expect("rule set");
     Compiled { set, each: patterns.iter().map(|p| Regex::new(p).expect("rule regex")).collect() }
 }
 
-pub(super) fn compiled(rules: &'static [TextRule]) -> &'static Compiled {
+/// Where a table's rules are compiled: which set (0 prose, 1 commands and artifacts), the set,
+/// and the index of the table's first rule in it.
+pub(super) fn compiled(rules: &'static [TextRule]) -> (usize, &'static Compiled, usize) {
     static PROSE_C: OnceLock<Compiled> = OnceLock::new();
-    static SHELL_C: OnceLock<Compiled> = OnceLock::new();
-    static ARTIFACT_C: OnceLock<Compiled> = OnceLock::new();
-    let cell = if std::ptr::eq(rules, PROSE) {
-        &PROSE_C
-    } else if std::ptr::eq(rules, SHELL) {
-        &SHELL_C
+    static COMMANDS_C: OnceLock<Compiled> = OnceLock::new();
+    if std::ptr::eq(rules, PROSE) {
+        (0, PROSE_C.get_or_init(|| compile(&[PROSE])), 0)
     } else {
-        &ARTIFACT_C
-    };
-    cell.get_or_init(|| compile(rules))
+        let c = COMMANDS_C.get_or_init(|| compile(&[SHELL, ARTIFACT]));
+        (1, c, if std::ptr::eq(rules, SHELL) { 0 } else { SHELL.len() })
+    }
 }

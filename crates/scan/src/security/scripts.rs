@@ -3,7 +3,7 @@
 //! attack does not count as the attack.
 
 use super::lang::Lang;
-use super::matcher::{self, Hit};
+use super::matcher::{self, Hit, Matched};
 use super::names::Names;
 use super::rules::{ARTIFACT, SHELL};
 use super::shell_vars;
@@ -82,8 +82,9 @@ pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
     };
     let flat = Flat::new(lang, tree.root_node());
     let stripped = blank_comments(lang, code, &flat);
-    let mut hits = matcher::run(SHELL, &stripped);
-    hits.extend(matcher::run(ARTIFACT, &stripped));
+    let matched = Matched::new(&stripped);
+    let mut hits = matched.hits(SHELL);
+    hits.extend(matched.hits(ARTIFACT));
     if lang == Lang::Shell {
         hits.extend(expanded_hits(&stripped));
     }
