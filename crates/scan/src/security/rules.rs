@@ -536,9 +536,9 @@ pub(super) struct Compiled {
 
 fn compile(tables: &[&[TextRule]]) -> Compiled {
     let patterns: Vec<String> = tables.iter().flat_map(|t| t.iter().map(|r| ascii_boundaries(r.regex))).collect();
-    // The set's lazy DFA gets room to keep its states: the default limit makes it start over
-    // many times per text.
-    let set = RegexSetBuilder::new(&patterns).dfa_size_limit(64 << 20).build().expect("rule set");
+    // The set's lazy DFA gets room to keep its states: with the default (a few MiB) it gives up
+    // on these patterns and the slow engine runs instead (480 skills: 7.4 s instead of 1.1 s).
+    let set = RegexSetBuilder::new(&patterns).dfa_size_limit(16 << 20).build().expect("rule set");
     Compiled { set, each: patterns.iter().map(|p| Regex::new(p).expect("rule regex")).collect() }
 }
 
