@@ -1078,3 +1078,60 @@ async fn harnesses_install_from_settings_with_progress() {
         assert!(installed, "{harness} is in the harness folder the app was given");
     }
 }
+
+/// A folder dragged from another window (a GTK drag source standing in for the file manager,
+/// moved by xdotool through X11's drag-and-drop protocol) and dropped on the Library is put in the
+/// import dialog, and imports.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_folder_dropped_on_the_library_is_offered_for_import() {
+    let home = tempfile::tempdir().unwrap();
+    let src = tempfile::tempdir().unwrap();
+    let skill = src.path().join("dropped-skill");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: dropped-skill\ndescription: Dropped on the window by the end-to-end test. Use when testing.\n---\n# Dropped\n",
+    )
+    .unwrap();
+    let s = Session::start(home.path()).await;
+    s.wait_for(Locator::Css("[data-testid=skill-row][data-skill-name=csv-insights]")).await;
+
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("drag_source.py");
+    let mut source = std::process::Command::new("/usr/bin/python3")
+        .arg(&script)
+        .arg(&skill)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 with GTK (python3-gi)");
+    let mut ready = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(source.stdout.take().unwrap()), &mut ready).unwrap();
+    assert_eq!(ready.trim(), "ready", "the drag source window did not start");
+    // Press on the source (top-left corner), move onto the window's middle in steps, release.
+    let mut moves = vec!["mousemove".to_string(), "60".into(), "60".into(), "sleep".into(), "0.3".into()];
+    moves.extend(["mousedown", "1", "sleep", "0.3"].map(String::from));
+    for x in [70, 90, 120, 160, 220, 300, 400, 500, 600] {
+        moves.extend(["mousemove".to_string(), x.to_string(), "400".into(), "sleep".into(), "0.1".into()]);
+    }
+    moves.extend(["sleep", "0.5", "mouseup", "1"].map(String::from));
+    let status = std::process::Command::new("timeout").args(["-k", "5", "30", "xdotool"]).args(&moves).status();
+    assert!(status.expect("xdotool").success(), "xdotool failed");
+
+    let input = s.wait_for(Locator::Css("[data-testid=import-source]")).await;
+    let want = skill.display().to_string();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let value = input.prop("value").await.unwrap().unwrap_or_default();
+        if value == want {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the import source is {value:?}, not the dropped {want}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    s.screenshot("e2e-dropped.png").await;
+    s.click(Locator::Css("[data-testid=import-submit]")).await;
+    let result = s.wait_for(Locator::Css("[data-testid=import-result]")).await;
+    s.wait_text(&result, "dropped-skill").await;
+    let _ = source.kill();
+    let _ = source.wait();
+    s.close().await;
+}
