@@ -8,7 +8,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 APP_PACKAGES=(libwebkit2gtk-4.1-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
   libayatana-appindicator3-dev build-essential pkg-config libssl-dev file git curl ca-certificates)
 TEST_PACKAGES=(xvfb xauth webkit2gtk-driver docker.io busybox-static debootstrap imagemagick fonts-dejavu-core chromium
-  xdotool python3-gi gir1.2-gtk-3.0)
+  xdotool python3-gi gir1.2-gtk-3.0 docker-registry)
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
