@@ -10,7 +10,13 @@ cd "$ROOT"
 # A clean build gains nothing from incremental caches, which would double the target folder
 # (a CI machine once ran out of disk in the first build).
 export CARGO_INCREMENTAL=0
+had_registry=$(dpkg-query -W -f='${Status}' docker-registry 2>/dev/null | grep -c "ok installed" || true)
 ensure_apt "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+# Installing Debian's docker-registry starts a registry on port 5000 where systemd runs; the tests
+# start their own on loopback, so a service this script brought is stopped and disabled.
+if [ "$had_registry" = 0 ] && [ -d /run/systemd/system ]; then
+  as_root systemctl disable --now docker-registry >/dev/null 2>&1 || true
+fi
 ensure_rust
 ensure_rust_tools
 ensure_node
