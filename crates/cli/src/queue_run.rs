@@ -4,13 +4,17 @@
 use skillscope_api::queue::model::QueueEvent;
 use skillscope_api::queue::{store, worker};
 use skillscope_api::{AppError, RunsError, Workspace};
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 /// Returns once every trial of queue run `run` has ended, printing each as it does.
 pub(crate) fn drain(ws: &Workspace, rt: &tokio::runtime::Runtime, run: i64) -> Result<(), AppError> {
-    let progress = Arc::new(|ev: QueueEvent| {
+    // An ended trial can be reported twice (when its attempt is recorded, and again when the
+    // worker sweeps a slot whose task had not yet returned); each attempt's end is printed once.
+    let printed = Mutex::new(HashSet::new());
+    let progress = Arc::new(move |ev: QueueEvent| {
         if let QueueEvent::Trial { trial } = ev {
-            if trial.state.is_final() {
+            if trial.state.is_final() && printed.lock().is_ok_and(|mut p| p.insert((trial.id, trial.attempt))) {
                 eprintln!("  {}: {:?}", trial.label, trial.state);
             }
         }

@@ -213,7 +213,9 @@ fn stop_at_one_turn(harnesses: &[(Harness, ApiKind)]) {
     for &(harness, api) in harnesses {
         let tmp = tempfile::tempdir().unwrap();
         let ws = Workspace::open(tmp.path().join("home")).unwrap();
-        ws.edit_config(|c| c.queue.max_attempts = Some(1));
+        // The queue's usual attempts: an infrastructure failure is retried as it is for users (a
+        // Gemini arm once ended without a trajectory on a loaded CI machine, cause unseen); a turn
+        // limit is the agent's outcome and is never retried.
         let id = cli_agent(&ws, harness, api, &server.base_url, None);
         let mut config = agents::agent(&ws, id).unwrap();
         config.limits.max_turns = 1;

@@ -173,7 +173,10 @@ pub(crate) const ANSWER_KEEPER: &str =
 
 /// The stored trajectory of a trial's (last) attempt, as JSON.
 pub(crate) fn trajectory(ws: &Workspace, trial: i64) -> serde_json::Value {
-    let summary = skillscope_api::trajectories::for_trial(ws, trial).unwrap().pop().expect("a stored trajectory");
+    let Some(summary) = skillscope_api::trajectories::for_trial(ws, trial).unwrap().pop() else {
+        let t = skillscope_api::queue::store::trial(&ws.conn().unwrap(), trial).unwrap();
+        panic!("no stored trajectory for trial {trial}: {:?} after attempt {}: {}", t.state, t.attempt, t.message);
+    };
     serde_json::to_value(skillscope_api::trajectories::get(ws, summary.id).unwrap()).unwrap()
 }
 

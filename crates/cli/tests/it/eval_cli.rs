@@ -54,8 +54,11 @@ fn eval_runs_a_harbor_task_in_both_arms_and_reports() {
     let tasks = root().join("fixtures/tasks/harbor-local");
     let set = ok(run(h, &["tasks", "import", tasks.to_str().unwrap(), "--json"], ""));
     let set_id = set["task_set"]["id"].to_string();
-    let v =
-        ok(run(h, &["eval", "--skill", "csv-insights", "--task-set", &set_id, "--config", "builtin", "--json"], ""));
+    let out = run(h, &["eval", "--skill", "csv-insights", "--task-set", &set_id, "--config", "builtin", "--json"], "");
+    let ended: Vec<String> =
+        String::from_utf8_lossy(&out.stderr).lines().filter(|l| l.ends_with(": Passed")).map(String::from).collect();
+    assert_eq!(ended.len(), 2, "each arm's end is printed once: {ended:?}");
+    let v = ok(out);
     assert_eq!(v["pairs_scored"], 1, "{v}");
     assert_eq!(v["pairs_excluded"], 0);
     let s = &v["report"]["skills"][0];
