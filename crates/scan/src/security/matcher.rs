@@ -1,8 +1,9 @@
 //! Runs a regex rule set over text and turns matches into positioned hits.
 
+use super::finder::Candidates;
 use super::rules::{compiled, is_placeholder, TextRule, PROSE};
 use crate::report::Severity;
-use regex::{Regex, SetMatches};
+use regex::Regex;
 use std::cell::OnceCell;
 use std::sync::OnceLock;
 
@@ -56,11 +57,11 @@ fn quoted(text: &str, pos: usize) -> bool {
     line_prefix(text, pos).chars().filter(|c| matches!(c, '"' | '“' | '”' | '`')).count() % 2 == 1
 }
 
-/// A text and which rules match in it, learnt once per set, when a table of that set is first
+/// A text and where rules may match in it, learnt once per finder, when a table of it is first
 /// asked for: SHELL then ARTIFACT on the same text costs one pass.
 pub(super) struct Matched<'t> {
     text: &'t str,
-    sets: [OnceCell<SetMatches>; 2],
+    sets: [OnceCell<Candidates>; 2],
 }
 
 impl<'t> Matched<'t> {
@@ -71,19 +72,19 @@ impl<'t> Matched<'t> {
     pub(super) fn hits(&self, rules: &'static [TextRule]) -> Vec<Hit> {
         let text = self.text;
         let (slot, c, first) = compiled(rules);
-        let which = self.sets[slot].get_or_init(|| c.set.matches(text));
+        let found = self.sets[slot].get_or_init(|| c.candidates(text));
         let mut hits = Vec::new();
-        for (k, rule) in rules.iter().enumerate().filter(|(k, _)| which.matched(first + k)) {
-            for m in c.each[first + k].find_iter(text) {
-                if rule.negatable && negation().is_match(line_prefix(text, m.start())) {
+        for (k, rule) in rules.iter().enumerate().filter(|(k, _)| c.may_match(first + k, found)) {
+            for m in c.matches(first + k, text, found) {
+                if rule.negatable && negation().is_match(line_prefix(text, m.start)) {
                     continue;
                 }
-                if rule.pattern == "B3" && is_placeholder(m.as_str()) {
+                if rule.pattern == "B3" && is_placeholder(&text[m.clone()]) {
                     continue;
                 }
-                let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start(), rule.message);
+                let mut hit = Hit::new(rule.pattern, rule.severity, rule.confidence, m.start, rule.message);
                 hit.pinned = rule.pinned;
-                if std::ptr::eq(rules, PROSE) && quoted(text, m.start()) {
+                if std::ptr::eq(rules, PROSE) && quoted(text, m.start) {
                     hit.severity = Severity::Low;
                     hit.confidence *= 0.5;
                     hit.message = format!("{} (quoted example)", rule.message);

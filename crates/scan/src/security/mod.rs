@@ -4,6 +4,7 @@ mod artifacts;
 mod decode;
 mod docs;
 mod escalate;
+mod finder;
 mod lang;
 mod matcher;
 mod names;

@@ -1,8 +1,8 @@
 //! Regex detectors as data. Three sets, chosen by what kind of text is scanned:
 //! agent-facing prose, shell command text, and code/config artifacts.
 
+use super::finder::RuleFinder;
 use crate::report::Severity::{self, *};
-use regex::{Regex, RegexSet, RegexSetBuilder};
 use std::sync::OnceLock;
 
 pub(super) struct TextRule {
@@ -525,28 +525,17 @@ pub(crate) fn ascii_boundaries(p: &str) -> String {
     p.replace(r"\b", r"(?-u:\b)")
 }
 
-/// Rule tables compiled: a set that tells in one pass which rules match anywhere in a text, and
-/// each rule's own regex (index-aligned with the set) to find where, run only for those. SHELL
-/// and ARTIFACT share one set, since a text is almost always searched for both; PROSE has its
-/// own (one set over all three tables was tried: its bigger automaton cost more CPU and memory).
-pub(super) struct Compiled {
-    pub set: RegexSet,
-    pub each: Vec<Regex>,
-}
-
-fn compile(tables: &[&[TextRule]]) -> Compiled {
+fn compile(tables: &[&[TextRule]]) -> RuleFinder {
     let patterns: Vec<String> = tables.iter().flat_map(|t| t.iter().map(|r| ascii_boundaries(r.regex))).collect();
-    // The set's lazy DFA gets room to keep its states: with the default (a few MiB) it gives up
-    // on these patterns and the slow engine runs instead (480 skills: 7.4 s instead of 1.1 s).
-    let set = RegexSetBuilder::new(&patterns).dfa_size_limit(16 << 20).build().expect("rule set");
-    Compiled { set, each: patterns.iter().map(|p| Regex::new(p).expect("rule regex")).collect() }
+    RuleFinder::new(&patterns)
 }
 
-/// Where a table's rules are compiled: which set (0 prose, 1 commands and artifacts), the set,
-/// and the index of the table's first rule in it.
-pub(super) fn compiled(rules: &'static [TextRule]) -> (usize, &'static Compiled, usize) {
-    static PROSE_C: OnceLock<Compiled> = OnceLock::new();
-    static COMMANDS_C: OnceLock<Compiled> = OnceLock::new();
+/// Where a table's rules are compiled: which finder (0 prose, 1 commands and artifacts), the
+/// finder, and the index of the table's first rule in it. SHELL and ARTIFACT share one, since a
+/// text is almost always searched for both; PROSE, whose literals are common words, has its own.
+pub(super) fn compiled(rules: &'static [TextRule]) -> (usize, &'static RuleFinder, usize) {
+    static PROSE_C: OnceLock<RuleFinder> = OnceLock::new();
+    static COMMANDS_C: OnceLock<RuleFinder> = OnceLock::new();
     if std::ptr::eq(rules, PROSE) {
         (0, PROSE_C.get_or_init(|| compile(&[PROSE])), 0)
     } else {
