@@ -1,7 +1,6 @@
 //! `skillscope scan`: static review of a path (not imported) or of a library skill.
 
 use clap::ValueEnum;
-use skillscope_api::import::stage_request;
 use skillscope_api::model::ImportRequest;
 use skillscope_api::model::Source;
 use skillscope_api::scan::ScanReport;
@@ -34,10 +33,10 @@ fn reports(
     reviewer: Option<&(String, String)>,
 ) -> Result<Vec<(Source, ScanReport)>, AppError> {
     if Path::new(target).exists() || target.contains("://") {
-        // The detectors compile on the other core while this one reads the skills.
-        std::thread::spawn(skillscope_api::scan::prepare);
-        let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
-        let mut reports = scans::scan_staged(ws, &staged);
+        let (staged, mut reports): (Vec<_>, Vec<_>) =
+            scans::stage_and_scan(ws, &ImportRequest { source: target.into(), ..Default::default() })?
+                .into_iter()
+                .unzip();
         if let Some((provider, model)) = reviewer {
             scan_review::review_staged(ws, &staged, &mut reports, provider, model)?;
         }

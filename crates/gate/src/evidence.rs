@@ -3,7 +3,6 @@
 //! another version never counts.
 
 use crate::error::{GateError, Result};
-use skillscope_library::import::stage_request;
 use skillscope_library::model::{ImportRequest, Source};
 use skillscope_library::{self as library, scans};
 use skillscope_probes::run::ProbeRunView;
@@ -62,14 +61,12 @@ pub fn gather(ws: &Workspace, target: &str) -> Result<Vec<SkillEvidence>> {
             source: s.source,
         }]);
     }
-    let staged = stage_request(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
-    if staged.is_empty() {
+    let scanned = scans::stage_and_scan(ws, &ImportRequest { source: target.into(), ..Default::default() })?;
+    if scanned.is_empty() {
         return Err(GateError::NoSkill(format!("{target} holds no skill (no SKILL.md found)")));
     }
-    let reports = scans::scan_staged(ws, &staged);
-    staged
+    scanned
         .into_iter()
-        .zip(reports)
         .map(|(s, scan)| {
             let recorded = match library::version_with_sha256(ws, &s.tree_sha256)? {
                 Some((skill_id, version_id, version)) => Some(recorded(ws, skill_id, version_id, version)?),

@@ -3,7 +3,8 @@
 
 use crate::catalog;
 use crate::error::{LibraryError, Result};
-use crate::model::{Source, SourceKind, SCANNER};
+use crate::import;
+use crate::model::{ImportRequest, Source, SourceKind, SCANNER};
 use crate::package::StagedSkill;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use skillscope_scan::{ScanConfig, ScanReport, SkillFile};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 use ts_rs::TS;
 
 fn config(ws: &Workspace) -> ScanConfig {
@@ -37,29 +38,44 @@ fn scan_one(s: &StagedSkill, cfg: &ScanConfig) -> ScanReport {
     skillscope_scan::scan(&s.dir_name, &staged_files(s), cfg)
 }
 
-/// Scans staged (not stored) skills, e.g. `skillscope scan <path>`: one worker per core, each
-/// taking the next skill as it finishes one; reports in the input's order.
-pub fn scan_staged(ws: &Workspace, staged: &[StagedSkill]) -> Vec<ScanReport> {
+/// Stages a source and scans its skills without storing them (`skillscope scan <path>`, the
+/// gate): one worker per core takes each skill as soon as it is staged, so reading the folder
+/// and scanning overlap. Skills and reports come back in staging order.
+pub fn stage_and_scan(ws: &Workspace, req: &ImportRequest) -> Result<Vec<(StagedSkill, ScanReport)>> {
     let cfg = config(ws);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, staged.len().max(1));
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, ScanReport)> = std::thread::scope(|scope| {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (send, receive) = mpsc::channel::<(usize, StagedSkill)>();
+    let receive = Mutex::new(receive);
+    let (staged, mut done) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(s) = staged.get(i) else { return mine };
-                        mine.push((i, scan_one(s, &cfg)));
+                        // The lock is held while taking the next skill, never while scanning one.
+                        let next = receive.lock().ok().and_then(|r| r.recv().ok());
+                        let Some((i, s)) = next else { return mine };
+                        let report = scan_one(&s, &cfg);
+                        mine.push((i, s, report));
                     }
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        let mut count = 0;
+        let staged = import::stage_request_each(ws, req, &mut |s| {
+            // The workers outlive the sender, so a send cannot fail.
+            let _ = send.send((count, s));
+            count += 1;
+            Ok(())
+        });
+        drop(send);
+        let done: Vec<_> =
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
+        (staged, done)
     });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+    staged?;
+    done.sort_by_key(|(i, ..)| *i);
+    Ok(done.into_iter().map(|(_, s, r)| (s, r)).collect())
 }
 
 /// A stored version's folder name and files, as the scanner reads them.

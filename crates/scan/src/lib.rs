@@ -29,12 +29,6 @@ impl Default for ScanConfig {
     }
 }
 
-/// Compiles the detectors, which otherwise happens on the first scan: a caller with other work
-/// to do first (reading the skills) runs this beside it.
-pub fn prepare() {
-    security::prepare();
-}
-
 /// Static scan (quality and security); the model review is added with [`semantic::Review`].
 pub fn scan(dir_name: &str, files: &[SkillFile], cfg: &ScanConfig) -> ScanReport {
     let skill = skill::Skill::new(dir_name, files);

@@ -15,13 +15,16 @@ fn skipped(name: &str) -> bool {
 
 /// Stages every skill under `root/sub`. `base` is the source's provenance; subpaths are
 /// recorded relative to `root` so a repository subpath stays visible.
-pub fn stage_all(
+/// Stages every skill under `root/sub`, handing each to `emit` as soon as it is read (so a scan
+/// can start on the first while the rest are read), in the order of their folders.
+pub fn stage_each(
     root: &Path,
     sub: &str,
     root_name: &str,
     base: &Source,
     budget: &mut Budget,
-) -> Result<Vec<StagedSkill>> {
+    emit: &mut dyn FnMut(StagedSkill) -> Result<()>,
+) -> Result<()> {
     let start = root.join(sub);
     if !start.is_dir() {
         return Err(LibraryError::NotFound(format!("no folder {sub:?} inside {}", root.display())));
@@ -47,15 +50,13 @@ pub fn stage_all(
     if roots.is_empty() {
         return Err(package::no_skill_error(&start.display().to_string(), all.iter().map(String::as_str)));
     }
-    roots
-        .iter()
-        .map(|r| {
-            let dir = start.join(r);
-            let rel_to_root = join_rel(sub, r);
-            let (files, notes) = read_skill_dir(&dir, budget)?;
-            stage(&dir_name(&rel_to_root, root_name), source_for(base, &rel_to_root), files, notes)
-        })
-        .collect()
+    for r in &roots {
+        let dir = start.join(r);
+        let rel_to_root = join_rel(sub, r);
+        let (files, notes) = read_skill_dir(&dir, budget)?;
+        emit(stage(&dir_name(&rel_to_root, root_name), source_for(base, &rel_to_root), files, notes)?)?;
+    }
+    Ok(())
 }
 
 fn rel_path(base: &Path, p: &Path) -> Result<String> {

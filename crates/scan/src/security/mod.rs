@@ -143,12 +143,6 @@ fn file_hits(t: &TextFile) -> Vec<Hit> {
     hits
 }
 
-pub(crate) fn prepare() {
-    for table in [rules::PROSE, rules::SHELL] {
-        rules::compiled(table);
-    }
-}
-
 pub fn analyze(skill: &Skill) -> Vec<SecurityFinding> {
     let mut findings: Vec<SecurityFinding> =
         skill.texts.iter().flat_map(|t| file_hits(t).into_iter().map(|h| to_finding(t.path, &t.text, h))).collect();

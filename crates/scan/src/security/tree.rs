@@ -1,6 +1,7 @@
-//! A script's syntax tree walked once: every node with its kind and parent, in the order the
-//! analyses visit it. One walk with one cursor replaces a cursor per node, a string lookup per
-//! `kind()` and the parent searches of `Node::parent` (each a descent from the root).
+//! A script's syntax tree walked once: every node but the anonymous leaves (punctuation,
+//! keywords), with its kind and parent, in the order the analyses visit it. One walk with one
+//! cursor replaces a cursor per node, a string lookup per `kind()` and the parent searches of
+//! `Node::parent` (each a descent from the root).
 
 use super::lang::Lang;
 use std::sync::OnceLock;
@@ -41,9 +42,14 @@ impl<'t> Flat<'t> {
                 levels.push(waiting.len());
             }
             loop {
-                waiting.push(nodes.len() as u32);
-                nodes.push(cursor.node());
-                parents.push(NONE);
+                let node = cursor.node();
+                // Punctuation and keywords (anonymous leaves) are left out: no analysis looks at
+                // them, and they are about half of a tree.
+                if node.is_named() || node.child_count() > 0 {
+                    waiting.push(nodes.len() as u32);
+                    nodes.push(node);
+                    parents.push(NONE);
+                }
                 if cursor.goto_next_sibling() {
                     continue 'descend;
                 }
@@ -85,12 +91,15 @@ impl<'t> Flat<'t> {
 mod tests {
     use super::*;
 
-    /// The order and parents a walk with `Node::children` and `Node::parent` gives.
+    /// The order and parents a walk with `Node::children` and `Node::parent` gives, without
+    /// anonymous leaves.
     fn reference(root: Node) -> Vec<(Node, Option<Node>)> {
         let mut out = Vec::new();
         let mut stack = vec![root];
         while let Some(n) = stack.pop() {
-            out.push((n, n.parent()));
+            if n.is_named() || n.child_count() > 0 {
+                out.push((n, n.parent()));
+            }
             let mut c = n.walk();
             stack.extend(n.children(&mut c));
         }
