@@ -130,7 +130,11 @@ impl Session {
             Ok(e) => e,
             Err(e) => {
                 self.screenshot("e2e-failure.png").await;
-                panic!("element {loc:?} did not appear: {e}; errors on the page: {:?}", self.error_texts().await);
+                panic!(
+                    "element {loc:?} did not appear: {e}; errors on the page: {:?}; app processes alive: {:?}",
+                    self.error_texts().await,
+                    app_processes()
+                );
             }
         }
     }
@@ -289,4 +293,19 @@ pub(crate) async fn model_server(
     })
     .await
     .unwrap()
+}
+
+/// The pids of running app processes: tells a lost WebDriver session ("page crash or hang") whose
+/// app died from one whose app still runs.
+fn app_processes() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+                .filter(|pid| {
+                    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "skillscope-app")
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
