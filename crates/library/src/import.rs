@@ -2,9 +2,9 @@
 //! then store blobs and commit every version in one transaction.
 
 use crate::error::{LibraryError, Result};
-use crate::model::{Finding, ImportOutcome, ImportRequest, ImportStatus, ImportedSkill, SourceKind};
-use crate::package::{Budget, StagedSkill};
-use crate::sources::{self, archive, base_source, folder, git, Origin};
+use crate::model::{Finding, ImportOutcome, ImportRequest, ImportStatus, ImportedSkill};
+use crate::package::StagedSkill;
+use crate::sources;
 use rusqlite::{params, OptionalExtension, Transaction};
 use skillscope_store::now;
 use skillscope_store::workspace::Workspace;
@@ -24,55 +24,13 @@ pub fn import(
     progress: &mut dyn FnMut(Progress) -> Result<()>,
 ) -> Result<ImportOutcome> {
     progress(Progress { done: 0, total: 0, message: format!("Reading {}", req.source) })?;
-    let staged = stage_request(ws, req)?;
+    let staged = sources::stage_request(ws, req)?;
     store(ws, staged, progress)
 }
 
 /// Stages the sample skills shipped in the binary (first start of a workspace).
 pub fn import_samples(ws: &Workspace) -> Result<ImportOutcome> {
     store(ws, sources::sample::stage_all()?, &mut |_| Ok(()))
-}
-
-/// Stages a source without storing it (scans of paths outside the library).
-pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
-    let mut staged = Vec::new();
-    stage_request_each(ws, req, &mut |s| {
-        staged.push(s);
-        Ok(())
-    })?;
-    Ok(staged)
-}
-
-/// [`stage_request`], handing each skill to `emit` as it is staged: a folder's skills one by
-/// one as they are read, an archive's once the archive is read.
-pub fn stage_request_each(
-    ws: &Workspace,
-    req: &ImportRequest,
-    emit: &mut dyn FnMut(StagedSkill) -> Result<()>,
-) -> Result<()> {
-    let origin = sources::classify(req)?;
-    let sub = sources::subpath(req)?;
-    let limits = ws.config().import;
-    let mut budget = Budget::new(&limits);
-    match origin {
-        Origin::Folder(path) => {
-            let base = base_source(SourceKind::Folder, path.display().to_string());
-            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-            folder::stage_each(&path, &sub, &name, &base, &mut budget, emit)
-        }
-        Origin::Archive(path) => {
-            let base = base_source(SourceKind::Archive, path.display().to_string());
-            archive::stage_all(&path, &sub, &base, &mut budget)?.into_iter().try_for_each(emit)
-        }
-        Origin::Git(url) => {
-            let tmp = ws.staging_dir()?;
-            let co = git::checkout(&url, req.git_ref.as_deref(), tmp.path())?;
-            let mut base = base_source(SourceKind::Git, url.clone());
-            base.git_commit = Some(co.commit);
-            base.git_ref = Some(co.git_ref);
-            folder::stage_each(&co.dir, &sub, &git::repo_name(&url), &base, &mut budget, emit)
-        }
-    }
 }
 
 fn store(

@@ -3,7 +3,6 @@
 
 use crate::catalog;
 use crate::error::{LibraryError, Result};
-use crate::import;
 use crate::model::{ImportRequest, Source, SourceKind, SCANNER};
 use crate::package::StagedSkill;
 use rusqlite::{params, OptionalExtension};
@@ -62,7 +61,7 @@ pub fn stage_and_scan(ws: &Workspace, req: &ImportRequest) -> Result<Vec<(Staged
             })
             .collect();
         let mut count = 0;
-        let staged = import::stage_request_each(ws, req, &mut |s| {
+        let staged = crate::sources::stage_request_each(ws, req, &mut |s| {
             // The workers outlive the sender, so a send cannot fail.
             let _ = send.send((count, s));
             count += 1;

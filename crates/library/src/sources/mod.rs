@@ -7,9 +7,52 @@ pub mod sample;
 
 use crate::error::{LibraryError, Result};
 use crate::model::{ImportRequest, Source, SourceKind};
-use crate::package::safe_relative;
+use crate::package::{safe_relative, Budget, StagedSkill};
+use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
 use std::path::{Path, PathBuf};
+
+/// Stages a source without storing it (scans of paths outside the library).
+pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
+    let mut staged = Vec::new();
+    stage_request_each(ws, req, &mut |s| {
+        staged.push(s);
+        Ok(())
+    })?;
+    Ok(staged)
+}
+
+/// [`stage_request`], handing each skill to `emit` as it is staged: a folder's skills one by
+/// one as they are read, an archive's once the archive is read.
+pub fn stage_request_each(
+    ws: &Workspace,
+    req: &ImportRequest,
+    emit: &mut dyn FnMut(StagedSkill) -> Result<()>,
+) -> Result<()> {
+    let origin = classify(req)?;
+    let sub = subpath(req)?;
+    let limits = ws.config().import;
+    let mut budget = Budget::new(&limits);
+    match origin {
+        Origin::Folder(path) => {
+            let base = base_source(SourceKind::Folder, path.display().to_string());
+            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            folder::stage_each(&path, &sub, &name, &base, &mut budget, emit)
+        }
+        Origin::Archive(path) => {
+            let base = base_source(SourceKind::Archive, path.display().to_string());
+            archive::stage_all(&path, &sub, &base, &mut budget)?.into_iter().try_for_each(emit)
+        }
+        Origin::Git(url) => {
+            let tmp = ws.staging_dir()?;
+            let co = git::checkout(&url, req.git_ref.as_deref(), tmp.path())?;
+            let mut base = base_source(SourceKind::Git, url.clone());
+            base.git_commit = Some(co.commit);
+            base.git_ref = Some(co.git_ref);
+            folder::stage_each(&co.dir, &sub, &git::repo_name(&url), &base, &mut budget, emit)
+        }
+    }
+}
 
 /// What an import request points at.
 #[derive(Debug, Clone, PartialEq, Eq)]
