@@ -13,10 +13,10 @@ fn skipped(name: &str) -> bool {
     matches!(name, ".git" | "node_modules")
 }
 
-/// Stages every skill under `root/sub`. `base` is the source's provenance; subpaths are
-/// recorded relative to `root` so a repository subpath stays visible.
 /// Stages every skill under `root/sub`, handing each to `emit` as soon as it is read (so a scan
-/// can start on the first while the rest are read), in the order of their folders.
+/// can start on the first while the rest are read), in the order of their folders. `base` is the
+/// source's provenance; subpaths are recorded relative to `root` so a repository subpath stays
+/// visible.
 pub fn stage_each(
     root: &Path,
     sub: &str,

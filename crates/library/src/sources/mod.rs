@@ -12,7 +12,7 @@ use skillscope_store::workspace::Workspace;
 use skillscope_store::IoError;
 use std::path::{Path, PathBuf};
 
-/// Stages a source without storing it (scans of paths outside the library).
+/// Stages every skill of the source a request names (folder, archive or Git), in memory.
 pub fn stage_request(ws: &Workspace, req: &ImportRequest) -> Result<Vec<StagedSkill>> {
     let mut staged = Vec::new();
     stage_request_each(ws, req, &mut |s| {
