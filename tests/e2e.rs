@@ -1061,10 +1061,11 @@ async fn harnesses_install_from_settings_with_progress() {
     s.wait_for(Locator::Css("[data-testid=harness-row][data-harness=builtin][data-installed=true]")).await;
     for harness in ["codex", "opencode", "gemini"] {
         let row = format!("[data-testid=harness-row][data-harness={harness}]");
-        s.click(Locator::Css(&format!("{row}[data-installed=false] [data-testid=harness-install]"))).await;
-        // npm's progress while it runs (the bytes written so far), then the harness is ready.
+        // npm's progress while it runs (the bytes written so far), then the harness is ready. The
+        // panels above (the engine's) can still be loading and move the button as it is clicked.
+        let install = format!("{row}[data-installed=false] [data-testid=harness-install]");
         let progress =
-            s.wait_for_within(Locator::Css("[data-testid=harness-install-progress]"), Duration::from_secs(30)).await;
+            s.click_until(Locator::Css(&install), Locator::Css("[data-testid=harness-install-progress]")).await;
         s.wait_text(&progress, &format!("Installing {harness}")).await;
         s.wait_for_within(Locator::Css(&format!("{row}[data-installed=true]")), Duration::from_secs(300)).await;
     }
