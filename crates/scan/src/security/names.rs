@@ -62,7 +62,7 @@ impl<'a> Names<'a> {
     }
 
     fn imports(&mut self, n: Node) {
-        if self.lang == Lang::JavaScript {
+        if self.lang.is_javascript() {
             return self.js_import(n);
         }
         let module = n.child_by_field_name("module_name").map(|m| self.text(m).to_string());

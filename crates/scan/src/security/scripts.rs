@@ -1,4 +1,4 @@
-//! Syntax-aware analysis of shipped scripts (Python, shell, JavaScript) with tree-sitter.
+//! Syntax-aware analysis of shipped scripts (Python, shell, JavaScript, TypeScript) with tree-sitter.
 //! Comments and docstrings are blanked before regex rules run, so prose about an
 //! attack does not count as the attack.
 
@@ -190,9 +190,22 @@ impl<'a> Analyzer<'a> {
         scope.lines().any(|l| {
             let l = l.trim_start().trim_start_matches("const ").trim_start_matches("let ").trim_start_matches("var ");
             l.strip_prefix(ident).is_some_and(|rest| {
-                rest.trim_start().starts_with('=') && !rest.trim_start().starts_with("==") && re.is_match(rest)
+                let rest = Self::skip_annotation(rest.trim_start());
+                rest.starts_with('=') && !rest.starts_with("==") && re.is_match(rest)
             })
         })
+    }
+
+    /// `rest` after a type annotation (`: string`, `: Optional[bytes]`), which TypeScript and
+    /// Python allow between a name and its `=`; an annotation must not hide the assignment.
+    fn skip_annotation(rest: &str) -> &str {
+        let Some(annotated) = rest.strip_prefix(':') else { return rest };
+        let end = annotated.find('=').unwrap_or(annotated.len());
+        let is_type = |c: char| c.is_alphanumeric() || " _.,|?[]<>".contains(c);
+        match annotated[..end].chars().all(is_type) {
+            true => &annotated[end..],
+            false => rest,
+        }
     }
 
     fn is_literal(n: Node) -> bool {
@@ -227,7 +240,7 @@ impl<'a> Analyzer<'a> {
             Lang::Python => {
                 matches!(callee.as_str(), "eval" | "exec" | "compile" | "execfile" | "builtins.eval" | "builtins.exec")
             }
-            Lang::JavaScript => {
+            Lang::JavaScript | Lang::TypeScript => {
                 matches!(callee.as_str(), "eval" | "Function" | "window.eval" | "globalThis.eval")
                     || callee.starts_with("vm.run")
             }
@@ -245,7 +258,7 @@ impl<'a> Analyzer<'a> {
                         | "pty.spawn"
                 ) || (callee.starts_with("subprocess.") && args_text.replace(' ', "").contains("shell=True"))
             }
-            Lang::JavaScript => {
+            Lang::JavaScript | Lang::TypeScript => {
                 matches!(last, "exec" | "execSync")
                     && !callee.contains("RegExp")
                     && (callee.contains("child_process")
@@ -338,7 +351,9 @@ impl<'a> Analyzer<'a> {
         static_re!(post_method, r#"(?i)method\s*:\s*["'](post|put|patch)|\bbody\s*:"#);
         match self.lang {
             Lang::Python => py_send().is_match(callee) || (callee.ends_with("urlopen") && args.contains("data")),
-            Lang::JavaScript => js_send().is_match(callee) || (callee == "fetch" && post_method().is_match(args)),
+            Lang::JavaScript | Lang::TypeScript => {
+                js_send().is_match(callee) || (callee == "fetch" && post_method().is_match(args))
+            }
             Lang::Shell => false,
         }
     }
@@ -391,7 +406,7 @@ impl<'a> Analyzer<'a> {
         });
         let infinite = match n.kind() {
             "while_statement" => cond.as_deref().is_some_and(|c| matches!(c, "True" | "1" | "true" | ":")),
-            _ => self.lang == Lang::JavaScript && self.text(n).replace(' ', "").starts_with("for(;;)"),
+            _ => self.lang.is_javascript() && self.text(n).replace(' ', "").starts_with("for(;;)"),
         };
         if !infinite {
             return;

@@ -15,11 +15,12 @@ pub(super) struct Flat<'t> {
 
 /// Node kind names by kind id, per grammar.
 fn kind_names(lang: Lang) -> &'static [&'static str] {
-    static TABLES: [OnceLock<Vec<&'static str>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static TABLES: [OnceLock<Vec<&'static str>>; 4] = [const { OnceLock::new() }; 4];
     let slot = match lang {
         Lang::Python => 0,
         Lang::Shell => 1,
         Lang::JavaScript => 2,
+        Lang::TypeScript => 3,
     };
     TABLES[slot].get_or_init(|| {
         let g = lang.grammar();

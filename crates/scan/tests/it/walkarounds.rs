@@ -1,8 +1,8 @@
 //! The ways around the scan an attacker would try (issue 15), each on a fixture written by this
 //! project, and benign look-alikes that must stay quiet.
 
-use crate::common::{fixture, worst};
-use skillscope_scan::{ScanReport, SecurityFinding, Severity};
+use crate::common::{file, fixture, worst};
+use skillscope_scan::{scan, ScanConfig, ScanReport, SecurityFinding, Severity};
 
 /// The findings of `pattern` in `file` at `severity` or above.
 fn found<'r>(r: &'r ScanReport, pattern: &str, file: &str, severity: Severity) -> Vec<&'r SecurityFinding> {
@@ -108,4 +108,42 @@ fn secrets_posted_from_the_environment_and_deleted_key_folders_are_found() {
         assert_eq!(worst_of(cmd, "C4"), Some(Severity::High), "{cmd}");
     }
     assert_eq!(worst_of("rm -rf ./build ~/project/dist", "C4"), None);
+}
+
+#[test]
+fn typescript_calls_are_found_through_annotations_and_casts() {
+    // TypeScript file and fence: an aliased import, generics, casts, a non-null assertion and
+    // annotated variables between each value and the call that runs it.
+    let ts = "import { exec as run } from 'child_process';\n\
+              export function start<T extends string>(cmd: T): void {\n    run(cmd as string);\n}\n\
+              const payload: string = process.argv[2]!;\n\
+              const code: string = Buffer.from(payload, 'base64').toString();\n\
+              eval(code);\n";
+    let md = "---\nname: ts\ndescription: Runs a TypeScript helper. Use for tests.\n---\n\
+              ```ts\nconst hidden: string = atob(process.env.P as string);\nnew Function(hidden)();\neval(hidden);\n```\n";
+    let r = scan("ts", &[file("SKILL.md", md), file("scripts/run.ts", ts)], &ScanConfig::default());
+    let c2 = found(&r, "C2", "scripts/run.ts", Severity::Medium);
+    assert!(c2.iter().any(|f| f.line == 3 && f.message.contains("child_process.exec")), "{:#?}", r.security.findings);
+    assert_eq!(assert_found(&r, "D3", "scripts/run.ts", Severity::High), 7, "eval of the base64-decoded payload");
+    let fence: Vec<u32> = found(&r, "D3", "SKILL.md", Severity::High).iter().map(|f| f.line).collect();
+    assert_eq!(fence, [7, 8], "the fence's Function() and eval() of atob()");
+}
+
+#[test]
+fn a_type_annotation_does_not_hide_where_a_value_came_from() {
+    let py = "import base64, sys\n\ndef run(p: str) -> None:\n    code: bytes = base64.b64decode(p)\n    exec(code)\n";
+    let r = scan(
+        "py",
+        &[file("SKILL.md", "---\nname: py\ndescription: x\n---\n"), file("run.py", py)],
+        &ScanConfig::default(),
+    );
+    assert_eq!(assert_found(&r, "D3", "run.py", Severity::High), 5, "{:#?}", r.security.findings);
+    // A dictionary entry is not an annotation.
+    let dict = "import base64\n\ndef run(p):\n    code = p\n    opts = {\n        code: base64.b64decode(p),\n    }\n    exec(code)\n";
+    let r = scan(
+        "py",
+        &[file("SKILL.md", "---\nname: py\ndescription: x\n---\n"), file("run.py", dict)],
+        &ScanConfig::default(),
+    );
+    assert!(found(&r, "D3", "run.py", Severity::High).is_empty(), "{:#?}", r.security.findings);
 }
