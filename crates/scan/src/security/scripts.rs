@@ -10,26 +10,8 @@ use super::shell_vars;
 use super::tree::Flat;
 use crate::report::Severity::{self, *};
 use regex::Regex;
-use std::cell::RefCell;
 use std::sync::OnceLock;
-use tree_sitter::{Node, Parser};
-
-thread_local! {
-    static PARSERS: RefCell<Vec<(Lang, Parser)>> = const { RefCell::new(Vec::new()) };
-}
-
-fn parse(lang: Lang, code: &str) -> Option<tree_sitter::Tree> {
-    PARSERS.with(|cell| {
-        let mut parsers = cell.borrow_mut();
-        if !parsers.iter().any(|(l, _)| *l == lang) {
-            let mut p = Parser::new();
-            p.set_language(&lang.grammar()).ok()?;
-            parsers.push((lang, p));
-        }
-        let (_, p) = parsers.iter_mut().find(|(l, _)| *l == lang)?;
-        p.parse(code, None)
-    })
-}
+use tree_sitter::Node;
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(&super::rules::ascii_boundaries(pat)).expect("static regex"))
@@ -77,7 +59,7 @@ static_re!(
 
 /// Result of scanning one script: hits positioned in `code`.
 pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
-    let Some(tree) = parse(lang, code) else {
+    let Some(tree) = lang.parse(code) else {
         return Vec::new();
     };
     let flat = Flat::new(lang, tree.root_node());

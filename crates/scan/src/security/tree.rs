@@ -110,9 +110,7 @@ mod tests {
     #[test]
     fn one_cursor_walk_gives_the_order_and_parents_of_the_node_walk() {
         let code = "import os\ndef f(a, b=[1, (2, 3)]):\n    # note\n    return os.system(a + b)\n\nclass C:\n    x = f('ls')\n";
-        let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&Lang::Python.grammar()).unwrap();
-        let tree = parser.parse(code, None).unwrap();
+        let tree = Lang::Python.parse(code).unwrap();
         let flat = Flat::new(Lang::Python, tree.root_node());
         let want = reference(tree.root_node());
         assert_eq!(flat.nodes.len(), want.len());

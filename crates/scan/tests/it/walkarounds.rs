@@ -129,21 +129,22 @@ fn typescript_calls_are_found_through_annotations_and_casts() {
     assert_eq!(fence, [7, 8], "the fence's Function() and eval() of atob()");
 }
 
+/// A package of a minimal SKILL.md and one script.
+fn scan_script(path: &str, code: &str) -> ScanReport {
+    scan(
+        "script",
+        &[file("SKILL.md", "---\nname: script\ndescription: x\n---\n"), file(path, code)],
+        &ScanConfig::default(),
+    )
+}
+
 #[test]
 fn a_type_annotation_does_not_hide_where_a_value_came_from() {
     let py = "import base64, sys\n\ndef run(p: str) -> None:\n    code: bytes = base64.b64decode(p)\n    exec(code)\n";
-    let r = scan(
-        "py",
-        &[file("SKILL.md", "---\nname: py\ndescription: x\n---\n"), file("run.py", py)],
-        &ScanConfig::default(),
-    );
+    let r = scan_script("run.py", py);
     assert_eq!(assert_found(&r, "D3", "run.py", Severity::High), 5, "{:#?}", r.security.findings);
     // A dictionary entry is not an annotation.
     let dict = "import base64\n\ndef run(p):\n    code = p\n    opts = {\n        code: base64.b64decode(p),\n    }\n    exec(code)\n";
-    let r = scan(
-        "py",
-        &[file("SKILL.md", "---\nname: py\ndescription: x\n---\n"), file("run.py", dict)],
-        &ScanConfig::default(),
-    );
+    let r = scan_script("run.py", dict);
     assert!(found(&r, "D3", "run.py", Severity::High).is_empty(), "{:#?}", r.security.findings);
 }
