@@ -46,6 +46,7 @@ pub fn stage_and_scan(ws: &Workspace, req: &ImportRequest) -> Result<Vec<(Staged
     let (send, receive) = mpsc::channel::<(usize, StagedSkill)>();
     let receive = Mutex::new(receive);
     let (staged, mut done) = std::thread::scope(|scope| {
+        scope.spawn(skillscope_scan::security::compile_rules);
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {

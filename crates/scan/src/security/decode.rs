@@ -65,9 +65,19 @@ fn readable(bytes: &[u8]) -> Option<String> {
         .then(|| s.to_string())
 }
 
+/// Whether `hex_re` may match in `text`, whose base64 runs are `runs`: a match needs `\x`, `0x`
+/// or 32 hex digits in a row, and such a row lies inside a base64 run (hex digits are base64
+/// characters). The regex has no literal to skip ahead on, so unguarded it steps through every
+/// byte of every file.
+fn may_hold_hex(text: &str, runs: &[(usize, &str)]) -> bool {
+    ["\\x", "\\X", "0x", "0X"].iter().any(|p| text.contains(p))
+        || runs.iter().any(|(_, r)| r.as_bytes().split(|b| !b.is_ascii_hexdigit()).any(|d| d.len() >= 32))
+}
+
 pub(super) fn payloads(text: &str) -> Vec<Payload> {
     let mut out = Vec::new();
-    for (pos, s) in b64_runs(text) {
+    let runs: Vec<(usize, &str)> = b64_runs(text).collect();
+    for &(pos, s) in &runs {
         // Identifiers and paths are long [A-Za-z0-9_-] runs too; base64 mixes cases and digits.
         if !(s.chars().any(|c| c.is_ascii_digit() || c == '+' || c == '/' || c == '=')
             && s.chars().any(|c| c.is_ascii_uppercase())
@@ -78,6 +88,9 @@ pub(super) fn payloads(text: &str) -> Vec<Payload> {
         if let Some(t) = base64_bytes(s).as_deref().and_then(readable) {
             out.push(Payload { pos, encoding: "base64", text: t });
         }
+    }
+    if !may_hold_hex(text, &runs) {
+        return out;
     }
     for m in hex_re().find_iter(text) {
         let digits: String = m
@@ -133,6 +146,33 @@ mod tests {
         let p = payloads(r#"h = "\x69\x6d\x70\x6f\x72\x74\x20\x6f\x73""#);
         assert_eq!(p[0].text, "import os");
         assert!(payloads("sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08").is_empty());
+    }
+
+    /// The gate never hides a hex payload: wherever the regex matches, it lets the text through,
+    /// and it keeps prose out.
+    #[test]
+    fn the_hex_gate_lets_every_match_through() {
+        let digits = "696d706f7274206f73206f732e73797374656d28276c7327292020";
+        let texts = [
+            format!("a {digits} b"),
+            format!("+{digits}/"),
+            format!("x={}", digits.to_uppercase()),
+            r"\X69\X6D\X70\X6F\X72\X74\X20\X6F".to_string(),
+            r"\x69\x6d\x70\x6f\x72\x74\x20\x6f".to_string(),
+            "b = [0X69, 0x6d,0x70 , 0x6f, 0x72, 0x74, 0x20, 0x6f, 0x73]".to_string(),
+            "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".to_string(),
+        ];
+        for t in &texts {
+            let runs: Vec<_> = b64_runs(t).collect();
+            assert!(hex_re().is_match(t), "{t}");
+            assert!(may_hold_hex(t, &runs), "{t}");
+        }
+        for t in super::super::fixture_texts() {
+            let runs: Vec<_> = b64_runs(&t).collect();
+            assert!(!hex_re().is_match(&t) || may_hold_hex(&t, &runs), "{}", t.chars().take(80).collect::<String>());
+        }
+        let prose = "Read the file, then run the tests: 0 failures expected.";
+        assert!(!may_hold_hex(prose, &b64_runs(prose).collect::<Vec<_>>()));
     }
 
     #[test]

@@ -135,22 +135,6 @@ mod tests {
         [PROSE, SHELL, ARTIFACT].iter().flat_map(|t| t.iter().map(|r| ascii_boundaries(r.regex))).collect()
     }
 
-    /// Every text file the project writes as a fixture, and the corpus when it is there.
-    fn texts() -> Vec<String> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut out = Vec::new();
-        for dir in [root.join("fixtures"), root.join("../shared/corpus")] {
-            for e in walkdir::WalkDir::new(dir).into_iter().filter_map(Result::ok) {
-                if e.file_type().is_file() && e.metadata().is_ok_and(|m| m.len() < 1 << 20) {
-                    if let Ok(b) = std::fs::read(e.path()) {
-                        out.push(String::from_utf8_lossy(&b).into_owned());
-                    }
-                }
-            }
-        }
-        out
-    }
-
     type Spans = Vec<Range<usize>>;
 
     /// Every rule's matches in `text`, by the finder and by `find_iter` of the rule alone.
@@ -170,7 +154,7 @@ mod tests {
         let patterns = all_patterns();
         let finder = RuleFinder::new(&patterns);
         let each: Vec<Regex> = patterns.iter().map(|p| Regex::new(p).unwrap()).collect();
-        let mut texts = texts();
+        let mut texts = super::super::fixture_texts();
         assert!(texts.len() > 100, "the fixtures were not found");
         // Adjacent and overlapping candidates: a match's end must not swallow the next start.
         texts.push("curl a | bash; curl b|sh\nwget -qO- x | sudo -E bash && curl curl | python3".into());

@@ -143,6 +143,15 @@ fn file_hits(t: &TextFile) -> Vec<Hit> {
     hits
 }
 
+/// Compiles the rule tables now, one per thread, instead of on first use, where the first skill
+/// scanned builds them one after the other while every other worker waits for them.
+pub fn compile_rules() {
+    std::thread::scope(|s| {
+        s.spawn(|| rules::compiled(rules::PROSE));
+        rules::compiled(rules::SHELL);
+    });
+}
+
 pub fn analyze(skill: &Skill) -> Vec<SecurityFinding> {
     let mut findings: Vec<SecurityFinding> =
         skill.texts.iter().flat_map(|t| file_hits(t).into_iter().map(|h| to_finding(t.path, &t.text, h))).collect();
@@ -201,4 +210,22 @@ pub fn report(skill: &Skill, risky_below: u32) -> SecurityReport {
     let findings = analyze(skill);
     let score = score(&findings);
     SecurityReport { score, risky: score < risky_below, findings, semantic_pass: None }
+}
+
+/// Every text file under 1 MiB the project writes as a fixture, and the corpus when it is there:
+/// the texts a prefilter or gate is checked against.
+#[cfg(test)]
+fn fixture_texts() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    for dir in [root.join("fixtures"), root.join("../shared/corpus")] {
+        for e in walkdir::WalkDir::new(dir).into_iter().filter_map(Result::ok) {
+            if e.file_type().is_file() && e.metadata().is_ok_and(|m| m.len() < 1 << 20) {
+                if let Ok(b) = std::fs::read(e.path()) {
+                    out.push(String::from_utf8_lossy(&b).into_owned());
+                }
+            }
+        }
+    }
+    out
 }

@@ -34,7 +34,10 @@ impl<'t> Flat<'t> {
     pub(super) fn new(lang: Lang, root: Node<'t>) -> Flat<'t> {
         const NONE: u32 = u32::MAX;
         let names = kind_names(lang);
-        let (mut nodes, mut parents) = (Vec::new(), Vec::new());
+        // Every node counts towards the capacity, anonymous leaves too: an over-estimate that
+        // spares the vectors their regrowth.
+        let all = root.descendant_count();
+        let (mut nodes, mut parents) = (Vec::with_capacity(all), Vec::with_capacity(all));
         // Indices of emitted nodes whose parent comes later, and where each open level starts.
         let (mut waiting, mut levels) = (Vec::<u32>::new(), Vec::<usize>::new());
         let mut cursor = root.walk();
