@@ -26,10 +26,20 @@ ensure_apt() {
   as_root timeout -k 10 1200 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Rust at least as new as the workspace's rust-version (Cargo.toml), installed or updated with rustup.
 ensure_rust() {
-  command -v cargo >/dev/null && return 0
-  log "installing Rust with rustup"
-  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+  local need have
+  need="$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$ROOT/Cargo.toml")"
+  if ! command -v cargo >/dev/null; then
+    log "installing Rust with rustup"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    return 0
+  fi
+  have="$(rustc --version | cut -d' ' -f2)"
+  [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" = "$need" ] && return 0
+  command -v rustup >/dev/null || { echo "Rust $have is older than the $need this project needs, and rustup is not there to update it" >&2; return 1; }
+  log "rustup: updating Rust $have to stable (at least $need is needed)"
+  timeout -k 10 900 rustup update stable
 }
 
 # rustfmt and clippy, which a minimal Rust profile leaves out.

@@ -8,6 +8,7 @@ mod finder;
 mod lang;
 mod matcher;
 mod names;
+mod python;
 mod rules;
 mod scripts;
 mod shell_vars;
@@ -216,13 +217,19 @@ pub fn report(skill: &Skill, risky_below: u32) -> SecurityReport {
 /// the texts a prefilter or gate is checked against.
 #[cfg(test)]
 fn fixture_texts() -> Vec<String> {
+    fixture_files().into_iter().map(|(_, text)| text).collect()
+}
+
+/// [`fixture_texts`] with each one's path.
+#[cfg(test)]
+fn fixture_files() -> Vec<(std::path::PathBuf, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut out = Vec::new();
     for dir in [root.join("fixtures"), root.join("../shared/corpus")] {
         for e in walkdir::WalkDir::new(dir).into_iter().filter_map(Result::ok) {
             if e.file_type().is_file() && e.metadata().is_ok_and(|m| m.len() < 1 << 20) {
                 if let Ok(b) = std::fs::read(e.path()) {
-                    out.push(String::from_utf8_lossy(&b).into_owned());
+                    out.push((e.path().to_path_buf(), String::from_utf8_lossy(&b).into_owned()));
                 }
             }
         }

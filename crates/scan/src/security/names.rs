@@ -8,9 +8,8 @@
 
 use super::decode::{base64_bytes, hex_bytes};
 use super::lang::Lang;
-use super::tree::Flat;
+use super::tree::{Flat, SyntaxNode};
 use std::collections::HashMap;
-use tree_sitter::Node;
 
 /// A callee's canonical dotted name (`os.system`, `child_process.exec`, `eval`).
 #[derive(Clone, Debug)]
@@ -32,7 +31,7 @@ pub(super) struct Names<'a> {
 const MAX_DEPTH: u8 = 8;
 
 impl<'a> Names<'a> {
-    pub(super) fn collect(lang: Lang, code: &'a str, flat: &Flat) -> Names<'a> {
+    pub(super) fn collect<N: SyntaxNode>(lang: Lang, code: &'a str, flat: &Flat<N>) -> Names<'a> {
         let mut names = Names { lang, code, bindings: HashMap::new(), consts: HashMap::new() };
         let mut pending = Vec::new();
         for (&n, &kind) in flat.nodes.iter().zip(&flat.kinds) {
@@ -51,7 +50,7 @@ impl<'a> Names<'a> {
         names
     }
 
-    fn text(&self, n: Node) -> &'a str {
+    fn text<N: SyntaxNode>(&self, n: N) -> &'a str {
         &self.code[n.start_byte()..n.end_byte()]
     }
 
@@ -61,13 +60,12 @@ impl<'a> Names<'a> {
         }
     }
 
-    fn imports(&mut self, n: Node) {
+    fn imports<N: SyntaxNode>(&mut self, n: N) {
         if self.lang.is_javascript() {
             return self.js_import(n);
         }
         let module = n.child_by_field_name("module_name").map(|m| self.text(m).to_string());
-        let mut c = n.walk();
-        for child in n.children_by_field_name("name", &mut c) {
+        for child in n.children_by_field_name("name") {
             let (path, alias) = match child.kind() {
                 "aliased_import" => (
                     child.child_by_field_name("name").map_or("", |x| self.text(x)),
@@ -91,7 +89,7 @@ impl<'a> Names<'a> {
         }
     }
 
-    fn js_import(&mut self, n: Node) {
+    fn js_import<N: SyntaxNode>(&mut self, n: N) {
         let Some((source, hidden)) = n.child_by_field_name("source").and_then(|s| self.fold(s)) else { return };
         let Some(module) = node_builtin(&source) else { return };
         let source = (module, hidden);
@@ -115,12 +113,11 @@ impl<'a> Names<'a> {
                 }
                 _ => {}
             }
-            let mut c = x.walk();
-            stack.extend(x.children(&mut c));
+            stack.extend(x.children());
         }
     }
 
-    fn assignment(&mut self, n: Node) {
+    fn assignment<N: SyntaxNode>(&mut self, n: N) {
         let (left, right) = match n.kind() {
             "variable_declarator" => (n.child_by_field_name("name"), n.child_by_field_name("value")),
             _ => (n.child_by_field_name("left"), n.child_by_field_name("right")),
@@ -137,8 +134,7 @@ impl<'a> Names<'a> {
             "identifier" => self.bind(self.text(left), value.name, value.hidden),
             // const { exec, execSync: run } = require('child_process')
             "object_pattern" => {
-                let mut c = left.walk();
-                for p in left.named_children(&mut c) {
+                for p in left.named_children() {
                     let (key, local) = match p.kind() {
                         "shorthand_property_identifier_pattern" => (self.text(p), self.text(p)),
                         "pair_pattern" => (
@@ -155,11 +151,11 @@ impl<'a> Names<'a> {
     }
 
     /// The canonical name an expression refers to, when it names a module or a callable.
-    pub(super) fn resolve(&self, n: Node) -> Option<Resolved> {
+    pub(super) fn resolve<N: SyntaxNode>(&self, n: N) -> Option<Resolved> {
         self.resolve_at(n, 0)
     }
 
-    fn resolve_at(&self, n: Node, depth: u8) -> Option<Resolved> {
+    fn resolve_at<N: SyntaxNode>(&self, n: N, depth: u8) -> Option<Resolved> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -209,7 +205,7 @@ impl<'a> Names<'a> {
                 let f = n.child_by_field_name("function")?;
                 let args = n.child_by_field_name("arguments")?;
                 let callee = self.resolve_at(f, d)?;
-                let arg = |i| args.named_child(i).filter(|a: &Node| a.kind() != "keyword_argument");
+                let arg = |i| args.named_child(i).filter(|a: &N| a.kind() != "keyword_argument");
                 match callee.name.as_str() {
                     "getattr" | "Reflect.get" => {
                         let base = self.resolve_at(arg(0)?, d)?;
@@ -235,11 +231,11 @@ impl<'a> Names<'a> {
     }
 
     /// A constant string expression's value, and whether it was built rather than written.
-    pub(super) fn fold(&self, n: Node) -> Option<(String, bool)> {
+    pub(super) fn fold<N: SyntaxNode>(&self, n: N) -> Option<(String, bool)> {
         self.fold_at(n, 0)
     }
 
-    fn fold_at(&self, n: Node, depth: u8) -> Option<(String, bool)> {
+    fn fold_at<N: SyntaxNode>(&self, n: N, depth: u8) -> Option<(String, bool)> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -253,8 +249,7 @@ impl<'a> Names<'a> {
                     return None;
                 }
                 let mut out = String::new();
-                let mut c = n.walk();
-                for part in n.named_children(&mut c) {
+                for part in n.named_children() {
                     out.push_str(&self.fold_at(part, d)?.0);
                 }
                 Some((out, true))
@@ -273,14 +268,16 @@ impl<'a> Names<'a> {
         }
     }
 
-    fn fold_call(&self, n: Node, d: u8) -> Option<(String, bool)> {
+    fn fold_call<N: SyntaxNode>(&self, n: N, d: u8) -> Option<(String, bool)> {
         let f = n.child_by_field_name("function")?;
         let args = n.child_by_field_name("arguments")?;
         let arg = |i| args.named_child(i);
         let ftext = self.text(f).replace(char::is_whitespace, "");
         let ints = || -> Option<String> {
-            let mut c = args.walk();
-            args.named_children(&mut c).map(|a| self.text(a).parse::<u32>().ok().and_then(char::from_u32)).collect()
+            args.named_children()
+                .into_iter()
+                .map(|a| self.text(a).parse::<u32>().ok().and_then(char::from_u32))
+                .collect()
         };
         let decoded = |bytes: Vec<u8>| String::from_utf8(bytes).ok().map(|s| (s, true));
         match ftext.as_str() {
@@ -305,9 +302,8 @@ impl<'a> Names<'a> {
                 if !matches!(list.kind(), "list" | "tuple" | "array") {
                     return None;
                 }
-                let mut c = list.walk();
                 let parts: Option<Vec<String>> =
-                    list.named_children(&mut c).map(|p| self.fold_at(p, d).map(|x| x.0)).collect();
+                    list.named_children().into_iter().map(|p| self.fold_at(p, d).map(|x| x.0)).collect();
                 Some((parts?.join(&sep), true))
             }
             "decode" | "toString" => {
@@ -328,13 +324,12 @@ impl<'a> Names<'a> {
     }
 
     /// A plain string literal's value (no interpolation), with the common escapes undone.
-    fn literal(&self, n: Node) -> Option<String> {
+    fn literal<N: SyntaxNode>(&self, n: N) -> Option<String> {
         if n.kind() != "string" {
             return None;
         }
         let mut out = String::new();
-        let mut c = n.walk();
-        for part in n.named_children(&mut c) {
+        for part in n.named_children() {
             match part.kind() {
                 "string_content" | "string_fragment" | "escape_sequence" => out.push_str(self.text(part)),
                 "string_start" | "string_end" => {}

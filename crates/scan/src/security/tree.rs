@@ -2,13 +2,59 @@
 //! keywords), with its kind and parent, in the order the analyses visit it. One walk with one
 //! cursor replaces a cursor per node, a string lookup per `kind()` and the parent searches of
 //! `Node::parent` (each a descent from the root).
+//!
+//! The analyses read a tree through [`SyntaxNode`]: tree-sitter's nodes, or Python parsed by
+//! ruff's parser and laid out as tree-sitter-python would give it ([`super::python`]).
 
 use super::lang::Lang;
 use std::sync::OnceLock;
 use tree_sitter::Node;
 
-pub(super) struct Flat<'t> {
-    pub nodes: Vec<Node<'t>>,
+/// What the analyses ask of a syntax node: tree-sitter's kind and field names, byte offsets.
+pub(super) trait SyntaxNode: Copy + PartialEq {
+    fn kind(&self) -> &'static str;
+    fn start_byte(&self) -> usize;
+    fn end_byte(&self) -> usize;
+    fn child_by_field_name(&self, field: &str) -> Option<Self>;
+    fn children_by_field_name(&self, field: &str) -> Vec<Self>;
+    fn children(&self) -> Vec<Self>;
+    fn named_children(&self) -> Vec<Self>;
+    fn named_child(&self, i: usize) -> Option<Self>;
+    fn named_child_count(&self) -> usize;
+}
+
+impl SyntaxNode for Node<'_> {
+    fn kind(&self) -> &'static str {
+        Node::kind(self)
+    }
+    fn start_byte(&self) -> usize {
+        Node::start_byte(self)
+    }
+    fn end_byte(&self) -> usize {
+        Node::end_byte(self)
+    }
+    fn child_by_field_name(&self, field: &str) -> Option<Self> {
+        Node::child_by_field_name(self, field)
+    }
+    fn children_by_field_name(&self, field: &str) -> Vec<Self> {
+        Node::children_by_field_name(self, field, &mut self.walk()).collect()
+    }
+    fn children(&self) -> Vec<Self> {
+        Node::children(self, &mut self.walk()).collect()
+    }
+    fn named_children(&self) -> Vec<Self> {
+        Node::named_children(self, &mut self.walk()).collect()
+    }
+    fn named_child(&self, i: usize) -> Option<Self> {
+        Node::named_child(self, i)
+    }
+    fn named_child_count(&self) -> usize {
+        Node::named_child_count(self)
+    }
+}
+
+pub(super) struct Flat<N> {
+    pub nodes: Vec<N>,
     pub kinds: Vec<&'static str>,
     parents: Vec<Option<u32>>,
 }
@@ -28,10 +74,10 @@ fn kind_names(lang: Lang) -> &'static [&'static str] {
     })
 }
 
-impl<'t> Flat<'t> {
+impl<'t> Flat<Node<'t>> {
     /// Depth first, last child first: the order the scanner's rules were written against. That
     /// order is the reverse of a plain post-order walk, which one cursor does without restarts.
-    pub(super) fn new(lang: Lang, root: Node<'t>) -> Flat<'t> {
+    pub(super) fn new(lang: Lang, root: Node<'t>) -> Flat<Node<'t>> {
         const NONE: u32 = u32::MAX;
         let names = kind_names(lang);
         // Every node counts towards the capacity, anonymous leaves too: an over-estimate that
@@ -74,6 +120,13 @@ impl<'t> Flat<'t> {
             nodes,
             parents: parents.into_iter().map(|p| (p != NONE).then(|| last - p)).collect(),
         }
+    }
+}
+
+impl<N> Flat<N> {
+    /// A flat tree from its nodes in walk order, with each one's kind and parent index.
+    pub(super) fn from_parts(nodes: Vec<N>, kinds: Vec<&'static str>, parents: Vec<Option<u32>>) -> Flat<N> {
+        Flat { nodes, kinds, parents }
     }
 
     pub(super) fn parent(&self, i: usize) -> Option<usize> {
