@@ -175,6 +175,22 @@ impl DirArchive {
     pub fn snapshot(&self) -> Result<crate::Snapshot, SandboxError> {
         Ok(crate::snapshot::of_archive(unpack_files(&self.archive)?))
     }
+
+    /// Its symbolic and hard links, by path relative to the directory: the snapshot leaves them
+    /// out, and a link can stand where a regular file would be loaded.
+    pub fn links(&self) -> Result<Vec<String>, SandboxError> {
+        let mut links = Vec::new();
+        for entry in tar::Archive::new(self.archive.as_slice()).entries()? {
+            let entry = entry?;
+            if matches!(entry.header().entry_type(), tar::EntryType::Symlink | tar::EntryType::Link) {
+                let path = entry.path()?.to_string_lossy().into_owned();
+                if let Some((_, rel)) = path.split_once('/') {
+                    links.push(rel.trim_end_matches('/').to_string());
+                }
+            }
+        }
+        Ok(links)
+    }
 }
 
 /// An absolute directory path without its trailing slash, and its parent.

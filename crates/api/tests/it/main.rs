@@ -28,4 +28,5 @@ mod task_settings;
 mod trajectory_window;
 mod trial_deadline;
 mod unfair_arms;
+mod verifier_isolation;
 mod verifier_tamper;

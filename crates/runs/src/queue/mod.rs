@@ -6,6 +6,7 @@ pub mod arm_snapshot;
 pub mod deadline;
 pub mod model;
 pub mod probe_capture;
+pub mod runtime_paths;
 pub mod sandbox_run;
 pub mod skill_roots;
 pub mod store;

@@ -2,8 +2,9 @@
 //! the tamper checks, and the verifier's run and score, kept apart from everything the agent did.
 
 use super::model::TrialSpec;
+use super::runtime_paths::RuntimePaths;
 use super::store::Claimed;
-use super::tamper;
+use super::tamper::{self, Runner};
 use super::trial_error::TrialError;
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, OutputStream};
 
@@ -22,8 +23,11 @@ pub(super) enum Verdict {
 pub(super) struct AgentChanges<'a> {
     pub workdir: &'a [skillscope_sandbox::FileChange],
     pub engine_at_start: &'a [skillscope_sandbox::EngineChange],
-    /// The workdir as read after the agent stopped, when it could be.
+    /// The workdir as read after the agent stopped, when it could be, and its files.
     pub archive: Option<&'a skillscope_sandbox::DirArchive>,
+    pub after: Option<&'a skillscope_sandbox::Snapshot>,
+    /// Where the verifier's runtime loads from, read before the agent started.
+    pub runtime: &'a RuntimePaths,
 }
 
 pub(super) type Fresh = Result<skillscope_sandbox::Container, TrialError>;
@@ -68,9 +72,12 @@ pub(super) async fn verify(
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
 ) -> Result<Verdict, TrialError> {
     let spec = &c.spec;
+    let mut tampered = workspace_tampering(spec, &changes)?;
     if spec.verifier_in_place {
         let now = agent.engine_changes().await?;
-        let tampered = tamper::in_place_tampering(&now, changes.engine_at_start, &spec.workdir);
+        tampered.extend(tamper::in_place_tampering(&now, changes.engine_at_start, &spec.workdir, changes.runtime));
+        tampered.sort();
+        tampered.dedup();
         if !tampered.is_empty() {
             return Ok(Verdict::Tampered(tampered));
         }
@@ -81,7 +88,6 @@ pub(super) async fn verify(
             tampered => tampered,
         });
     }
-    let tampered = tamper::workspace_hooks(changes.workdir, &spec.workdir);
     if !tampered.is_empty() {
         return Ok(Verdict::Tampered(tampered));
     }
@@ -94,6 +100,57 @@ pub(super) async fn verify(
     run_verifier(&fresh, spec, log).await
 }
 
+/// What in the agent's workdir its verifier would load as code ([`tamper::workspace_tampering`]).
+fn workspace_tampering(spec: &TrialSpec, changes: &AgentChanges<'_>) -> Result<Vec<String>, TrialError> {
+    let runner = match &spec.scoring {
+        Some(skillscope_tasks::TaskVerifier::Pytest { .. }) => Runner::Isolated,
+        _ => Runner::TaskScript,
+    };
+    let links = changes.archive.map(|a| a.links()).transpose()?.unwrap_or_default();
+    let ws =
+        tamper::Workspace { workdir: &spec.workdir, changes: changes.workdir, links: &links, after: changes.after };
+    Ok(tamper::workspace_tampering(&ws, changes.runtime, runner))
+}
+
+/// Removes Python bytecode from `dirs` before a verifier runs there: it is a cache, rebuilt from
+/// the sources, and one the agent wrote (with an old timestamp, beside tests uploaded later) would
+/// run in place of those sources. Folders the agent made unwritable are opened first; bytecode
+/// still there afterwards marks the trial tampered.
+async fn purge_bytecode(
+    container: &skillscope_sandbox::Container,
+    dirs: &[String],
+    spec: &TrialSpec,
+) -> Result<Vec<String>, TrialError> {
+    let quoted: Vec<String> = dirs.iter().map(|d| skillscope_tasks::sh_quote(d)).collect();
+    let script = format!(
+        "for d in {dirs}; do [ -d \"$d\" ] || continue; \
+         find \"$d\" -type d ! -perm -u+w -exec chmod u+w {{}} + 2>/dev/null; \
+         find \"$d\" \\( -name __pycache__ -o -name '*.pyc' -o -name '*.pyo' \\) -prune -exec rm -rf -- {{}} + 2>/dev/null; \
+         find \"$d\" \\( -name __pycache__ -o -name '*.pyc' -o -name '*.pyo' \\) -print; done; echo end=ok",
+        dirs = quoted.join(" ")
+    );
+    let cmd = vec!["/bin/sh".to_string(), "-c".into(), script];
+    let r = container.exec(&cmd, spec.in_workdir(120), &mut |_, _| {}).await?;
+    if r.timed_out || !r.stdout.ends_with("end=ok\n") {
+        return Err(TrialError {
+            infra: true,
+            message: format!("could not clear bytecode before the verifier: {}", r.stderr.trim()),
+        });
+    }
+    Ok(r.stdout.lines().filter(|l| *l != "end=ok").map(String::from).collect())
+}
+
+/// The folders a verifier reads its code from besides its runtime: the workdir and the folders it
+/// is uploaded into.
+fn verifier_dirs(spec: &TrialSpec, plan: Option<&skillscope_tasks::VerifierPlan>) -> Vec<String> {
+    let mut dirs = vec![spec.workdir.clone()];
+    let uploads = plan.map(|p| p.files_to_upload.as_slice()).unwrap_or_default();
+    dirs.extend(uploads.iter().filter_map(|(path, _)| path.rsplit_once('/').map(|(d, _)| d.to_string())));
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
 /// The task verifier when there is one, else the verifier command (exit 0 scores 1).
 async fn run_verifier(
     container: &skillscope_sandbox::Container,
@@ -102,8 +159,11 @@ async fn run_verifier(
 ) -> Result<Verdict, TrialError> {
     let opts = spec.in_workdir(spec.verifier_timeout_secs);
     if let Some(v) = &spec.scoring {
-        let (r, scored) = run_task_verifier(container, v, spec, log).await?;
-        return Ok(Verdict::Scored(r, scored, Vec::new()));
+        return run_task_verifier(container, v, spec, log).await;
+    }
+    let left = purge_bytecode(container, &verifier_dirs(spec, None), spec).await?;
+    if !left.is_empty() {
+        return Ok(Verdict::Tampered(left));
     }
     let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
     let r = container.exec(cmd, opts, log).await?;
@@ -114,14 +174,18 @@ async fn run_verifier(
     Ok(Verdict::Scored(r, scored, Vec::new()))
 }
 
-/// Uploads a task verifier's files, runs it, fetches its report and scores the run.
+/// Clears bytecode, uploads a task verifier's files, runs it, fetches its report and scores the run.
 async fn run_task_verifier(
     container: &skillscope_sandbox::Container,
     v: &skillscope_tasks::TaskVerifier,
     spec: &TrialSpec,
     log: &mut (dyn FnMut(OutputStream, &[u8]) + Send),
-) -> Result<(skillscope_sandbox::ExecResult, Result<skillscope_tasks::Score, String>), TrialError> {
+) -> Result<Verdict, TrialError> {
     let plan = skillscope_tasks::verifier_plan(v);
+    let left = purge_bytecode(container, &verifier_dirs(spec, Some(&plan)), spec).await?;
+    if !left.is_empty() {
+        return Ok(Verdict::Tampered(left));
+    }
     let owner = spec.owner();
     // The verifier runs as the trial's user: its files and report folders are theirs.
     for dir in &plan.output_dirs {
@@ -141,5 +205,5 @@ async fn run_task_verifier(
     };
     let scored =
         skillscope_tasks::score(v, r.exit_code, r.timed_out, &r.stdout, report.as_deref()).map_err(|e| e.to_string());
-    Ok((r, scored))
+    Ok(Verdict::Scored(r, scored, Vec::new()))
 }

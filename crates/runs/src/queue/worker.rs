@@ -8,7 +8,7 @@ use super::probe_capture::{self, Capture};
 use super::store::{self, Claimed, Phase};
 use super::trial_error::TrialError;
 use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
-use super::{agent_phase, deadline, skill_roots};
+use super::{agent_phase, deadline, runtime_paths, skill_roots};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::workspace::Workspace;
@@ -450,6 +450,11 @@ async fn execute(
             }
             None => (None, None),
         };
+        // Where the verifier's runtime loads from, read before the agent can change any of it.
+        let runtime = match spec.scoring.is_some() || spec.verifier.is_some() {
+            true => runtime_paths::read(&container, spec.in_workdir(60)).await?,
+            false => runtime_paths::RuntimePaths::default(),
+        };
         let before = match &spec.workspace {
             Some(_) => container.snapshot(&spec.workdir).await?,
             None => Snapshot::default(),
@@ -515,9 +520,13 @@ async fn execute(
                 Err(e) => return Err(e.into()),
             },
         };
-        let changes = match (&disk_full, &workdir) {
+        let after = match (&disk_full, &workdir) {
+            (None, Some(archive)) => Some(archive.snapshot()?),
+            _ => None,
+        };
+        let changes = match (&disk_full, &after) {
             (Some(_), _) => Vec::new(),
-            (None, Some(archive)) => skillscope_sandbox::file_changes(&before, &archive.snapshot()?),
+            (None, Some(after)) => skillscope_sandbox::file_changes(&before, after),
             (None, None) => skillscope_sandbox::file_changes(&before, &Snapshot::default()),
         };
         let verdict = if agent.timed_out
@@ -528,8 +537,13 @@ async fn execute(
             None
         } else {
             stamp(ws, c, Phase::Verifier, true, "Verifying", sink);
-            let agent_changes =
-                AgentChanges { workdir: &changes, engine_at_start: &engine_at_start, archive: workdir.as_ref() };
+            let agent_changes = AgentChanges {
+                workdir: &changes,
+                engine_at_start: &engine_at_start,
+                archive: workdir.as_ref(),
+                after: after.as_ref(),
+                runtime: &runtime,
+            };
             let verdict = verify(c, &container, fresh_rx.take(), agent_changes, &mut log).await?;
             stamp(ws, c, Phase::Verifier, false, "Verified", sink);
             Some(verdict)

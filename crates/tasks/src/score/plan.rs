@@ -27,8 +27,10 @@ pub struct VerifierPlan {
     pub output_dirs: Vec<String>,
 }
 
+/// Every verifier script runs under the image's `/bin/sh`, never a `sh` looked up on a PATH that
+/// may hold folders of the agent's workdir.
 fn sh(script: String) -> Vec<String> {
-    vec!["sh".into(), "-c".into(), script]
+    vec!["/bin/sh".into(), "-c".into(), script]
 }
 
 fn join(dir: &str, rel: &str) -> String {
@@ -40,16 +42,40 @@ fn parent(path: &str) -> String {
     path.rsplit_once('/').map_or(".", |(d, _)| d).to_string()
 }
 
-/// Runs pytest with a fresh JUnit report at `report`.
-pub(super) fn pytest_script(report: &str, argv: &[String]) -> String {
+/// Sets `PY` to the first `python3` (else `python`) on the PATH whose folder, symlinks resolved,
+/// is neither relative nor inside the working directory: the agent's files never provide the
+/// interpreter.
+const FIND_PYTHON: &str = r#"W=$(pwd -P); PY=$(IFS=:; for n in python3 python; do for d in $PATH; do
+case "$d" in /*) ;; *) continue ;; esac; r=$(cd "$d" 2>/dev/null && pwd -P) || continue;
+case "$r/" in "$W"/*) continue ;; esac; if [ -x "$r/$n" ]; then echo "$r/$n"; exit 0; fi; done; done; exit 1)"#;
+
+/// pytest's start in isolated mode (`-I`: no working directory, user site-packages or `PYTHON*`
+/// variables on the path), so the interpreter and pytest import their own modules first; then the
+/// image's `PYTHONPATH` and the working directory are appended, after the standard library and
+/// site-packages, where the tests find the agent's code but it can shadow nothing installed.
+const PYTEST_BOOT: &str = "import os, sys, pytest; \
+sys.path.extend(p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p); \
+sys.path.append(os.getcwd()); sys.exit(pytest.main(sys.argv[1:]))";
+
+/// Runs pytest with a fresh JUnit report at `report`, on the tests in `tests_dir`, treating the
+/// working directory as data: the interpreter comes from outside it ([`FIND_PYTHON`]), pytest
+/// starts isolated ([`PYTEST_BOOT`]) with test folders appended to the path rather than
+/// prepended, reads no configuration file (`-c /dev/null`: `pytest.ini`, `tox.ini`, `setup.cfg`
+/// and `pyproject.toml` there, with their options and `-p` plugins, are ignored), and reads and
+/// writes bytecode only under a folder made for this run (`pycache_prefix`), never bytecode
+/// left beside the sources.
+pub(super) fn pytest_script(report: &str, tests_dir: &str, argv: &[String]) -> String {
     let dir = parent(report);
     let quoted: Vec<_> = argv.iter().map(|a| sh_quote(a)).collect();
     format!(
-        "mkdir -p {d} && rm -f {r}; \
-         if command -v python3 >/dev/null 2>&1; then PY=python3; else PY=python; fi; \
-         exec \"$PY\" -m pytest {args}",
+        "mkdir -p {d} && rm -f {r}; {FIND_PYTHON} || {{ echo 'no python3 outside the working directory on the PATH' >&2; exit 4; }}; \
+         C=$(mktemp -d) || exit 4; \
+         exec \"$PY\" -I -X pycache_prefix=\"$C\" -c {boot} -c /dev/null --rootdir={t} --confcutdir=/ \
+         --import-mode=append {args}",
         d = sh_quote(&dir),
         r = sh_quote(report),
+        boot = sh_quote(PYTEST_BOOT),
+        t = sh_quote(tests_dir.trim_end_matches('/')),
         args = quoted.join(" "),
     )
 }
@@ -105,7 +131,7 @@ pub fn verifier_plan(v: &TaskVerifier) -> VerifierPlan {
                 "echo 'the pytest verifier has no .py test file' >&2; exit 4".to_string()
             } else {
                 argv.extend(paths);
-                pytest_script(JUNIT_REPORT_PATH, &argv)
+                pytest_script(JUNIT_REPORT_PATH, tests_dir, &argv)
             };
             VerifierPlan {
                 files_to_upload,

@@ -279,7 +279,7 @@ fn plans_upload_run_and_report() {
     assert_eq!(p.report_path.as_deref(), Some(HARBOR_REPORT_PATH));
 
     let p = verifier_plan(&exit_cmd());
-    assert_eq!(p.command, ["sh", "-c", "test -f out.txt"]);
+    assert_eq!(p.command, ["/bin/sh", "-c", "test -f out.txt"]);
     assert!(p.report_path.is_none() && p.files_to_upload.is_empty());
 
     let judge = TaskVerifier::NeedsJudge { expectations: vec![], expected_output: None };
@@ -370,7 +370,7 @@ if __name__ == '__main__':\n    try:\n        t = open(sys.argv[1]).read()\n    
         format!("--junitxml={}", report.display()),
         "tests/test_word_count.py".into(),
     ];
-    let (code, out) = run_sh(&pytest_script(report.to_str().unwrap(), &argv), d.path());
+    let (code, out) = run_sh(&pytest_script(report.to_str().unwrap(), tests.to_str().unwrap(), &argv), d.path());
     let xml = std::fs::read(&report).unwrap();
     let s = score(&pytest(), code, false, &out, Some(&xml)).unwrap();
     assert_eq!((s.passed, s.failed), (4, 1), "{out}");
