@@ -23,8 +23,12 @@ pub(crate) fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
         o.n_pairs, o.mean_without, o.mean_with, o.delta
     );
     println!(
-        "{:<28} {:<16} {:>4} {:>8} {:>8} {:>8} {:>7} {:>16} {:>7} {:>7}  class",
-        "skill", "config", "n", "without", "with", "delta", "p", "(sign-flip)", "min p", "q"
+        "n: tasks (config all averages each task over its configurations and conditions); \
+         untied: tasks whose delta is not 0; min p: the smallest p the untied tasks can reach"
+    );
+    println!(
+        "{:<28} {:<16} {:>4} {:>6} {:>8} {:>8} {:>8} {:>7} {:>16} {:>7} {:>7}  class",
+        "skill", "config", "n", "untied", "without", "with", "delta", "p", "(sign-flip)", "min p", "q"
     );
     for s in r.skills.iter().chain(&r.groups) {
         let class = serde_json::to_value(s.class)?;
@@ -34,10 +38,11 @@ pub(crate) fn print_report(r: &Report, json: bool) -> Result<(), AppError> {
             _ => "exact".to_string(),
         };
         println!(
-            "{:<28} {:<16} {:>4} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>16} {:>7} {:>7}  {}",
+            "{:<28} {:<16} {:>4} {:>6} {:>8.1} {:>8.1} {:>+8.2} {:>7} {:>16} {:>7} {:>7}  {}",
             s.skill,
             s.config,
             s.n,
+            s.n_nonzero,
             s.mean_without,
             s.mean_with,
             s.delta,

@@ -391,11 +391,18 @@ fn p_text(s: &Summary) -> String {
     }
 }
 
-/// The class, with the smallest reachable p when there are too few tasks to conclude.
+/// The tasks of a row (its unit) and how many moved: "20 (3 non-tied)".
+fn n_text(s: &Summary) -> String {
+    format!("{} ({} non-tied)", s.n, s.n_nonzero)
+}
+
+/// The class, with the smallest reachable p (from the non-tied tasks) when it is not below 0.05:
+/// always so for too_few_tasks.
 fn class_text(s: &Summary) -> String {
-    match s.class {
-        skillscope_stats::Class::TooFewTasks => format!("too_few_tasks (smallest reachable p {:.3})", s.min_p),
-        _ => class_of(s),
+    if s.min_p >= skillscope_stats::report::ALPHA {
+        format!("{} (smallest reachable p {:.3})", class_of(s), s.min_p)
+    } else {
+        class_of(s)
     }
 }
 
@@ -438,7 +445,7 @@ fn markdown(r: &SkillReport) -> String {
         for note in demo_notes(r) {
             let _ = writeln!(o, "> **Demo evidence.** {note}\n");
         }
-        o.push_str("| experiment | config | n | without → with | delta (pts) | 95% CI | p (sign-flip) | q (BH) | class | EG | CG | ECG |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        o.push_str("| experiment | config | n tasks | without → with | delta (pts) | 95% CI | p (sign-flip) | q (BH) | class | EG | CG | ECG |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for u in &r.utility {
             let s = &u.summary;
             let _ = writeln!(
@@ -446,7 +453,7 @@ fn markdown(r: &SkillReport) -> String {
                 "| {} | {} | {} | {:.1} → {:.1} | {:+.1} | {} | {} | {:.3} | {} | {} | {} | {} |",
                 experiment_label(u),
                 s.config,
-                s.n,
+                n_text(s),
                 s.mean_without,
                 s.mean_with,
                 s.delta,
@@ -560,14 +567,14 @@ fn html(r: &SkillReport, charts: &[(String, String)]) -> String {
     if r.utility.is_empty() {
         let _ = write!(o, "<p id=\"not-evaluated\">{}</p>", esc(&not_evaluated(r)));
     } else {
-        o.push_str("<table id=\"utility\"><tr><th>Experiment</th><th>Config</th><th>n</th><th>Without → with</th><th>Delta (pts)</th><th>95% CI</th><th>p</th><th>q</th><th>Class</th><th>EG</th><th>CG</th><th>ECG</th></tr>");
+        o.push_str("<table id=\"utility\"><tr><th>Experiment</th><th>Config</th><th>n tasks</th><th>Without → with</th><th>Delta (pts)</th><th>95% CI</th><th>p</th><th>q</th><th>Class</th><th>EG</th><th>CG</th><th>ECG</th></tr>");
         for u in &r.utility {
             let s = &u.summary;
             let c = class_of(s);
             let _ = write!(
                 o,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1} → {:.1}</td><td>{:+.1}</td><td>{}</td><td>{}</td><td>{:.3}</td><td class=\"{c}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&experiment_label(u)), esc(&s.config), s.n, s.mean_without, s.mean_with, s.delta, ci(s), p_text(s), s.q_bh, esc(&class_text(s)), opt(s.eg), opt(s.cg), opt(s.ecg)
+                esc(&experiment_label(u)), esc(&s.config), n_text(s), s.mean_without, s.mean_with, s.delta, ci(s), p_text(s), s.q_bh, esc(&class_text(s)), opt(s.eg), opt(s.cg), opt(s.ecg)
             );
         }
         o.push_str("</table>");

@@ -27,8 +27,17 @@ pub const SEED: u64 = 0x5EED_5C0F_E57A_7500;
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
+    /// Its state's step per draw.
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    /// The stream of `seed` after its first `position` draws (a stream read in pieces, each
+    /// from where it starts).
+    pub fn at(seed: u64, position: u64) -> SplitMix64 {
+        SplitMix64(seed.wrapping_add(position.wrapping_mul(Self::GAMMA)))
+    }
+
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0 = self.0.wrapping_add(Self::GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -156,5 +165,8 @@ mod tests {
         // Reference stream of SplitMix64 seeded with 0 (Vigna's splitmix64.c).
         let mut r = SplitMix64(0);
         assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        let mut from_start = SplitMix64(9);
+        let third = (0..3).map(|_| from_start.next_u64()).last();
+        assert_eq!(Some(SplitMix64::at(9, 2).next_u64()), third);
     }
 }

@@ -18,7 +18,8 @@
 //! * SkillAudit measures PRG, EG, CG, ECG, ceiling rate ([`audit`]),
 //! * generated experiment-shaped data for benchmarks and tests ([`synthetic`]).
 //!
-//! Every test sees the same unit deltas ([`units`]). The entry point is [`analyze`]; [`read_pairs_csv`] reads the input.
+//! The unit of every row is a task, and every test sees the same unit deltas ([`units`]). The entry
+//! point is [`analyze`]; [`read_pairs_csv`] reads the input.
 
 pub mod audit;
 pub mod bootstrap;
@@ -39,4 +40,4 @@ pub mod wilcoxon;
 pub use crate::csv::{read_pairs_csv, CsvError};
 pub use audit::Stratum;
 pub use pair::Pair;
-pub use report::{analyze, analyze_with, Class, Overall, Report, RowMemo, Summary};
+pub use report::{analyze, analyze_with, Class, Overall, Report, RowMemo, Summary, UnitKind};

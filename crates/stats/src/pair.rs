@@ -10,7 +10,7 @@ pub struct Pair {
     pub config: String,
     /// The experimental condition when the design has more than one (e.g. `group`: the skill
     /// among decoys); None for the plain (isolated) run. Group rows are per configuration and
-    /// condition; a pooled row takes a task's runs under all conditions of one configuration as
+    /// condition; a pooled row takes a task's runs under all its configurations and conditions as
     /// one unit, so it counts the task once.
     #[serde(default)]
     pub condition: Option<String>,

@@ -17,17 +17,32 @@ pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
 
 /// `mean(with − without)` over the repeats as a reduced fraction.
 pub(crate) fn exact_delta(ps: &[&Pair]) -> Option<(i128, u128)> {
-    let (mut num, mut den): (i128, u128) = (0, 1);
-    for p in ps {
-        let (a, b) = rationalize(p.without, MAX_DENOMINATOR)?;
-        let (c, e) = rationalize(p.with, MAX_DENOMINATOR)?;
-        // num/den + (c/e − a/b)
-        let (dn, dd) = reduce(c * b as i128 - a * e as i128, b * e);
-        let l = den / gcd(den, dd) * dd;
+    mean(ps.iter().map(|p| pair_delta(p)))
+}
+
+/// `with − without` of one pair as a reduced fraction.
+fn pair_delta(p: &Pair) -> Option<(i128, u128)> {
+    let (a, b) = rationalize(p.without, MAX_DENOMINATOR)?;
+    let (c, e) = rationalize(p.with, MAX_DENOMINATOR)?;
+    Some(reduce(c * b as i128 - a * e as i128, b * e))
+}
+
+/// The mean of fractions as a reduced fraction; `None` if any is `None`, there are none, or the
+/// arithmetic overflows.
+pub(crate) fn mean(fracs: impl IntoIterator<Item = Option<(i128, u128)>>) -> Option<(i128, u128)> {
+    let (mut num, mut den, mut count): (i128, u128, u128) = (0, 1, 0);
+    for f in fracs {
+        let (dn, dd) = f?;
+        // num/den + dn/dd
+        let l = (den / gcd(den, dd)).checked_mul(dd)?;
         num = num.checked_mul((l / den) as i128)?.checked_add(dn.checked_mul((l / dd) as i128)?)?;
         (num, den) = reduce(num, l);
+        count += 1;
     }
-    Some(reduce(num, den.checked_mul(ps.len() as u128)?))
+    if count == 0 {
+        return None;
+    }
+    Some(reduce(num, den.checked_mul(count)?))
 }
 
 fn reduce(num: i128, den: u128) -> (i128, u128) {

@@ -1,21 +1,24 @@
 //! Aggregation of pairs into summaries and the serialisable report.
 //!
 //! # Units and repeats
-//! The unit of a test is a *paired task*: `(config, task)` within a skill.
-//! When a task was repeated (`repeat` set, several pairs with the same
-//! skill, config and task), its repeats are averaged into one unit first
-//! (repeats of one task are not independent evidence), so `n` counts units
-//! and `n_pairs` counts raw pairs. The run-to-run variance per arm is the
-//! mean over repeated tasks of the sample variance (points², n − 1
-//! denominator) of that arm's score across repeats.
+//! The unit of every row is a *task* ([`crate::units`]): `n` counts tasks and
+//! `n_pairs` raw pairs. A task's pairs in a row form cells, one per
+//! configuration and condition, each holding its repeats; the task's delta
+//! and its score in each arm are the mean over its cells of each cell's mean
+//! over its repeats (repeats of one task are not independent evidence, and
+//! neither are its runs under several configurations). `unit` and
+//! `unit_method` say so in the output. The run-to-run variance per arm is the
+//! mean over cells with repeats of the sample variance (points², n − 1
+//! denominator) of that arm's score across the cell's repeats.
 //!
 //! # Rows
 //! * `groups`: one [`Summary`] per skill × config (× condition, labelled
-//!   `config (condition)`, when a pair has one), sorted by skill, config.
+//!   `config (condition)`, when a pair has one), sorted by skill, config;
+//!   each task has one cell, its repeats averaged.
 //! * `skills`: one per skill pooled over its configs (`config = "all"`),
-//!   sorted by skill; units are `(config, task)`, so a task run under several
-//!   conditions of one config (isolated and among decoys) is one unit, its
-//!   runs averaged like repeats: the pooled row never counts it twice.
+//!   sorted by skill; each task is one unit, averaged over the
+//!   configurations and conditions it ran under, so 3 tasks under 2
+//!   configurations are 3 units, not 6.
 //! * `overall`: all raw pairs.
 //!
 //! # Multiple testing
@@ -26,30 +29,39 @@
 //! `p_signflip` as in SWE-Skills-Bench; `q_bh < 0.05` is the stricter,
 //! FDR-controlled reading.
 //!
+//! # Smallest p
+//! Two floors of the sign-flip p ([`crate::signflip::min_p`], `2 / 2^k` for
+//! `k` units, 1 for `k ≤ 1`):
+//! * `design_min_p` for the `n` tasks of the row: what the design could
+//!   reach were every task to move;
+//! * `min_p` for the `n_nonzero` tasks whose delta is not zero: what these
+//!   data can reach (a tie's sign changes nothing), the smallest reachable p.
+//!
 //! # Classification
 //! From the mean delta, the sign-flip p with its certified bracket
-//! `[p − error, p]` and the smallest p the design can reach (`min_p =
-//! 2 / 2^n` for `n` units, see [`crate::signflip::min_p`]):
-//! * `too_few_tasks` if `min_p ≥ 0.05` (`n ≤ 5`): no outcome of these units
-//!   could be significant, so "ineffective" would claim what the design
-//!   cannot show;
+//! `[p − error, p]` and `design_min_p`:
+//! * `too_few_tasks` if `design_min_p ≥ 0.05` (`n ≤ 5` tasks): no outcome of
+//!   these tasks could be significant, so "ineffective" would claim what the
+//!   design cannot show;
 //! * `golden` / `harmful` if `p < 0.05` (the upper bound) and the delta is
 //!   positive / negative;
 //! * `undecided` if the bracket contains 0.05 even after refinement;
 //! * `ineffective` otherwise ("no directional effect detected", not "no
-//!   effect").
+//!   effect"), which includes rows whose ties keep `min_p` at 0.05 or above.
 //!
 //! # Units of the SkillAudit measures
 //! `prg` and `prg_by_stratum` are in points like `delta`, but over raw pairs
 //! (every repeat counts, as SkillAudit defines them), so `prg = delta` when
-//! every unit has the same number of repeats.
+//! every task has the same number of cells and every cell the same number
+//! of repeats.
 
 use crate::audit::{audit, Stratum};
 use crate::bootstrap::{bootstrap_ci, fnv1a};
 use crate::pair::Pair;
+use crate::power::MdeMethod;
 use crate::signflip::{min_p, SignFlip, SignFlipMethod};
 use crate::ttest::{mean_sd, paired_t};
-use crate::units::Deltas;
+use crate::units::{method_of, unit_mean, units_of, Deltas, Unit};
 use crate::wilcoxon::{wilcoxon, WilcoxonMethod};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -72,14 +84,22 @@ pub enum Class {
     Ineffective,
     /// The certified bracket of p contains 0.05.
     Undecided,
-    /// The smallest reachable p (`min_p`) is ≥ 0.05: nothing could be concluded.
+    /// The smallest p the design can reach (`design_min_p`) is ≥ 0.05: nothing could be concluded.
     TooFewTasks,
 }
 
-/// Classify from the mean delta, the sign-flip result and the smallest
-/// reachable p (see the module docs).
-pub fn classify(delta: f64, sf: &SignFlip, min_p: f64) -> Class {
-    if min_p >= ALPHA {
+/// What one unit of a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "StatsUnit")]
+pub enum UnitKind {
+    Task,
+}
+
+/// Classify from the mean delta, the sign-flip result and the smallest p
+/// the design can reach (see the module docs).
+pub fn classify(delta: f64, sf: &SignFlip, design_min_p: f64) -> Class {
+    if design_min_p >= ALPHA {
         Class::TooFewTasks
     } else if sf.straddles(ALPHA) {
         Class::Undecided
@@ -99,7 +119,13 @@ pub fn classify(delta: f64, sf: &SignFlip, min_p: f64) -> Class {
 pub struct Summary {
     pub skill: String,
     pub config: String,
-    /// Number of paired units (tasks; repeats averaged).
+    /// What a unit is: a task.
+    pub unit: UnitKind,
+    /// How a unit's values are formed from its pairs: `units::UNIT_METHOD`
+    /// when some task ran under several configurations or conditions, else
+    /// `units::REPEATS_METHOD`.
+    pub unit_method: String,
+    /// Number of units: the tasks of the row.
     pub n: usize,
     /// Mean no-skill score over units, points.
     pub mean_without: f64,
@@ -122,7 +148,7 @@ pub struct Summary {
     pub q_bh: f64,
     /// Raw pairs (including repeats).
     pub n_pairs: usize,
-    /// Units with a non-zero delta.
+    /// Tasks whose delta is not zero (not tied).
     pub n_nonzero: usize,
     /// Sample SD of the unit deltas, points.
     pub sd_delta: f64,
@@ -130,16 +156,22 @@ pub struct Summary {
     /// Certified bound on the error of `p_signflip`: 0 when `exact`; for
     /// `grid` the true p lies in `[p − error, p]`.
     pub p_signflip_error: f64,
-    /// Smallest sign-flip p the design can reach: `2 / 2^n` (all `n` units
-    /// non-zero and of one sign; 1 for `n ≤ 1`). Ties raise the smallest p
-    /// the data can reach (to `2 / 2^n_nonzero`): evidence, not design.
+    /// Smallest sign-flip p these data can reach: `2 / 2^n_nonzero` (every
+    /// non-tied task of one sign; 1 for `n_nonzero ≤ 1`). Ties cannot move
+    /// the statistic, so they do not count.
     pub min_p: f64,
+    /// Smallest sign-flip p the design can reach: `2 / 2^n` (1 for `n ≤ 1`);
+    /// `too_few_tasks` when it is ≥ 0.05.
+    pub design_min_p: f64,
     pub p_wilcoxon_method: WilcoxonMethod,
     /// Minimum detectable effect of the sign-flip test, points (80% power,
-    /// α 0.05 two-sided; exact power up to 60 non-zero units, normal beyond;
-    /// see `stats::power`). `None` when no effect is detectable (fewer than
-    /// 6 non-zero units).
+    /// α 0.05 two-sided; see `stats::power`). `None` when no effect is
+    /// detectable (fewer than 6 non-zero units).
     pub mde: Option<f64>,
+    /// How `mde` was had: exact power, or a seeded simulation.
+    pub mde_method: Option<MdeMethod>,
+    /// Monte Carlo standard error of `mde`, points (0 when exact).
+    pub mde_se: Option<f64>,
     /// SkillAudit pass-rate gain, points (−100..100), over raw pairs.
     pub prg: f64,
     /// SkillAudit efficiency gain (time) in [−1, 1].
@@ -153,7 +185,8 @@ pub struct Summary {
     /// Share of pairs whose no-skill run already passes everything.
     pub ceiling_rate: f64,
     pub prg_by_stratum: Stratum,
-    /// Tasks with ≥ 2 repeats.
+    /// Cells (a task under one configuration and condition) with ≥ 2
+    /// repeats; in a group row, tasks with ≥ 2 repeats.
     pub n_repeated_tasks: usize,
     /// Run-to-run variance of the no-skill arm, points² (with repeats).
     pub var_without: Option<f64>,
@@ -186,46 +219,40 @@ fn sample_var(x: &[f64]) -> f64 {
     x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)
 }
 
+/// Cells with repeats and each arm's mean run-to-run variance over them, points².
+fn run_to_run(units: &[Unit<'_>]) -> (usize, Option<f64>, Option<f64>) {
+    let repeated: Vec<&Vec<&Pair>> = units.iter().flatten().filter(|cell| cell.len() >= 2).collect();
+    let k = repeated.len();
+    let var = |arm: fn(&Pair) -> f64| {
+        let sum: f64 = repeated.iter().map(|c| sample_var(&c.iter().map(|p| 100.0 * arm(p)).collect::<Vec<_>>())).sum();
+        (k > 0).then(|| sum / k as f64)
+    };
+    (k, var(|p| p.without), var(|p| p.with))
+}
+
 /// Summarise one set of pairs (one group, or one skill over configs).
 pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
-    // Units: (config, task); repeats averaged.
-    let mut units: BTreeMap<(&str, &str), Vec<&Pair>> = BTreeMap::new();
-    for p in pairs {
-        units.entry((&p.config, &p.task)).or_default().push(p);
-    }
-    let unit_pairs: Vec<&[&Pair]> = units.values().map(Vec::as_slice).collect();
-    let d = Deltas::of_units(unit_pairs.iter().copied());
-    let mut ratios = Vec::with_capacity(units.len());
-    let mut n_rep = 0usize;
-    let (mut vwo, mut vwi) = (0.0, 0.0);
-    for ps in units.values() {
-        let k = ps.len() as f64;
-        let wo = ps.iter().map(|p| p.without).sum::<f64>() / k;
-        let wi = ps.iter().map(|p| p.with).sum::<f64>() / k;
-        ratios.push((wo, wi));
-        if ps.len() >= 2 {
-            n_rep += 1;
-            let a: Vec<f64> = ps.iter().map(|p| 100.0 * p.without).collect();
-            let b: Vec<f64> = ps.iter().map(|p| 100.0 * p.with).collect();
-            vwo += sample_var(&a);
-            vwi += sample_var(&b);
-        }
-    }
-    let n = ratios.len();
+    let units = units_of(pairs);
+    let d = Deltas::of_units(&units);
+    let n = units.len();
     let deltas = &d.points;
     let nf = n.max(1) as f64;
-    let mean_without = 100.0 * ratios.iter().map(|r| r.0).sum::<f64>() / nf;
-    let mean_with = 100.0 * ratios.iter().map(|r| r.1).sum::<f64>() / nf;
+    let mean_without = 100.0 * units.iter().map(|u| unit_mean(u, |p| p.without)).sum::<f64>() / nf;
+    let mean_with = 100.0 * units.iter().map(|u| unit_mean(u, |p| p.with)).sum::<f64>() / nf;
     let (delta, sd) = mean_sd(deltas);
     let sf = d.sign_flip();
     let n_nonzero = d.n_nonzero();
-    let floor = min_p(n);
+    let design_min_p = min_p(n);
     let (p_w, w_method) = wilcoxon(deltas);
     let (ci_low, ci_high) = bootstrap_ci(deltas, fnv1a(&[skill, config]));
+    let mde = d.mde();
+    let (n_rep, var_without, var_with) = run_to_run(&units);
     let a = audit(pairs.iter().copied());
     Summary {
         skill: skill.to_string(),
         config: config.to_string(),
+        unit: UnitKind::Task,
+        unit_method: method_of(&units).to_string(),
         n,
         mean_without,
         mean_with,
@@ -235,16 +262,19 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
         p_ttest: paired_t(deltas),
         ci_low,
         ci_high,
-        class: classify(delta, &sf, floor),
+        class: classify(delta, &sf, design_min_p),
         q_bh: sf.p,
         n_pairs: pairs.len(),
         n_nonzero,
         sd_delta: sd,
         p_signflip_method: sf.method,
         p_signflip_error: sf.error,
-        min_p: floor,
+        min_p: min_p(n_nonzero),
+        design_min_p,
         p_wilcoxon_method: w_method,
-        mde: d.mde(),
+        mde: mde.map(|m| m.points),
+        mde_method: mde.map(|m| m.method),
+        mde_se: mde.map(|m| m.se),
         prg: a.prg,
         eg: a.eg,
         cg: a.cg,
@@ -254,8 +284,8 @@ pub fn summarize(skill: &str, config: &str, pairs: &[&Pair]) -> Summary {
         ceiling_rate: a.ceiling_rate,
         prg_by_stratum: a.prg_by_stratum,
         n_repeated_tasks: n_rep,
-        var_without: (n_rep > 0).then(|| vwo / n_rep as f64),
-        var_with: (n_rep > 0).then(|| vwi / n_rep as f64),
+        var_without,
+        var_with,
     }
 }
 

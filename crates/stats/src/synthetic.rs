@@ -5,7 +5,7 @@
 //! probability (a quarter help, a quarter hurt, half do nothing; configs vary
 //! it by ±0.02). A run's pass ratio is `k / m` with `k ~ Binomial(m, prob)`;
 //! 60% of with-runs repeat the without-run's outcome (real experiments have
-//! ~70% identical pairs). Every ninth task runs twice (repeats), so unit
+//! ~70% identical pairs). Every ninth task runs twice (repeats), so a group row's unit
 //! deltas have denominators `m` and `2m`. Deterministic for a seed.
 
 use crate::bootstrap::SplitMix64;

@@ -1,26 +1,72 @@
-//! Unit deltas, one home for how every test sees them.
+//! Units and their deltas, one home for how every test sees them.
 //!
-//! A unit is a paired task (its repeats averaged). Its delta is computed
-//! once, here, and every test (sign-flip, Wilcoxon, t, bootstrap, power)
-//! uses the same numbers, so deltas equal in decimal are equal (and zero)
-//! in all of them:
+//! A unit is a task. A row's pairs of one task form its *cells*, one per configuration and
+//! condition it ran under, each holding that cell's repeats. A unit's value (delta, and each
+//! arm's score) is the mean over its cells of each cell's mean over its repeats, so a cell run
+//! three times weighs as much as one run once, and a task run under several configurations is
+//! one unit, not one per configuration ([`UNIT_METHOD`]). In a group row (one configuration and
+//! condition) every unit has one cell: the mean over its repeats ([`REPEATS_METHOD`]).
+//!
+//! A unit's delta is computed once, here, and every test (sign-flip, Wilcoxon, t, bootstrap,
+//! power) uses the same numbers, so deltas equal in decimal are equal (and zero) in all of them:
 //!
 //! * Each pass ratio is recovered as a fraction with denominator ≤
-//!   [`MAX_DENOMINATOR`] (continued fractions, accepted only within 1e-12 of
-//!   the `f64`). A unit's delta is then the exact fraction
-//!   `mean(with − without)` over its repeats, reduced, and its value in
-//!   points is `100·num / den` rounded once to `f64` (equal fractions give
-//!   bit-equal points: `0.7 − 0.6` and `0.1 − 0` are the same delta).
+//!   [`MAX_DENOMINATOR`](crate::rational::MAX_DENOMINATOR) (continued fractions, accepted only
+//!   within 1e-12 of the `f64`). A unit's delta is then the exact fraction of the nested mean of
+//!   `with − without` above, reduced, and its value in points is `100·num / den` rounded once to
+//!   `f64` (equal fractions give bit-equal points: `0.7 − 0.6` and `0.1 − 0` are the same delta).
 //! * If any ratio of the set is not such a fraction, the deltas in points are
 //!   rounded to a grid of 1e-9 points instead (float noise far below it
 //!   vanishes), and the sign-flip test takes its grid path.
 
 use crate::pair::Pair;
-use crate::rational::exact_delta;
+use crate::power::Mde;
+use crate::rational::{exact_delta, mean};
 use crate::signflip::{exact_items, float_items, sign_flip_items, Item, SignFlip};
+use std::collections::BTreeMap;
 
 /// Grid of the deltas (points) when they are not all fractions.
 pub const FLOAT_GRID: f64 = 1e-9;
+/// How a unit is formed when some task of the row ran under more than one configuration or
+/// condition.
+pub const UNIT_METHOD: &str = "per task: mean over its configurations and conditions of each one's mean over repeats";
+/// How a unit is formed when every task of the row ran under one configuration and condition.
+pub const REPEATS_METHOD: &str = "per task: mean over its repeats";
+
+/// One task's pairs: a cell per configuration and condition, each the pairs of its repeats.
+pub type Unit<'a> = Vec<Vec<&'a Pair>>;
+
+/// A task's cells by configuration and condition.
+type Cells<'a> = BTreeMap<(&'a str, Option<&'a str>), Vec<&'a Pair>>;
+
+/// A row's pairs as units, in task order (cells in configuration, condition order).
+pub fn units_of<'a>(pairs: &[&'a Pair]) -> Vec<Unit<'a>> {
+    let mut tasks: BTreeMap<&str, Cells<'a>> = BTreeMap::new();
+    for p in pairs {
+        tasks.entry(&p.task).or_default().entry((&p.config, p.condition.as_deref())).or_default().push(p);
+    }
+    tasks.into_values().map(|cells| cells.into_values().collect()).collect()
+}
+
+/// What [`units_of`] made of a row: [`UNIT_METHOD`] or [`REPEATS_METHOD`].
+pub fn method_of(units: &[Unit<'_>]) -> &'static str {
+    if units.iter().any(|u| u.len() > 1) {
+        UNIT_METHOD
+    } else {
+        REPEATS_METHOD
+    }
+}
+
+/// The unit's mean of `f` over its cells, each cell's own mean over its repeats first.
+pub fn unit_mean(unit: &Unit<'_>, f: impl Fn(&Pair) -> f64) -> f64 {
+    let cell = |c: &Vec<&Pair>| c.iter().map(|p| f(p)).sum::<f64>() / c.len() as f64;
+    unit.iter().map(cell).sum::<f64>() / unit.len() as f64
+}
+
+/// [`unit_mean`] of `with − without` as an exact fraction, when every ratio is one.
+fn exact_unit_delta(unit: &Unit<'_>) -> Option<(i128, u128)> {
+    mean(unit.iter().map(|cell| exact_delta(cell)))
+}
 
 /// The deltas of a set of units.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,18 +79,12 @@ pub struct Deltas {
 }
 
 impl Deltas {
-    /// Deltas of units given as their pairs (repeats of one task together).
-    pub fn of_units<'a>(units: impl IntoIterator<Item = &'a [&'a Pair]> + Clone) -> Deltas {
-        let exact: Option<Vec<(i128, u128)>> = units.clone().into_iter().map(exact_delta).collect();
+    /// Deltas of units (see the module docs).
+    pub fn of_units(units: &[Unit<'_>]) -> Deltas {
+        let exact: Option<Vec<(i128, u128)>> = units.iter().map(exact_unit_delta).collect();
         let points = match &exact {
             Some(fr) => fr.iter().map(|&(n, d)| (100 * n) as f64 / d as f64).collect(),
-            None => units
-                .into_iter()
-                .map(|ps| {
-                    let d = ps.iter().map(|p| p.delta()).sum::<f64>() / ps.len() as f64;
-                    (d / FLOAT_GRID).round() * FLOAT_GRID
-                })
-                .collect(),
+            None => units.iter().map(|u| (unit_mean(u, Pair::delta) / FLOAT_GRID).round() * FLOAT_GRID).collect(),
         };
         Deltas { points, exact }
     }
@@ -52,8 +92,8 @@ impl Deltas {
     /// Deltas of single pairs `(without, with)`, one unit each.
     pub fn of_ratios(pairs: &[(f64, f64)]) -> Deltas {
         let ps: Vec<Pair> = pairs.iter().map(|&(wo, wi)| Pair::new("", "", "", wo, wi)).collect();
-        let units: Vec<[&Pair; 1]> = ps.iter().map(|p| [p]).collect();
-        Deltas::of_units(units.iter().map(|u| &u[..]))
+        let units: Vec<Unit<'_>> = ps.iter().map(|p| vec![vec![p]]).collect();
+        Deltas::of_units(&units)
     }
 
     /// The non-zero deltas as sign-flip items (exact fractions when known)
@@ -71,7 +111,7 @@ impl Deltas {
     }
 
     /// Minimum detectable effect of the sign-flip test, points.
-    pub fn mde(&self) -> Option<f64> {
+    pub fn mde(&self) -> Option<Mde> {
         let (items, points) = self.items();
         crate::power::mde(self.points.len(), &items, points)
     }
@@ -103,8 +143,31 @@ mod tests {
     fn repeats_average_exactly() {
         let a = Pair::new("s", "c", "t", 1.0 / 3.0, 2.0 / 3.0);
         let b = Pair::new("s", "c", "t", 0.5, 0.75);
-        let d = Deltas::of_units([&[&a, &b][..]]);
+        let d = Deltas::of_units(&[vec![vec![&a, &b]]]);
         // (1/3 + 1/4) / 2 = 7/24.
         assert_eq!(d.exact.as_deref(), Some(&[(7, 24)][..]));
+    }
+
+    /// A task under two configurations, one run three times and one once: each configuration's
+    /// repeats are averaged first, so the single run weighs half, not a quarter.
+    #[test]
+    fn configurations_weigh_alike_whatever_their_repeats() {
+        let rep = |config: &str, r: u32, wi: f64| Pair { repeat: Some(r), ..Pair::new("s", config, "t", 0.0, wi) };
+        let pairs = [rep("a", 0, 1.0), rep("a", 1, 1.0), rep("a", 2, 1.0), rep("b", 0, 0.0)];
+        let refs: Vec<&Pair> = pairs.iter().collect();
+        let units = units_of(&refs);
+        assert_eq!(units.len(), 1, "one task, one unit");
+        assert_eq!(method_of(&units), UNIT_METHOD);
+        let d = Deltas::of_units(&units);
+        // (1 + 0) / 2, not (1 + 1 + 1 + 0) / 4.
+        assert_eq!(d.exact.as_deref(), Some(&[(1, 2)][..]));
+        assert_eq!(unit_mean(&units[0], |p| p.with), 0.5);
+        // Not fractions: the float path averages the same way.
+        let x = std::f64::consts::FRAC_1_SQRT_2;
+        let pairs = [rep("a", 0, x), rep("a", 1, x), rep("a", 2, x), rep("b", 0, 0.0)];
+        let refs: Vec<&Pair> = pairs.iter().collect();
+        let f = Deltas::of_units(&units_of(&refs));
+        assert!(f.exact.is_none());
+        assert!((f.points[0] - 50.0 * x).abs() < 1e-9, "{:?}", f.points);
     }
 }

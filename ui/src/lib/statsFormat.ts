@@ -58,8 +58,26 @@ export function signFlipText(s: StatsSummary): string {
 
 /** What the sign-flip p is, for its tooltip: exact, or its certified bounds, and the smallest reachable p. */
 export function signFlipBound(s: StatsSummary): string {
-  const reach = `The smallest p these ${s.n} tasks can reach is ${formatP(s.min_p)}.`;
+  const reach = `The smallest p the ${s.n_nonzero} untied of ${s.n} tasks can reach is ${formatP(s.min_p)}.`;
   if (s.p_signflip_method === "exact") return `Exact: the distribution of all sign assignments was computed. ${reach}`;
   const low = Math.max(0, s.p_signflip - s.p_signflip_error);
   return `Certified bounds: the true p lies between ${low.toPrecision(3)} and ${s.p_signflip.toPrecision(3)} (deltas rounded to a grid; p shown is the upper bound). ${reach}`;
+}
+
+/** The tasks of a row and how many have a non-zero delta: "20 (3 untied)". */
+export function tasksText(s: StatsSummary): string {
+  return `${s.n} (${s.n_nonzero} untied)`;
+}
+
+/** What n counts, for its tooltip: the unit (a task) and how its value was formed. */
+export function tasksTitle(s: StatsSummary): string {
+  return `${s.n} tasks, one unit each (${s.unit_method}); ${s.n_nonzero} with a non-zero delta; ${s.n_pairs} pairs with repeats.`;
+}
+
+/** How the MDE was had, for its tooltip. */
+export function mdeTitle(s: StatsSummary): string {
+  const what = "Smallest mean delta (points) the sign-flip test detects with 80% power at α = 0.05";
+  if (s.mde === null) return `${what}: none, fewer than 6 untied tasks cannot reach p < 0.05.`;
+  if (s.mde_method === "exact") return `${what}: exact power.`;
+  return `${what}: seeded simulation, standard error ${(s.mde_se ?? 0).toFixed(2)} points.`;
 }

@@ -6,7 +6,7 @@
 use skillscope_stats::bootstrap::{bootstrap_ci, SplitMix64, RESAMPLES, SEED};
 use skillscope_stats::signflip::SignFlipMethod;
 use skillscope_stats::synthetic::{pairs, Design};
-use skillscope_stats::units::Deltas;
+use skillscope_stats::units::{units_of, Deltas, REPEATS_METHOD, UNIT_METHOD};
 use skillscope_stats::wilcoxon::wilcoxon;
 use skillscope_stats::{analyze, ttest, Class, Pair, Summary};
 use std::collections::BTreeMap;
@@ -36,14 +36,11 @@ fn brute(fr: &[(i128, u128)]) -> Option<f64> {
     Some(hits as f64 / (1u64 << n) as f64)
 }
 
-/// The units of a summary row, as `analyze` forms them.
+/// The unit deltas of a summary row, as `analyze` forms them.
 fn unit_deltas(pairs: &[Pair], row: &Summary) -> Deltas {
-    let mut units: BTreeMap<(&str, &str), Vec<&Pair>> = BTreeMap::new();
-    for p in pairs.iter().filter(|p| p.skill == row.skill && (row.config == "all" || p.config == row.config)) {
-        units.entry((&p.config, &p.task)).or_default().push(p);
-    }
-    let u: Vec<&[&Pair]> = units.values().map(Vec::as_slice).collect();
-    Deltas::of_units(u.iter().copied())
+    let rows: Vec<&Pair> =
+        pairs.iter().filter(|p| p.skill == row.skill && (row.config == "all" || p.config == row.config)).collect();
+    Deltas::of_units(&units_of(&rows))
 }
 
 #[test]
@@ -73,10 +70,11 @@ fn sign_flip_matches_enumeration_on_generated_data() {
                     );
                 }
             }
-            // The verdict is the exact p's verdict, or no verdict.
-            let min_p = 2.0 / 2f64.powi(row.n as i32);
-            assert_eq!(row.min_p, min_p.min(1.0), "{who}");
-            let want_class = if min_p >= 0.05 {
+            // The verdict is the exact p's verdict, or no verdict; the design's floor decides
+            // too_few_tasks, the non-tied tasks the smallest reachable p.
+            let floor = |k: usize| (2.0 / 2f64.powi(k as i32)).min(1.0);
+            assert_eq!((row.design_min_p, row.min_p), (floor(row.n), floor(row.n_nonzero)), "{who}");
+            let want_class = if floor(row.n) >= 0.05 {
                 Class::TooFewTasks
             } else if want >= 0.05 {
                 Class::Ineffective
@@ -117,15 +115,23 @@ fn float_noise_ties_are_ties_in_every_test() {
 }
 
 #[test]
-fn pooled_rows_count_each_unit_once() {
-    // Two configs (e.g. isolated and group mode) of the same tasks: the pooled
-    // row has one unit per (config, task), repeats averaged, none twice.
+fn pooled_rows_count_each_task_once() {
+    // Two configs of the same tasks, some repeated: the pooled row has one unit per task, the
+    // mean over its configs of each config's mean over repeats (computed here the plain way).
     let ps = pairs(Design { skills: 1, configs: 2, tasks: 9, seed: 11 });
     let r = analyze(&ps);
     let pooled = &r.skills[0];
-    assert_eq!(pooled.n, 18);
-    assert_eq!(pooled.n_pairs, ps.len());
-    assert_eq!(pooled.n, r.groups.iter().map(|g| g.n).sum::<usize>());
+    assert_eq!((pooled.n, pooled.n_pairs, pooled.unit_method.as_str()), (9, ps.len(), UNIT_METHOD));
+    assert!(r.groups.iter().all(|g| g.n == 9 && g.unit_method == REPEATS_METHOD));
+    let mut cells: BTreeMap<&str, BTreeMap<&str, Vec<f64>>> = BTreeMap::new();
+    for p in &ps {
+        cells.entry(&p.task).or_default().entry(&p.config).or_default().push(p.delta());
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let tasks: Vec<f64> =
+        cells.values().map(|c| mean(&c.values().map(|reps| mean(reps)).collect::<Vec<_>>())).collect();
+    assert!((pooled.delta - mean(&tasks)).abs() < 1e-9, "{} vs {}", pooled.delta, mean(&tasks));
+    assert!(cells.values().flat_map(|c| c.values()).any(|reps| reps.len() > 1), "repeats to average");
     let want = brute(unit_deltas(&ps, pooled).exact.as_ref().unwrap()).unwrap();
     assert!(pooled.p_signflip - pooled.p_signflip_error <= want + 1e-12 && want <= pooled.p_signflip + 1e-12);
 }

@@ -2,6 +2,7 @@
 
 use skillscope_stats::report::classify;
 use skillscope_stats::signflip::{min_p, SignFlip, SignFlipMethod};
+use skillscope_stats::units::{REPEATS_METHOD, UNIT_METHOD};
 use skillscope_stats::{analyze, analyze_with, read_pairs_csv, Class, Pair};
 
 fn sample() -> Vec<Pair> {
@@ -41,20 +42,27 @@ fn json_shape_and_classes() {
             "ci_high",
             "class",
             "q_bh",
+            "unit",
+            "unit_method",
+            "n_nonzero",
+            "min_p",
+            "design_min_p",
         ] {
             assert!(!row[k].is_null(), "missing {k} in {row}");
         }
     }
+    assert_eq!(j["skills"][0]["unit"], "task");
     let skill = |s: &str| r.skills.iter().find(|x| x.skill == s).unwrap();
     assert_eq!(skill("up").config, "all");
-    assert_eq!(skill("up").n, 20);
+    // Ten tasks, each run under two configs: ten units, not twenty.
+    assert_eq!((skill("up").n, skill("up").n_pairs), (10, 20));
     assert_eq!(skill("up").class, Class::Golden);
     assert_eq!(skill("down").class, Class::Harmful);
     assert_eq!(skill("flat").class, Class::Ineffective);
     assert_eq!(skill("flat").p_signflip, 1.0);
     assert_eq!(skill("flat").ceiling_rate, 1.0);
-    // 16 positive of 20: p = 2 / 2^16.
-    assert!((skill("up").p_signflip - 2.0 / 65536.0).abs() < 1e-15);
+    // 8 positive of 10 tasks: p = 2 / 2^8.
+    assert!((skill("up").p_signflip - 2.0 / 256.0).abs() < 1e-15);
     assert!((skill("up").delta - 40.0).abs() < 1e-12);
     assert!((skill("up").prg - skill("up").delta).abs() < 1e-12, "PRG in points, like delta");
     assert_eq!(j["skills"][0]["class"], "harmful"); // sorted: down, flat, up
@@ -63,22 +71,23 @@ fn json_shape_and_classes() {
     assert!((g.p_signflip - 2.0 / 256.0).abs() < 1e-15);
     assert!(g.q_bh >= g.p_signflip);
     assert!(g.mde.unwrap() > 0.0);
+    assert!(g.mde_method.is_some() && g.mde_se.is_some());
 }
 
 #[test]
 fn classification_rule() {
     let exact = |p: f64| SignFlip { p, error: 0.0, method: SignFlipMethod::Exact };
     let grid = |p: f64, error: f64| SignFlip { p, error, method: SignFlipMethod::Grid };
-    let reachable = min_p(6);
-    assert_eq!(classify(3.0, &exact(0.049), reachable), Class::Golden);
-    assert_eq!(classify(-3.0, &exact(0.049), reachable), Class::Harmful);
-    assert_eq!(classify(3.0, &exact(0.05), reachable), Class::Ineffective);
-    assert_eq!(classify(0.0, &exact(0.001), reachable), Class::Ineffective);
+    let design = min_p(6);
+    assert_eq!(classify(3.0, &exact(0.049), design), Class::Golden);
+    assert_eq!(classify(-3.0, &exact(0.049), design), Class::Harmful);
+    assert_eq!(classify(3.0, &exact(0.05), design), Class::Ineffective);
+    assert_eq!(classify(0.0, &exact(0.001), design), Class::Ineffective);
     // A bracket containing 0.05 is no verdict, whichever side p is on.
-    assert_eq!(classify(3.0, &grid(0.051, 0.002), reachable), Class::Undecided);
-    assert_eq!(classify(3.0, &grid(0.05, 0.0001), reachable), Class::Undecided);
-    assert_eq!(classify(3.0, &grid(0.049, 0.01), reachable), Class::Golden);
-    assert_eq!(classify(3.0, &grid(0.07, 0.01), reachable), Class::Ineffective);
+    assert_eq!(classify(3.0, &grid(0.051, 0.002), design), Class::Undecided);
+    assert_eq!(classify(3.0, &grid(0.05, 0.0001), design), Class::Undecided);
+    assert_eq!(classify(3.0, &grid(0.049, 0.01), design), Class::Golden);
+    assert_eq!(classify(3.0, &grid(0.07, 0.01), design), Class::Ineffective);
     // Five tasks cannot reach p < 0.05 (2/2^5 = 0.0625): never "ineffective".
     assert_eq!(min_p(5), 0.0625);
     assert_eq!(classify(3.0, &exact(0.0625), min_p(5)), Class::TooFewTasks);
@@ -92,7 +101,7 @@ fn five_tasks_are_too_few_and_have_no_mde() {
     let v: Vec<Pair> = (0..5).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.0, 1.0)).collect();
     let g = &analyze(&v).groups[0];
     assert_eq!(g.p_signflip, 0.0625);
-    assert_eq!(g.min_p, 0.0625);
+    assert_eq!((g.design_min_p, g.min_p), (0.0625, 0.0625));
     assert_eq!(g.class, Class::TooFewTasks);
     assert_eq!(g.mde, None);
     // SkillAudit's three scenarios: the smallest reachable p is 0.25.
@@ -101,6 +110,86 @@ fn five_tasks_are_too_few_and_have_no_mde() {
     // Six tasks all up: reachable and reached.
     let v: Vec<Pair> = (0..6).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.0, 1.0)).collect();
     assert_eq!(analyze(&v).groups[0].class, Class::Golden);
+}
+
+/// Issue 13 ruled that a design of ≤ 5 tasks reads too_few_tasks. Three scenarios under two
+/// configurations are three tasks, not six units: p = 2/64 = 0.031 could otherwise read golden.
+#[test]
+fn three_tasks_under_two_configurations_are_too_few() {
+    let v: Vec<Pair> =
+        ["c1", "c2"].iter().flat_map(|c| (0..3).map(move |t| Pair::new("s", c, &format!("t{t}"), 0.0, 1.0))).collect();
+    let r = analyze(&v);
+    let pooled = &r.skills[0];
+    assert_eq!((pooled.n, pooled.n_nonzero, pooled.n_pairs), (3, 3, 6));
+    assert_eq!((pooled.design_min_p, pooled.min_p, pooled.class), (0.25, 0.25, Class::TooFewTasks));
+    assert_eq!(pooled.unit_method, UNIT_METHOD);
+    assert!(r.groups.iter().all(|g| g.n == 3 && g.class == Class::TooFewTasks && g.unit_method == REPEATS_METHOD));
+}
+
+/// Five tasks under two configurations and a second condition, one of them repeated: still five
+/// units (every run of a task averaged into it), too few however many runs they took.
+#[test]
+fn five_tasks_under_configurations_and_conditions_are_too_few() {
+    let mut v = Vec::new();
+    for t in 0..5 {
+        let task = format!("t{t}");
+        v.push(Pair::new("s", "c1", &task, 0.2, 0.9));
+        v.push(Pair::new("s", "c2", &task, 0.0, 0.6));
+        for rep in 0..2 {
+            v.push(Pair {
+                condition: Some("group".into()),
+                repeat: Some(rep),
+                ..Pair::new("s", "c1", &task, 0.1, 0.5)
+            });
+        }
+    }
+    let pooled = &analyze(&v).skills[0];
+    assert_eq!((pooled.n, pooled.n_pairs, pooled.class), (5, 20, Class::TooFewTasks));
+    assert_eq!(pooled.design_min_p, 0.0625);
+    assert!(pooled.p_signflip >= 0.05);
+}
+
+/// The smallest reachable p counts only the tasks that can move: 17 of 20 tied leave 3, and
+/// 2/2^3 = 0.25, however small the design's 2/2^20.
+#[test]
+fn ties_raise_the_smallest_reachable_p() {
+    let v: Vec<Pair> =
+        (0..20).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.5, if t < 3 { 1.0 } else { 0.5 })).collect();
+    let g = &analyze(&v).groups[0];
+    assert_eq!((g.n, g.n_nonzero), (20, 3));
+    assert_eq!((g.min_p, g.design_min_p), (0.25, min_p(20)));
+    assert_eq!((g.p_signflip, g.class), (0.25, Class::Ineffective));
+    assert_eq!(g.mde, None, "three moving tasks cannot reach 0.05");
+}
+
+/// A row of ties only: nothing can move, the smallest reachable p is 1.
+#[test]
+fn all_ties_reach_no_p_below_one() {
+    let v: Vec<Pair> = (0..8).map(|t| Pair::new("s", "c", &format!("t{t}"), 0.4, 0.4)).collect();
+    let g = &analyze(&v).groups[0];
+    assert_eq!((g.n, g.n_nonzero, g.min_p, g.design_min_p), (8, 0, 1.0, min_p(8)));
+    assert_eq!((g.class, g.mde, g.mde_method), (Class::Ineffective, None, None));
+}
+
+/// A task's configurations weigh alike: three repeats under one config and one run under the
+/// other give each config's mean half the weight, in the delta and in each arm's mean.
+#[test]
+fn unequal_repeats_are_averaged_per_configuration_first() {
+    let mut v = Vec::new();
+    for t in 0..8 {
+        let task = format!("t{t}");
+        for rep in 0..3 {
+            v.push(Pair { repeat: Some(rep), ..Pair::new("s", "a", &task, 0.0, 1.0) });
+        }
+        v.push(Pair::new("s", "b", &task, 0.0, 0.0));
+    }
+    let pooled = &analyze(&v).skills[0];
+    assert_eq!((pooled.n, pooled.n_pairs), (8, 32));
+    assert_eq!((pooled.delta, pooled.mean_without, pooled.mean_with), (50.0, 0.0, 50.0), "not 75: 3 of 4 runs");
+    assert_eq!((pooled.n_repeated_tasks, pooled.var_with), (8, Some(0.0)), "config a's repeats");
+    assert_eq!((pooled.class, pooled.p_signflip), (Class::Golden, 2.0 / 256.0));
+    // The SkillAudit PRG stays over raw pairs.
+    assert_eq!(pooled.prg, 75.0);
 }
 
 #[test]

@@ -10,8 +10,11 @@ import {
   formatP,
   formatPoints,
   formatRate,
+  mdeTitle,
   signFlipBound,
   signFlipText,
+  tasksText,
+  tasksTitle,
 } from "../../lib/statsFormat";
 import { ClassBadge } from "../shared/Badge";
 import { EmptyState } from "../shared/EmptyState";
@@ -36,9 +39,9 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
       s.config === "all" ? <span className="muted">all (pooled)</span> : <span className="nested">{s.config}</span>,
   },
   {
-    header: "n",
-    className: "col-num",
-    render: (s) => <span title={`${s.n} tasks, ${s.n_pairs} pairs with repeats`}>{s.n}</span>,
+    header: "Tasks (untied)",
+    className: "col-nowrap col-num",
+    render: (s) => <span title={tasksTitle(s)}>{tasksText(s)}</span>,
   },
   {
     header: "Without → with",
@@ -52,6 +55,15 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
     className: "col-nowrap col-num",
     render: (s) => <span title={signFlipBound(s)}>{signFlipText(s)}</span>,
   },
+  {
+    header: "Reachable p",
+    className: "col-nowrap col-num",
+    render: (s) => (
+      <span title="The smallest sign-flip p the untied tasks can reach, 2 / 2^untied: tied tasks cannot move it">
+        {formatP(s.min_p)}
+      </span>
+    ),
+  },
   { header: "p (Wilcoxon)", className: "col-nowrap col-num", render: (s) => formatP(s.p_wilcoxon) },
   { header: "p (t-test)", className: "col-nowrap col-num", render: (s) => formatP(s.p_ttest) },
   { header: "q (BH)", className: "col-nowrap col-num", render: (s) => formatP(s.q_bh) },
@@ -59,11 +71,7 @@ const columns = (skillIds: Map<string, number>): Column<StatsSummary>[] => [
   {
     header: "MDE",
     className: "col-nowrap col-num",
-    render: (s) => (
-      <span title="Smallest mean delta (points) the sign-flip test detects with 80% power at α = 0.05">
-        {formatPoints(s.mde)}
-      </span>
-    ),
+    render: (s) => <span title={mdeTitle(s)}>{formatPoints(s.mde)}</span>,
   },
   { header: "PRG", className: "col-num", render: (s) => formatDelta(s.prg) },
   { header: "EG", className: "col-num", render: (s) => <span title={`${s.n_eg} pairs`}>{formatGain(s.eg)}</span> },
@@ -129,7 +137,11 @@ function HowComputed() {
     <details className="how-computed" data-testid="how-computed">
       <summary>How these are computed</summary>
       <ul>
-        <li>Scores are pass ratios in points (0–100); a unit is a task, its repeats averaged; n counts units.</li>
+        <li>
+          Scores are pass ratios in points (0–100). A unit is a task: its repeats averaged, and in a pooled row the mean
+          over its configurations and conditions of each one&rsquo;s repeat mean, so a task counts once; n counts tasks,
+          untied those whose delta is not 0.
+        </li>
         <li>
           Delta = mean(with − without) over units, in points; every test sees the same unit deltas, taken as exact
           fractions (passed / total), so equal deltas are equal and zero in all of them. 95% CI by percentile bootstrap
@@ -143,12 +155,18 @@ function HowComputed() {
         </li>
         <li>
           Golden / Harmful: delta above / below 0 with sign-flip p &lt; 0.05. Ineffective = no directional effect
-          detected, not &lsquo;no effect&rsquo;. Undecided: the bounds of p contain 0.05. Too few tasks: the smallest
-          reachable p, 2 / 2<sup>n</sup>, is 0.05 or more (n ≤ 5), so no verdict was possible.
+          detected, not &lsquo;no effect&rsquo;. Undecided: the bounds of p contain 0.05. Too few tasks: the smallest p
+          the design can reach, 2 / 2<sup>n</sup>, is 0.05 or more (n ≤ 5), so no verdict was possible.
+        </li>
+        <li>
+          Reachable p = 2 / 2<sup>untied</sup>: the smallest p these deltas can reach, as tied tasks cannot move the
+          sign-flip statistic.
         </li>
         <li>
           MDE: the smallest mean delta the sign-flip test detects with 80% power at α = 0.05, with the observed delta
-          sizes and each task moving up with a fixed probability (exact power up to 60 non-zero units, normal beyond).
+          sizes and each task moving up with a fixed probability: exact power (every sign assignment enumerated up to 16
+          untied tasks, or on the deltas&rsquo; common denominator when that keeps it small), else a seeded simulation
+          (its standard error in the tooltip).
         </li>
         <li>PRG = mean(with − without) over pairs (every repeat counts), in points like the delta.</li>
         <li>
