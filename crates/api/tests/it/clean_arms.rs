@@ -7,109 +7,120 @@
 
 use crate::common::*;
 use skillscope_api::experiments::{self, Condition, ExperimentDesign, ExperimentTask, PairView};
-use skillscope_api::import::import;
-use skillscope_api::model::ImportRequest;
-use skillscope_api::queue::store;
 use skillscope_api::queue::worker::{self, WorkerOptions};
 use skillscope_api::Workspace;
-use std::path::Path;
+use skillscope_modelserver::ServerHandle;
 
-/// Where the image bakes a skill: the roots Harbor's SkillsBench tasks copy into, one per harness.
+/// Where the image bakes a skill: the roots Harbor's SkillsBench tasks copy into, one per harness,
+/// Codex's admin folder, and folders Skillscope points a harness at (Claude Code's configuration,
+/// the agent's home).
 const BAKED: &[&str] = &[
     "/root/.claude/skills/baked",
     "/etc/claude-code/.claude/skills/baked",
     "/root/.agents/skills/baked",
     "/root/.codex/skills/baked",
+    "/etc/codex/skills/baked",
+    "/tmp/skillscope-claude/skills/baked",
+    "/tmp/skillscope-home/.agents/skills/baked",
     "/skills/baked",
 ];
 
 /// A skill at a path no harness is known to search: only the image search finds it.
 const HIDDEN: &str = "/opt/vendor/hidden-skill";
 
-fn image_context(root: &Path, baked: &[&str]) -> String {
-    let dir = root.join("image");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mkdirs: Vec<String> = baked.iter().map(|p| format!("mkdir -p {p} && touch {p}/SKILL.md")).collect();
-    std::fs::write(dir.join("Dockerfile"), format!("FROM {IMAGE}\nRUN {}\n", mkdirs.join(" && "))).unwrap();
-    dir.display().to_string()
+/// Dockerfile steps that bake an empty `SKILL.md` into each of `dirs`.
+fn baked(dirs: &[&str]) -> String {
+    let mkdirs: Vec<String> = dirs.iter().map(|p| format!("mkdir -p {p} && touch {p}/SKILL.md")).collect();
+    format!("RUN {}\n", mkdirs.join(" && "))
 }
 
-fn run_experiment(wipe: bool, baked: &[&str], tag: &str, accepted: &[&str]) -> Vec<PairView> {
-    run_with(wipe, baked, tag, accepted, &|_, _| {}).0
+/// A workspace with the target skill and the scripted built-in agent that does the copy task, on
+/// the real engine: each test builds its image, then runs pairs on it.
+pub(crate) struct Bench {
+    rt: tokio::runtime::Runtime,
+    _server: ServerHandle,
+    tmp: tempfile::TempDir,
+    pub(crate) ws: Workspace,
+    version: i64,
+    config: i64,
 }
 
-/// As [`run_experiment`], calling `before` with the workspace and the built image's id first;
-/// also returns what the workspace's cache holds for the image after the run.
-fn run_with(
-    wipe: bool,
-    baked: &[&str],
-    tag: &str,
-    accepted: &[&str],
-    before: &dyn Fn(&Workspace, &str),
-) -> (Vec<PairView>, Vec<String>) {
-    let rt = rt();
-    let engine = rt.block_on(engine());
-    let server = copying_model_server(&rt);
-    let tmp = tempfile::tempdir().unwrap();
-    let ws = Workspace::open(tmp.path().join("home")).unwrap();
-    let config = scripted_builtin_agent(&ws, &server.base_url, "sk-clean-arms-0000000");
+impl Bench {
+    pub(crate) fn new() -> Self {
+        join_session_keyring();
+        let rt = rt();
+        rt.block_on(engine());
+        let server = copying_model_server(&rt);
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(tmp.path().join("home")).unwrap();
+        let config = scripted_builtin_agent(&ws, &server.base_url, "sk-clean-arms-0000000");
+        let skill_md = "---\nname: target-skill\ndescription: Copies files. Use for copy tasks.\n---\n# Copy\n";
+        let version = import_skill(&ws, &tmp.path().join("skills"), "target-skill", skill_md);
+        Self { rt, _server: server, tmp, ws, version, config }
+    }
 
-    let skill = tmp.path().join("skills/target-skill");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(
-        skill.join("SKILL.md"),
-        "---\nname: target-skill\ndescription: Copies files. Use for copy tasks.\n---\n# Copy\n",
-    )
-    .unwrap();
-    let request = ImportRequest { source: skill.display().to_string(), ..Default::default() };
-    let version = import(&ws, &request, &mut |_| Ok(())).unwrap().skills[0].version_id;
+    /// The copy task, its workspace carrying `.agents/skills/in-workspace`, on an image the queue
+    /// builds from busybox and `steps` (Dockerfile lines) as `skillscope-test/{tag}:1`.
+    pub(crate) fn task(&self, tag: &str, steps: &str) -> ExperimentTask {
+        let context = self.tmp.path().join(format!("image-{tag}"));
+        std::fs::create_dir_all(&context).unwrap();
+        std::fs::write(context.join("Dockerfile"), format!("FROM {IMAGE}\n{steps}")).unwrap();
+        let workspace = self.tmp.path().join(format!("task-{tag}"));
+        std::fs::create_dir_all(workspace.join(".agents/skills/in-workspace")).unwrap();
+        std::fs::write(workspace.join(".agents/skills/in-workspace/SKILL.md"), "---\nname: in-workspace\n---\n")
+            .unwrap();
+        ExperimentTask {
+            image: format!("skillscope-test/{tag}:1"),
+            dockerfile_context: Some(context.display().to_string()),
+            ..copy_task("copy", &workspace)
+        }
+    }
 
-    let workspace = tmp.path().join("task");
-    std::fs::create_dir_all(workspace.join(".agents/skills/in-workspace")).unwrap();
-    std::fs::write(workspace.join(".agents/skills/in-workspace/SKILL.md"), "---\nname: in-workspace\n---\n").unwrap();
-    std::fs::write(workspace.join("task.txt"), "1\n").unwrap();
+    /// Runs one isolated pair of `task` to the end with `opts`.
+    pub(crate) fn pair(&self, task: ExperimentTask, opts: WorkerOptions) -> PairView {
+        let design = ExperimentDesign {
+            name: "clean arms".into(),
+            skill_version_ids: vec![self.version],
+            decoy_version_ids: vec![],
+            tasks: vec![task],
+            task_set_id: None,
+            agent_config_ids: vec![self.config],
+            conditions: vec![Condition::Isolated],
+            repeats: 1,
+            only: Vec::new(),
+            judge: None,
+        };
+        let id = experiments::create(&self.ws, &design).unwrap();
+        let (sink, _) = recorder();
+        self.rt.block_on(worker::run(self.ws.clone(), WorkerOptions { drain: true, ..opts }, sink)).unwrap();
+        let mut pairs = experiments::pairs(&self.ws, id).unwrap();
+        assert_eq!(pairs.len(), 1);
+        pairs.remove(0)
+    }
+
+    /// What the workspace's cache of image searches holds: one row per image and key.
+    pub(crate) fn cached(&self) -> Vec<Vec<String>> {
+        let conn = self.ws.conn().unwrap();
+        let mut st = conn.prepare("SELECT found_json FROM image_skill_searches").unwrap();
+        let rows = st.query_map([], |r| r.get::<_, String>(0)).unwrap();
+        rows.map(|json| serde_json::from_str(&json.unwrap()).unwrap()).collect()
+    }
+}
+
+/// One pair of the copy task on an image baking a skill into each of `dirs`.
+fn run_experiment(wipe: bool, dirs: &[&str], tag: &str, accepted: &[&str]) -> PairView {
+    let bench = Bench::new();
     let task = ExperimentTask {
-        id: "copy".into(),
-        instruction: "Copy the content of task.txt into answer.txt.".into(),
-        image: format!("skillscope-test/{tag}:1"),
-        workspace: Some(workspace.display().to_string()),
-        verifier: vec!["sh".into(), "-c".into(), "cmp -s task.txt answer.txt".into()],
-        scoring: None,
-        dockerfile_context: Some(image_context(tmp.path(), baked)),
-        verifier_in_place: false,
         accepted_skill_paths: accepted.iter().map(|p| p.to_string()).collect(),
-        settings: Default::default(),
+        ..bench.task(tag, &baked(dirs))
     };
-    let design = ExperimentDesign {
-        name: "baked".into(),
-        skill_version_ids: vec![version],
-        decoy_version_ids: vec![],
-        tasks: vec![task],
-        task_set_id: None,
-        agent_config_ids: vec![config],
-        conditions: vec![Condition::Isolated],
-        repeats: 1,
-        only: Vec::new(),
-        judge: None,
-    };
-    let context = design.tasks[0].dockerfile_context.clone().unwrap();
-    let image = rt.block_on(engine.build_image(Path::new(&context), &design.tasks[0].image)).unwrap().id;
-    before(&ws, &image);
-    let id = experiments::create(&ws, &design).unwrap();
-    let (sink, _) = recorder();
-    let opts = WorkerOptions { drain: true, skip_skill_wipe: !wipe, ..Default::default() };
-    rt.block_on(worker::run(ws.clone(), opts, sink)).unwrap();
-    let setup = skillscope_store::blobs::sha256_hex(b"");
-    let cached = store::image_search(&ws.conn().unwrap(), &image, &setup).unwrap().unwrap_or_default();
-    (experiments::pairs(&ws, id).unwrap(), cached)
+    bench.pair(task, WorkerOptions { skip_skill_wipe: !wipe, ..Default::default() })
 }
 
 #[test]
 fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
     join_session_keyring();
-    let pairs = run_experiment(true, BAKED, "baked-skills", &[]);
-    assert_eq!(pairs.len(), 1);
-    let p = &pairs[0];
+    let p = &run_experiment(true, BAKED, "baked-skills", &[]);
     assert!(p.excluded.is_empty(), "the pair is fair once the roots are emptied: {:?}", p.excluded);
     assert_eq!(p.without.skills_listed.as_deref(), Some(&[][..]), "the without arm sees no skill");
     assert_eq!(
@@ -126,8 +137,7 @@ fn skills_baked_into_the_image_or_the_workspace_are_wiped_from_both_arms() {
 #[test]
 fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
     join_session_keyring();
-    let pairs = run_experiment(false, BAKED, "baked-skills", &[]);
-    let p = &pairs[0];
+    let p = &run_experiment(false, BAKED, "baked-skills", &[]);
     let reasons = p.excluded.join("\n");
     assert!(!p.excluded.is_empty(), "a contaminated pair is excluded");
     let seen = p.without.skills_listed.clone().unwrap_or_default();
@@ -141,10 +151,9 @@ fn with_the_wipe_switched_off_the_listing_catches_every_baked_skill() {
 
 #[test]
 fn a_skill_at_a_path_on_no_list_is_found_by_the_image_search_and_excludes_the_pair() {
-    join_session_keyring();
-    let (pairs, cached) = run_with(true, &[HIDDEN], "hidden-skill", &[], &|_, _| {});
-    assert_eq!(cached, [HIDDEN], "what the search found outside the workdir is kept for later trials");
-    let p = &pairs[0];
+    let bench = Bench::new();
+    let p = bench.pair(bench.task("hidden-skill", &baked(&[HIDDEN])), WorkerOptions::default());
+    assert_eq!(bench.cached(), [[HIDDEN]], "what the search found outside the workdir is kept for later trials");
     for arm in [&p.without, &p.with] {
         assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "{arm:?}");
     }
@@ -153,9 +162,7 @@ fn a_skill_at_a_path_on_no_list_is_found_by_the_image_search_and_excludes_the_pa
 
 #[test]
 fn a_skill_path_the_reviewer_accepted_as_part_of_the_task_is_listed_but_excludes_nothing() {
-    join_session_keyring();
-    let pairs = run_experiment(true, &[HIDDEN], "hidden-skill", &[HIDDEN]);
-    let p = &pairs[0];
+    let p = run_experiment(true, &[HIDDEN], "hidden-skill", &[HIDDEN]);
     assert!(p.excluded.is_empty(), "an accepted path is part of the task: {:?}", p.excluded);
     for arm in [&p.without, &p.with] {
         assert!(arm.skills_listed.clone().unwrap_or_default().contains(&HIDDEN.to_string()), "still listed: {arm:?}");
@@ -164,16 +171,17 @@ fn a_skill_path_the_reviewer_accepted_as_part_of_the_task_is_listed_but_excludes
 
 #[test]
 fn later_trials_on_an_image_take_the_search_outside_the_workdir_from_the_cache() {
-    join_session_keyring();
-    // The workspace's cache already holds a search of this image: the trials search only their
-    // workdir and take the rest from the cache, so a path only the cache knows shows in both arms
-    // and the hidden skill (outside the workdir) is not found again.
+    // Once a pair has searched the image, the cache says only another path is there: the next
+    // pair's trials search only their workdir and take the rest from the cache, so the path only
+    // the cache knows shows in both arms and the hidden skill (outside the workdir) is not found again.
+    let bench = Bench::new();
+    let task = bench.task("hidden-skill", &baked(&[HIDDEN]));
+    bench.pair(task.clone(), WorkerOptions::default());
     let only_cached = "/opt/known-from-the-cache";
-    let (pairs, _) = run_with(true, &[HIDDEN], "hidden-skill", &[], &|ws, image| {
-        let setup = skillscope_store::blobs::sha256_hex(b"");
-        store::save_image_search(&ws.conn().unwrap(), image, &setup, &[only_cached.to_string()]).unwrap();
-    });
-    let p = &pairs[0];
+    let cache = "UPDATE image_skill_searches SET found_json = ?1";
+    let changed = bench.ws.conn().unwrap().execute(cache, [format!("[\"{only_cached}\"]")]).unwrap();
+    assert_eq!(changed, 1, "both arms searched with one key");
+    let p = bench.pair(task, WorkerOptions::default());
     for arm in [&p.without, &p.with] {
         let listed = arm.skills_listed.clone().unwrap_or_default();
         assert!(listed.contains(&only_cached.to_string()), "the cached result is used: {listed:?}");

@@ -261,3 +261,26 @@ pub(crate) fn busybox_trial_message(harness: skillscope_api::harnesses::Harness,
     let trials = skillscope_api::queue::store::trials(&ws, run).unwrap();
     trials.into_iter().find(|t| t.id == p.without.trial_id).unwrap().message
 }
+
+/// Queues `trials` as one run and works the queue until it is empty; the run's trials.
+pub(crate) fn run_trials(
+    ws: &Workspace,
+    rt: &tokio::runtime::Runtime,
+    trials: &[(String, skillscope_api::queue::model::TrialSpec)],
+) -> Vec<skillscope_api::queue::model::TrialView> {
+    let run = skillscope_api::queue::store::create_run(ws, "trials", trials).unwrap();
+    let (sink, _) = recorder();
+    rt.block_on(drain(ws, None, sink)).unwrap();
+    skillscope_api::queue::store::trials(ws, run).unwrap()
+}
+
+/// The state, last score and message of the trial labelled `label` among `all`.
+pub(crate) fn outcome(
+    ws: &Workspace,
+    all: &[skillscope_api::queue::model::TrialView],
+    label: &str,
+) -> (skillscope_api::queue::model::TrialState, Option<f64>, String) {
+    let t = all.iter().find(|t| t.label == label).unwrap_or_else(|| panic!("no trial {label}"));
+    let score = skillscope_api::queue::store::results(ws, t.id).unwrap().pop().and_then(|r| r.score);
+    (t.state, score, t.message.clone())
+}

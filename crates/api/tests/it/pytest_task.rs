@@ -66,4 +66,7 @@ fn pytest_tasks_are_scored_by_their_pass_ratio_in_the_container() {
     assert!(p.excluded.is_empty(), "{:?}", p.excluded);
     assert_eq!(p.without.score, Some(0.5), "the naive split passes two of the four tests");
     assert_eq!(p.with.score, Some(1.0), "the skill's split passes all four");
+    let result = skillscope_api::queue::store::results(&ws, p.with.trial_id).unwrap().pop().unwrap();
+    let held = result.snapshot.and_then(|s| s.disk_limit).unwrap_or_default();
+    assert!(held.contains("quota") || held.contains("watch"), "the arm's snapshot names what bounded its disk: {held}");
 }

@@ -14,7 +14,6 @@
 
 use crate::common::*;
 use skillscope_api::queue::model::*;
-use skillscope_api::queue::store;
 use skillscope_api::Workspace;
 use skillscope_sandbox::bootstrap::DEBIAN_PYTHON_TAG;
 use skillscope_tasks::{TaskFile, TaskVerifier};
@@ -120,16 +119,8 @@ fn the_agents_files_never_run_as_the_verifiers_code() {
         trials.push((format!("{name} test.sh"), task_script(&command, false)));
     }
     trials.push(("stale-bytecode test.sh in-place".into(), task_script(&stale_bytecode(), true)));
-    let run = store::create_run(&ws, "isolation", &trials).unwrap();
-    let (sink, _) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
-
-    let all = store::trials(&ws, run).unwrap();
-    let outcome = |label: &str| {
-        let t = all.iter().find(|t| t.label == label).unwrap();
-        let r = store::results(&ws, t.id).unwrap().pop().unwrap();
-        (t.state, r.score, t.message.clone())
-    };
+    let all = run_trials(&ws, &rt, &trials);
+    let outcome = |label: &str| outcome(&ws, &all, label);
     for t in &all {
         eprintln!("{:<36} {:?} {}", t.label, t.state, t.message);
     }

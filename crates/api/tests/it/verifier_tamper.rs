@@ -70,16 +70,8 @@ fn no_attack_on_the_verifier_scores_a_pass_in_either_mode() {
             trials.push((format!("{name} in-place unprivileged"), trial(&command, true, false)));
         }
     }
-    let run = store::create_run(&ws, "tamper", &trials).unwrap();
-    let (sink, _) = recorder();
-    rt.block_on(drain(&ws, None, sink)).unwrap();
-
-    let all = store::trials(&ws, run).unwrap();
-    let outcome = |label: &str| {
-        let t = all.iter().find(|t| t.label == label).unwrap();
-        let r = store::results(&ws, t.id).unwrap().pop().unwrap();
-        (t.state, r.score, t.message.clone())
-    };
+    let all = run_trials(&ws, &rt, &trials);
+    let outcome = |label: &str| outcome(&ws, &all, label);
     for mode in ["fresh", "in-place"] {
         let (state, score, message) = outcome(&format!("honest {mode}"));
         assert_eq!((state, score), (TrialState::Passed, Some(1.0)), "{mode}: the honest agent passes: {message}");

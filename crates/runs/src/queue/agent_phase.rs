@@ -74,6 +74,7 @@ pub fn prepare(ws: &Workspace, task: &AgentTask, workdir: &str, wall_cap: Option
         skills: Vec::new(),
         reported_models: Vec::new(),
         egress: None,
+        disk_limit: None,
     };
     let key = credentials::get(&provider.id)?;
     let redactor = Redactor::new(key.iter().cloned().collect());

@@ -41,6 +41,11 @@ pub struct ArmSnapshot {
     /// empty when nothing did. None when the trial was not watched.
     #[serde(default)]
     pub egress: Option<Vec<String>>,
+    /// What bounded the trial's disk in every phase: the storage driver's quota (with the watch),
+    /// or the watch of the writable layer alone where the driver has none. None in snapshots from
+    /// before it was recorded.
+    #[serde(default)]
+    pub disk_limit: Option<String>,
 }
 
 impl ArmSnapshot {
@@ -129,6 +134,7 @@ mod tests {
             skills: Vec::new(),
             reported_models: vec![model.into()],
             egress: None,
+            disk_limit: None,
         }
     }
 

@@ -4,6 +4,7 @@ pub mod agent_phase;
 pub mod agent_run;
 pub mod arm_snapshot;
 pub mod deadline;
+mod disk_watch;
 pub mod model;
 pub mod probe_capture;
 pub mod runtime_paths;

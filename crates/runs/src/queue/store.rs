@@ -113,24 +113,25 @@ pub fn stamp(conn: &Connection, id: i64, attempt: u32, phase: Phase, start: bool
     Ok(())
 }
 
-/// The skill folders an earlier trial found outside its workdir in a container of `digest` after
-/// the set-up hashed `setup_sha256`, if one searched.
-pub fn image_search(conn: &Connection, digest: &str, setup_sha256: &str) -> Result<Option<Vec<String>>> {
+/// The skill folders an earlier trial found outside its workdir in a container of `digest` whose
+/// search had the same `key` (`skill_roots::Clean::key`), if one searched to the end.
+pub fn image_search(conn: &Connection, digest: &str, key: &str) -> Result<Option<Vec<String>>> {
     let json: Option<String> = conn
         .query_row(
-            "SELECT found_json FROM image_skill_searches WHERE image_digest = ?1 AND setup_sha256 = ?2",
-            params![digest, setup_sha256],
+            "SELECT found_json FROM image_skill_searches WHERE image_digest = ?1 AND search_key = ?2",
+            params![digest, key],
             |r| r.get(0),
         )
         .optional()?;
     Ok(json.map(|j| serde_json::from_str(&j)).transpose()?)
 }
 
-pub fn save_image_search(conn: &Connection, digest: &str, setup_sha256: &str, found: &[String]) -> Result<()> {
+/// Keeps what a search that ran to its end found outside the workdir.
+pub fn save_image_search(conn: &Connection, digest: &str, key: &str, found: &[String]) -> Result<()> {
     conn.execute(
-        "INSERT OR REPLACE INTO image_skill_searches(image_digest, setup_sha256, found_json, searched_at)
+        "INSERT OR REPLACE INTO image_skill_searches(image_digest, search_key, found_json, searched_at)
          VALUES (?1, ?2, ?3, ?4)",
-        params![digest, setup_sha256, serde_json::to_string(found)?, now()],
+        params![digest, key, serde_json::to_string(found)?, now()],
     )?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Why an attempt ended without a result of its own, and which side it falls on.
 
+use super::skill_roots::ListError;
 use crate::error::RunsError;
 use skillscope_sandbox::SandboxError;
 
@@ -25,6 +26,17 @@ impl From<skillscope_agent::AgentError> for TrialError {
             skillscope_agent::AgentError::Harness(_) => true,
         };
         Self { infra, message: e.to_string() }
+    }
+}
+
+impl From<ListError> for TrialError {
+    /// A clean-arms listing that did not run to its end leaves the pair's fairness unknown: retried,
+    /// never scored.
+    fn from(e: ListError) -> Self {
+        match e {
+            ListError::Engine(e) => e.into(),
+            ListError::Unverified(cause) => Self { infra: true, message: format!("fairness unverified: {cause}") },
+        }
     }
 }
 

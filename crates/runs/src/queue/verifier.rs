@@ -1,6 +1,7 @@
 //! The verifier's side of an attempt: a fresh container for it (prepared while the agent works),
 //! the tamper checks, and the verifier's run and score, kept apart from everything the agent did.
 
+use super::disk_watch;
 use super::model::TrialSpec;
 use super::runtime_paths::RuntimePaths;
 use super::store::Claimed;
@@ -15,6 +16,9 @@ pub(super) enum Verdict {
     /// record of what the agent changed outside the workdir.
     Scored(skillscope_sandbox::ExecResult, Result<skillscope_tasks::Score, String>, Vec<String>),
     Tampered(Vec<String>),
+    /// The verifier's container wrote more than the trial's disk allows (the bytes): the run
+    /// was stopped there.
+    OverDisk(u64),
 }
 
 /// What the agent changed: its workdir, and (for a verifier in place) the engine's own changes
@@ -166,7 +170,10 @@ async fn run_verifier(
         return Ok(Verdict::Tampered(left));
     }
     let cmd = spec.verifier.as_ref().expect("verify runs only with a verifier");
-    let r = container.exec(cmd, opts, log).await?;
+    let r = match disk_watch::within(container, disk_watch::limit(spec), container.exec(cmd, opts, log)).await {
+        Ok(r) => r?,
+        Err(used) => return Ok(Verdict::OverDisk(used)),
+    };
     // Scored as an exit-code task verifier: exit 0 is 1, anything else (or a timeout) 0.
     let exit_code = skillscope_tasks::TaskVerifier::ExitCode { command: cmd.join(" ") };
     let scored =
@@ -198,7 +205,11 @@ async fn run_task_verifier(
         container.exec(&mkdir, ExecOptions::seconds(30), &mut |_, _| {}).await?;
         container.upload_files(&[(name.to_string(), bytes.clone())], dir, owner).await?;
     }
-    let r = container.exec(&plan.command, spec.in_workdir(spec.verifier_timeout_secs), log).await?;
+    let run = container.exec(&plan.command, spec.in_workdir(spec.verifier_timeout_secs), log);
+    let r = match disk_watch::within(container, disk_watch::limit(spec), run).await {
+        Ok(r) => r?,
+        Err(used) => return Ok(Verdict::OverDisk(used)),
+    };
     let report = match &plan.report_path {
         Some(p) => container.download(p).await.ok().and_then(|files| files.into_iter().next().map(|(_, b)| b)),
         None => None,

@@ -8,7 +8,7 @@ use super::probe_capture::{self, Capture};
 use super::store::{self, Claimed, Phase};
 use super::trial_error::TrialError;
 use super::verifier::{fresh_container, verify, AgentChanges, Verdict};
-use super::{agent_phase, deadline, runtime_paths, skill_roots};
+use super::{agent_phase, deadline, disk_watch, runtime_paths, skill_roots};
 use crate::error::{Result, RunsError};
 use skillscope_sandbox::{ContainerSpec, Engine, ExecOptions, NetworkMode, OutputStream, SandboxError, Snapshot};
 use skillscope_store::workspace::Workspace;
@@ -29,6 +29,9 @@ pub struct WorkerOptions {
     /// Tests only: leave the skill roots as the image has them, to show that the listing alone
     /// still catches a baked-in skill.
     pub skip_skill_wipe: bool,
+    /// Tests only: a shorter limit on each clean-arms listing than [`skill_roots::TIMEOUT`], to see
+    /// one time out.
+    pub listing_timeout: Option<Duration>,
 }
 
 /// How often the loop looks for new, cancelled or due trials when nothing wakes it.
@@ -134,9 +137,12 @@ pub async fn run(ws: Workspace, opts: WorkerOptions, sink: Sink) -> Result<()> {
             for c in store::claim(&conn, limit)? {
                 let id = c.id;
                 let (ws, eng, label, sink, wake) = (ws.clone(), eng.clone(), label.clone(), sink.clone(), wake.clone());
-                let wipe = !opts.skip_skill_wipe;
+                let clean_arms = skill_roots::Options {
+                    wipe: !opts.skip_skill_wipe,
+                    timeout: opts.listing_timeout.unwrap_or(skill_roots::TIMEOUT),
+                };
                 let task = tokio::spawn(async move {
-                    run_trial(ws, eng, label, c, wipe, sink).await;
+                    run_trial(ws, eng, label, c, clean_arms, sink).await;
                     wake.notify_one();
                 });
                 running.insert(id, task);
@@ -193,10 +199,17 @@ async fn remove_trial_containers(engine: &Engine, label: &str, trial: i64) {
     }
 }
 
-async fn run_trial(ws: Workspace, engine: Engine, label: String, c: Claimed, wipe: bool, sink: Sink) {
+async fn run_trial(
+    ws: Workspace,
+    engine: Engine,
+    label: String,
+    c: Claimed,
+    clean_arms: skill_roots::Options,
+    sink: Sink,
+) {
     let started = Instant::now();
     let limit = deadline::for_trial(&ws, &c.spec);
-    let result = match tokio::time::timeout(limit, execute(&ws, &engine, &label, &c, wipe, &sink)).await {
+    let result = match tokio::time::timeout(limit, execute(&ws, &engine, &label, &c, clean_arms, &sink)).await {
         Ok(Ok(r)) => r,
         Ok(Err(e)) => AttemptResult::ended_early(
             c.attempt,
@@ -283,31 +296,22 @@ fn container_spec(
     }
 }
 
-/// Empties every skill root and lists what the agent can still see. The search of the container's
-/// filesystem outside the workdir runs once per image digest and set-up; later trials take its
-/// result from the workspace's cache and search only their workdir.
+/// Empties every skill root and lists what the agent can still see. The search of the container
+/// outside the workdir runs once per image digest and [`skill_roots::Clean::key`]; later trials
+/// take its result from the workspace's cache and search only their workdir. A listing that did not
+/// run to its end fails the attempt and leaves the cache alone.
 async fn list_skills(
     ws: &Workspace,
     container: &skillscope_sandbox::Container,
-    spec: &TrialSpec,
+    clean: &skill_roots::Clean,
     image: &str,
-    wipe: bool,
 ) -> std::result::Result<(Vec<String>, std::collections::BTreeMap<String, String>), TrialError> {
-    let setup = skillscope_store::blobs::sha256_hex(spec.setup.join("\n").as_bytes());
     // Without the wipe (tests only) the roots keep their skills: neither use nor fill the cache.
-    let cached = if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &setup)? } else { None };
+    let wipe = clean.options.wipe;
+    let cached =
+        if wipe { store::image_search(&ws.conn().map_err(RunsError::from)?, image, &clean.key)? } else { None };
     let search = if cached.is_some() { skill_roots::Search::Workdir } else { skill_roots::Search::Everywhere };
-    if let (true, Some(owner)) = (wipe, spec.owner()) {
-        // The workdir's roots belong to the trial's user; root empties the rest just below.
-        let own = ["sh".to_string(), "-c".into(), skill_roots::wipe_script(&spec.workdir)];
-        container
-            .exec(&own, ExecOptions { user: Some(owner.user()), ..ExecOptions::seconds(60) }, &mut |_, _| {})
-            .await?;
-    }
-    let script = skill_roots::script(&spec.workdir, wipe, search);
-    let clean = ExecOptions::seconds(60);
-    let listed = container.exec(&["sh".into(), "-c".into(), script], clean, &mut |_, _| {}).await?;
-    let listing = skill_roots::parse(&listed.stdout);
+    let listing = clean.list(container, search).await?;
     let mut visible = listing.visible;
     match cached {
         Some(outside) => {
@@ -316,8 +320,8 @@ async fn list_skills(
             visible.dedup();
         }
         None if wipe => {
-            let outside = skill_roots::outside(&listing.found, &spec.workdir);
-            store::save_image_search(&ws.conn().map_err(RunsError::from)?, image, &setup, &outside)?;
+            let outside = skill_roots::outside(&listing.found, &clean.workdir);
+            store::save_image_search(&ws.conn().map_err(RunsError::from)?, image, &clean.key, &outside)?;
         }
         None => {}
     }
@@ -339,7 +343,7 @@ async fn execute(
     engine: &Engine,
     label: &str,
     c: &Claimed,
-    wipe: bool,
+    clean_arms: skill_roots::Options,
     sink: &Sink,
 ) -> std::result::Result<AttemptResult, TrialError> {
     let spec = &c.spec;
@@ -383,6 +387,7 @@ async fn execute(
     if let Some(cap) = &capture {
         cap.apply(&mut agent_spec);
     }
+    let clean = skill_roots::Clean::new(spec, &agent_spec, clean_arms);
     let container = match engine.create(&agent_spec).await {
         Ok(container) => container,
         Err(e) => {
@@ -394,6 +399,9 @@ async fn execute(
     };
     if let Ok(conn) = ws.conn() {
         let _ = store::set_container(&conn, c.id, c.attempt, &container.id, &image);
+    }
+    if let Some(s) = &mut snapshot {
+        s.disk_limit = Some(disk_watch::held(&container, spec));
     }
     // The verifier's fresh container is made ready while the agent works, off the trial's path.
     let needs_fresh = !spec.verifier_in_place && (spec.scoring.is_some() || spec.verifier.is_some());
@@ -431,7 +439,18 @@ async fn execute(
         // The task's set-up comes before the skill roots are emptied, so it cannot bring a skill in.
         for (i, cmd) in spec.setup.iter().enumerate() {
             let sh = vec!["sh".to_string(), "-c".into(), cmd.clone()];
-            let r = container.exec(&sh, spec.in_workdir(spec.command_timeout_secs), &mut |_, _| {}).await?;
+            let mut quiet = |_: OutputStream, _: &[u8]| {};
+            let run = container.exec(&sh, spec.in_workdir(spec.command_timeout_secs), &mut quiet);
+            let r =
+                disk_watch::within(&container, disk_watch::limit(spec), run).await.map_err(|used| TrialError {
+                    infra: true,
+                    message: format!(
+                    "task set-up command {} ({cmd}) wrote past the trial's {} MiB disk limit ({} MiB) and was stopped",
+                    i + 1,
+                    spec.limits.disk_mb,
+                    used >> 20
+                ),
+                })??;
             if r.exit_code != Some(0) {
                 let how = if r.timed_out { "timed out".to_string() } else { format!("exited {:?}", r.exit_code) };
                 return Err(TrialError {
@@ -445,14 +464,14 @@ async fn execute(
         // check compares it with the arm's condition.
         let (skills_listed, skills_seen_sha256) = match &spec.agent {
             Some(_) => {
-                let (listed, hashes) = list_skills(ws, &container, spec, &image, wipe).await?;
+                let (listed, hashes) = list_skills(ws, &container, &clean, &image).await?;
                 (Some(listed), Some(hashes))
             }
             None => (None, None),
         };
         // Where the verifier's runtime loads from, read before the agent can change any of it.
         let runtime = match spec.scoring.is_some() || spec.verifier.is_some() {
-            true => runtime_paths::read(&container, spec.in_workdir(60)).await?,
+            true => runtime_paths::read_once(&container, spec.in_workdir(60), format!("{image} {}", clean.key)).await?,
             false => runtime_paths::RuntimePaths::default(),
         };
         let before = match &spec.workspace {
@@ -499,11 +518,14 @@ async fn execute(
             })
         };
         // The agent's phase ends early when it writes more than the trial's disk allows.
-        let disk_limit = u64::from(spec.limits.disk_mb) << 20;
-        let (agent_run, agent, disk_full) = tokio::select! {
-            r = agent_phase => { let (run, exec) = r?; (run, exec, None) }
-            used = over_disk(&container, disk_limit) => (None, skillscope_sandbox::ExecResult::default(), Some(used)),
-        };
+        let (agent_run, agent, disk_full) =
+            match disk_watch::within(&container, disk_watch::limit(spec), agent_phase).await {
+                Ok(r) => {
+                    let (run, exec) = r?;
+                    (run, exec, None)
+                }
+                Err(used) => (None, skillscope_sandbox::ExecResult::default(), Some(used)),
+            };
         stamp(ws, c, Phase::Agent, false, "Agent finished", sink);
         // Every process the agent started ends here: nothing it left running reaches the verifier.
         container.stop(Duration::ZERO).await?;
@@ -604,6 +626,15 @@ async fn execute(
             Some(Verdict::Scored(_, Err(e), _)) => {
                 return Err(TrialError { infra: true, message: format!("verifier error: {e}") })
             }
+            Some(Verdict::OverDisk(used)) => (
+                TrialState::Failed,
+                Some(format!(
+                    "disk limit: the verifier's container held {} MiB, more than the trial's {} MiB, and its run was stopped (scored 0)",
+                    used >> 20,
+                    spec.limits.disk_mb
+                )),
+                Some(0.0),
+            ),
             Some(Verdict::Scored(v, Ok(_), _)) if v.timed_out => {
                 (TrialState::Failed, Some("the verifier timed out (scored 0)".to_string()), Some(0.0))
             }
@@ -661,22 +692,6 @@ fn agent_exec_result(out: &skillscope_agent::AgentOutcome) -> skillscope_sandbox
         stdout: out.final_text.clone().unwrap_or_default(),
         stderr: if finished { String::new() } else { format!("agent stopped: {stop} after {} turn(s)", out.turns) },
         duration: Duration::ZERO,
-    }
-}
-
-/// How often the agent's container is measured against its disk limit.
-const DISK_CHECK: Duration = Duration::from_secs(1);
-
-/// Resolves, with the bytes written, once the container's writable layer holds more than
-/// `limit`; a failed measurement is tried again at the next check.
-async fn over_disk(container: &skillscope_sandbox::Container, limit: u64) -> u64 {
-    loop {
-        tokio::time::sleep(DISK_CHECK).await;
-        if let Ok(used) = container.disk_used().await {
-            if used > limit {
-                return used;
-            }
-        }
     }
 }
 

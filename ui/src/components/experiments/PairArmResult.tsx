@@ -126,6 +126,11 @@ function WhatRan({ snapshot }: { snapshot: ArmSnapshot | null }) {
       <p className="muted" data-testid="arm-snapshot">
         {ranWithLong(snapshot)}
       </p>
+      {snapshot.disk_limit !== null && (
+        <p className="muted" data-testid="arm-disk-limit">
+          Disk bounded by {snapshot.disk_limit}, in the set-up, the agent's run and the verifier's.
+        </p>
+      )}
       <Egress lines={snapshot.egress} />
     </>
   );
